@@ -1,0 +1,1 @@
+"""The ``workbench`` command line. ``main.py`` only wires the command modules."""
