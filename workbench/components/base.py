@@ -1,0 +1,213 @@
+"""Base class of component models and the registry of component classes.
+
+A component declares its equations as data: ``equation_names`` lists them, ``residuals``
+evaluates them (each ``0 = ...`` documented in the family module) and ``residual_kinds`` gives
+the physical kind of each, which sets its scale (see :data:`RESIDUAL_SCALES`). The solver owns the
+vector of unknowns ``x`` [SI]; a component reads its ports' mass flow, pressure and enthalpy
+from it through :meth:`Component.port`. Calibration factors are read through
+:meth:`Component.factor`, so a control loop can turn a factor into an unknown.
+
+The Jacobian block of a component is computed by :meth:`Component.jacobian`: analytic where a
+family provides it, otherwise forward differences over the component's own unknowns (the
+grouping that makes finite differences cheap: each component only sees its ports).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from workbench.components.catalog import ComponentSpec, get_spec
+from workbench.errors import SpecificationError
+from workbench.fluids import FluidBackend
+
+__all__ = [
+    "Component",
+    "PortState",
+    "PortVars",
+    "RESIDUAL_SCALES",
+    "register_component",
+    "component_class",
+    "COMPONENT_CLASSES",
+]
+
+RESIDUAL_SCALES: dict[str, float] = {
+    "mass": 1.0e-2,  # kg/s
+    "pressure": 1.0e3,  # Pa
+    "enthalpy": 1.0e2,  # J/kg
+    "temperature": 1.0e-2,  # K
+    "power": 1.0,  # W
+    "control": 1.0,  # dimensionless (already normalised by the loop's band)
+}
+"""Scale [unit of the residual] dividing each kind of residual before the convergence test.
+
+The solver converges when every scaled residual is below ``solver.tolerance`` (default 1e-6),
+that is mass balances to 1e-8 kg/s, pressures to 1e-3 Pa, enthalpies to 1e-4 J/kg,
+temperatures to 1e-8 K and heat flows to 1e-6 W.
+"""
+
+
+@dataclass(frozen=True)
+class PortVars:
+    """Indices of a port's unknowns in the solver vector: mass flow, pressure, enthalpy."""
+
+    m: int
+    p: int
+    h: int
+
+
+@dataclass(frozen=True)
+class PortState:
+    """State at a port [kg/s, Pa, J/kg]."""
+
+    m: float
+    p: float
+    h: float
+
+
+COMPONENT_CLASSES: dict[str, type[Component]] = {}
+
+
+def register_component(cls: type[Component]) -> type[Component]:
+    """Class decorator adding a component class to the registry under its ``type_name``."""
+    COMPONENT_CLASSES[cls.type_name] = cls
+    return cls
+
+
+def component_class(type_name: str) -> type[Component]:
+    """Return the model class of a component type."""
+    try:
+        return COMPONENT_CLASSES[type_name]
+    except KeyError:
+        raise SpecificationError(
+            f"no model for component type {type_name!r}; known: {', '.join(sorted(COMPONENT_CLASSES))}"
+        ) from None
+
+
+class Component:
+    """A component model: parameters, ports and residual equations.
+
+    Parameters
+    ----------
+    name : str
+        Flat component name.
+    params : mapping
+        Parameters as given in the scenario (SI, with the contract's suffixes); defaults come
+        from the catalog.
+    fluid : FluidBackend
+        Working-fluid property backend.
+    path : str
+        JSON path of the component in the source document (for messages).
+    """
+
+    type_name: ClassVar[str] = ""
+    streams: ClassVar[tuple[tuple[str, str], ...]] = (("inlet", "outlet"),)
+    """Pairs (inlet port, outlet port) joined by a refrigerant stream inside the component."""
+
+    def __init__(
+        self, name: str, params: Mapping[str, Any], fluid: FluidBackend, path: str = ""
+    ) -> None:
+        self.name = name
+        self.path = path or name
+        self.fluid = fluid
+        spec = get_spec(self.type_name)
+        assert spec is not None, self.type_name
+        self.spec: ComponentSpec = spec
+        self.given: dict[str, Any] = dict(params)
+        self.params: dict[str, Any] = {
+            p.name: p.default for p in spec.params if p.default is not None
+        }
+        self.params.update(self.given)
+        self.ports: dict[str, PortVars] = {}
+        self.factor_vars: dict[str, int] = {}
+        self.configure()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def configure(self) -> None:
+        """Derive the model mode from the parameters (override in families)."""
+
+    def bind(self, ports: Mapping[str, PortVars], factor_vars: Mapping[str, int]) -> None:
+        """Attach the solver indices of the ports' unknowns and of controlled factors."""
+        self.ports = dict(ports)
+        self.factor_vars = dict(factor_vars)
+        self._local = sorted(
+            {i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)}
+            | set(self.factor_vars.values())
+        )
+
+    def has(self, name: str) -> bool:
+        """True when the scenario gave parameter ``name``."""
+        return name in self.given
+
+    def error(self, message: str) -> SpecificationError:
+        """An error that names this component."""
+        return SpecificationError(f"{self.type_name} {self.name!r} ({self.path}): {message}")
+
+    # -- state access ----------------------------------------------------------------------
+    def port(self, x: np.ndarray, port: str) -> PortState:
+        """State of ``port`` in the solver vector ``x``."""
+        pv = self.ports[port]
+        return PortState(float(x[pv.m]), float(x[pv.p]), float(x[pv.h]))
+
+    def factor(self, x: np.ndarray, name: str) -> float:
+        """Value of calibration factor ``name``: an unknown when a loop drives it, else the parameter."""
+        index = self.factor_vars.get(name)
+        if index is not None:
+            return float(x[index])
+        return float(self.params.get(name, 1.0))
+
+    @property
+    def local_vars(self) -> list[int]:
+        """Indices of every unknown this component's residuals may depend on."""
+        return self._local
+
+    # -- equations -------------------------------------------------------------------------
+    def equation_names(self) -> list[str]:
+        """Names of the residual equations, in the order of :meth:`residuals`."""
+        raise NotImplementedError
+
+    def residual_kinds(self) -> list[str]:
+        """Kind of each residual (a key of :data:`RESIDUAL_SCALES`)."""
+        raise NotImplementedError
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Residuals [SI units of each kind] at ``x``; zero at the solution."""
+        raise NotImplementedError
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: Callable[[int, float], float]
+    ) -> list[tuple[int, int, float]]:
+        """Entries (local equation row, global column, d residual / d x) of the Jacobian block.
+
+        The default is one-sided finite differences over :attr:`local_vars`; ``step(i, xi)``
+        returns the perturbation of unknown ``i``.
+        """
+        entries: list[tuple[int, int, float]] = []
+        for col in self._local:
+            xi = x[col]
+            dx = step(col, xi)
+            x[col] = xi + dx
+            try:
+                f1 = self.residuals(x)
+            finally:
+                x[col] = xi
+            d = (f1 - f0) / dx
+            for row in np.nonzero(d)[0]:
+                entries.append((int(row), col, float(d[row])))
+        return entries
+
+    # -- results ---------------------------------------------------------------------------
+    def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Results of the component at the solution [SI], using the contract's output names."""
+        return {}
+
+    def check(self, x: np.ndarray) -> list[str]:
+        """Physical checks at a converged solution; each string names an impossibility."""
+        return []
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """Possible but questionable conditions at a converged solution."""
+        return []

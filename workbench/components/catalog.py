@@ -1,0 +1,362 @@
+"""Declarative catalog of component types: ports, parameters, measurable outputs, factors.
+
+This is the single source the scenario validator and the solver read. Each parameter carries
+its JSON name (with the contract's unit suffix), kind, bounds, default and unit; groups of
+alternative parameters (``ua`` in W/K or ``ua_nominal_kw_k``) may not be given together.
+
+The equations behind each parameter are in the component family modules and in
+``docs/components.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "ParamSpec",
+    "ComponentSpec",
+    "COMPONENT_TYPES",
+    "CONTROL_OUTPUTS",
+    "CALIBRATION_FACTORS",
+    "LEGACY_FACTOR_PREFIX",
+    "get_spec",
+    "normalise_factor",
+]
+
+ParamKind = Literal["number", "integer", "string", "number_list", "object"]
+
+CONTROL_OUTPUTS: tuple[str, ...] = (
+    "capacity",
+    "heatTransferRate",
+    "superheat",
+    "subcooling",
+    "saturationTemperature",
+    "massFlowRate",
+    "pressure",
+    "temperature",
+)
+"""Outputs a control loop may measure (SI: W, W, K, K, K, kg/s, Pa, K)."""
+
+CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
+"""Calibration factors of the contract; each multiplies one model quantity (default 1)."""
+
+LEGACY_FACTOR_PREFIX = "f_"
+"""Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""
+
+
+def normalise_factor(name: str) -> str:
+    """Return the ``z_`` name of a calibration factor given as ``z_...`` or legacy ``f_...``."""
+    if name.startswith(LEGACY_FACTOR_PREFIX):
+        return "z_" + name[len(LEGACY_FACTOR_PREFIX) :]
+    return name
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One component parameter.
+
+    Parameters
+    ----------
+    name : str
+        JSON key, with its unit suffix where it has one.
+    kind : str
+        ``number``, ``integer``, ``string``, ``number_list`` or ``object``.
+    unit : str
+        Unit of the value as written in JSON (``""`` for dimensionless).
+    description : str
+        One line on what it does.
+    minimum, maximum : float or None
+        Inclusive bounds.
+    exclusive_minimum, exclusive_maximum : float or None
+        Exclusive bounds.
+    default : object
+        Value used when absent (None: no default, the parameter selects a mode when present).
+    length : int or None
+        Required length of a ``number_list``.
+    choices : tuple of str
+        Allowed values of a ``string`` parameter (empty: any).
+    """
+
+    name: str
+    kind: ParamKind
+    unit: str
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    default: object = None
+    length: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ComponentSpec:
+    """A component type: its ports, parameters, outputs and calibration factors."""
+
+    type_name: str
+    description: str
+    ports: tuple[str, ...]
+    params: tuple[ParamSpec, ...]
+    outputs: tuple[str, ...]
+    factors: tuple[str, ...]
+    alternatives: tuple[tuple[str, ...], ...] = field(default=())
+    """Groups of parameters that are alternative forms of one quantity: at most one per group."""
+
+    def param(self, name: str) -> ParamSpec | None:
+        """Return the spec of parameter ``name`` or None when the type has no such parameter."""
+        for spec in self.params:
+            if spec.name == name:
+                return spec
+        return None
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+
+def _factor_params(factors: tuple[str, ...]) -> tuple[ParamSpec, ...]:
+    return tuple(
+        ParamSpec(f, "number", "", f"calibration factor {f} (multiplier)", minimum=0.0, default=1.0)
+        for f in factors
+    )
+
+
+_DP = ParamSpec(
+    "dp_pa",
+    "number",
+    "Pa",
+    "refrigerant pressure drop at nominal flow; scales with z_dp and (m / m_nominal)^2",
+    minimum=0.0,
+    default=0.0,
+)
+_DP_FLOW = ParamSpec(
+    "dp_nominal_mass_flow_kg_s",
+    "number",
+    "kg/s",
+    "mass flow at which dp_pa applies (default: dp_pa applies at the solved flow, no scaling)",
+    exclusive_minimum=0.0,
+)
+
+_SECONDARY = (
+    ParamSpec("ua", "number", "W/K", "overall conductance UA", exclusive_minimum=0.0),
+    ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
+    ParamSpec("air_inlet_temp_c", "number", "degC", "secondary (air) inlet temperature"),
+    ParamSpec(
+        "secondary_inlet_temp_k", "number", "K", "secondary inlet temperature", exclusive_minimum=0.0
+    ),
+    ParamSpec(
+        "secondary_mass_flow_kg_s",
+        "number",
+        "kg/s",
+        "secondary mass flow at fan_speed 1",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "secondary_cp_j_kgk",
+        "number",
+        "J/(kg K)",
+        "secondary specific heat (default: from secondary_fluid)",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "secondary_fluid",
+        "string",
+        "",
+        "secondary fluid for cp when secondary_cp_j_kgk is absent",
+        default="air",
+    ),
+    ParamSpec(
+        "fan_speed",
+        "number",
+        "",
+        "fan speed ratio: scales air flow, and UA_air by fan_speed^n_air_exponent",
+        minimum=0.0,
+        maximum=1.0,
+        default=1.0,
+    ),
+    ParamSpec(
+        "n_air_exponent",
+        "number",
+        "",
+        "exponent of the air-side UA on fan speed",
+        minimum=0.0,
+        default=0.8,
+    ),
+    ParamSpec(
+        "air_side_ua_fraction",
+        "number",
+        "",
+        "fraction of the overall resistance on the air side (for fan-speed scaling of UA)",
+        minimum=0.0,
+        maximum=1.0,
+        default=0.7,
+    ),
+    ParamSpec(
+        "condenser_bank",
+        "object",
+        "",
+        "identical coils in parallel: {circuits, coils_per_circuit}",
+    ),
+    _DP,
+    _DP_FLOW,
+)
+_SECONDARY_ALTERNATIVES = (("ua", "ua_nominal_kw_k"), ("air_inlet_temp_c", "secondary_inlet_temp_k"))
+
+_HX_FACTORS = ("z_ua", "z_dp")
+_HX_OUTPUTS = (
+    "capacity",
+    "heatTransferRate",
+    "saturationTemperature",
+    "massFlowRate",
+    "pressure",
+    "temperature",
+)
+
+COMPRESSOR = ComponentSpec(
+    type_name="Compressor",
+    description="Compressor: isentropic efficiency with fixed flow, displacement or an AHRI 540-style map",
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "isentropic_efficiency",
+            "number",
+            "",
+            "isentropic efficiency eta_s = (h2s - h1) / (h2 - h1)",
+            exclusive_minimum=0.0,
+            maximum=1.0,
+            default=0.7,
+        ),
+        ParamSpec("mass_flow_kg_s", "number", "kg/s", "fixed mass flow", exclusive_minimum=0.0),
+        ParamSpec(
+            "displacement_m3", "number", "m3", "swept volume per revolution", exclusive_minimum=0.0
+        ),
+        ParamSpec("speed_hz", "number", "1/s", "shaft speed", exclusive_minimum=0.0, default=50.0),
+        ParamSpec(
+            "volumetric_efficiency",
+            "number",
+            "",
+            "volumetric efficiency",
+            exclusive_minimum=0.0,
+            maximum=1.0,
+            default=0.9,
+        ),
+        ParamSpec(
+            "mass_flow_map_kg_s",
+            "number_list",
+            "kg/s",
+            "10 AHRI 540 coefficients of mass flow over saturated suction/discharge temperatures [degC]",
+            length=10,
+        ),
+        ParamSpec(
+            "power_map_w",
+            "number_list",
+            "W",
+            "10 AHRI 540 coefficients of shaft power over saturated suction/discharge temperatures [degC]",
+            length=10,
+        ),
+        ParamSpec(
+            "map_rating_superheat_k",
+            "number",
+            "K",
+            "suction superheat at which the map was rated (flow corrected by suction density)",
+            minimum=0.0,
+        ),
+        *_factor_params(("z_flow", "z_etav", "z_power")),
+    ),
+    outputs=("power", "massFlowRate", "pressure", "temperature"),
+    factors=("z_flow", "z_etav", "z_power"),
+    alternatives=(("mass_flow_kg_s", "displacement_m3", "mass_flow_map_kg_s"),),
+)
+
+CONDENSER = ComponentSpec(
+    type_name="Condenser",
+    description="Condenser: refrigerant against air or water; ideal (t_cond_k) or UA zone model",
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "t_cond_k", "number", "K", "fixed condensing (saturation) temperature", exclusive_minimum=0.0
+        ),
+        ParamSpec("subcooling_k", "number", "K", "subcooling at the outlet", minimum=0.0),
+        *_SECONDARY,
+        *_factor_params(_HX_FACTORS),
+    ),
+    outputs=(*_HX_OUTPUTS, "subcooling"),
+    factors=_HX_FACTORS,
+    alternatives=_SECONDARY_ALTERNATIVES,
+)
+
+EVAPORATOR = ComponentSpec(
+    type_name="Evaporator",
+    description="Evaporator: refrigerant against air or water; ideal (t_evap_k) or UA zone model",
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "t_evap_k",
+            "number",
+            "K",
+            "fixed evaporating (saturation) temperature",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec("superheat_k", "number", "K", "superheat at the outlet", minimum=0.0),
+        *_SECONDARY,
+        *_factor_params(_HX_FACTORS),
+    ),
+    outputs=(*_HX_OUTPUTS, "superheat"),
+    factors=_HX_FACTORS,
+    alternatives=_SECONDARY_ALTERNATIVES,
+)
+
+EXPANSION_VALVE = ComponentSpec(
+    type_name="ExpansionValve",
+    description="Isenthalpic expansion valve: ideal, or an orifice flow equation",
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "flow_coefficient_m2",
+            "number",
+            "m2",
+            "orifice CdA: m = z_flow * CdA * sqrt(2 rho_in (p_in - p_out))",
+            exclusive_minimum=0.0,
+        ),
+        *_factor_params(("z_flow",)),
+    ),
+    outputs=("massFlowRate", "pressure", "temperature"),
+    factors=("z_flow",),
+)
+
+HEAT_EXCHANGER = ComponentSpec(
+    type_name="HeatExchanger",
+    description="Two-stream counterflow heat exchanger (epsilon-NTU), e.g. an internal suction-line HX",
+    ports=("hot_inlet", "hot_outlet", "cold_inlet", "cold_outlet"),
+    params=(
+        ParamSpec("ua", "number", "W/K", "overall conductance UA", exclusive_minimum=0.0),
+        ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
+        ParamSpec(
+            "effectiveness",
+            "number",
+            "",
+            "fixed effectiveness epsilon = Q / Q_max",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+        _DP,
+        _DP_FLOW,
+        *_factor_params(_HX_FACTORS),
+    ),
+    outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
+    factors=_HX_FACTORS,
+    alternatives=(("ua", "ua_nominal_kw_k", "effectiveness"),),
+)
+
+COMPONENT_TYPES: dict[str, ComponentSpec] = {
+    spec.type_name: spec
+    for spec in (COMPRESSOR, CONDENSER, EVAPORATOR, EXPANSION_VALVE, HEAT_EXCHANGER)
+}
+"""Registry of component types by their ``type`` name."""
+
+
+def get_spec(type_name: str) -> ComponentSpec | None:
+    """Return the spec of a component type, or None when the type is unknown."""
+    return COMPONENT_TYPES.get(type_name)

@@ -1,0 +1,260 @@
+"""Condenser and evaporator: refrigerant against a secondary stream (air or water).
+
+Equations (SI), ``p_ref`` the saturation reference pressure (inlet for a condenser, outlet for
+an evaporator, so ``t_evap_k`` is the suction dew point)::
+
+    0 = p_out - p_in + z_dp * dp_pa * (m_coil / m_nominal)^2        (pressure_drop)
+    0 = h_out - h_in +/- Q_zones(p_in, h_in, m) / m                 (heat_transfer; UA mode)
+    0 = T_sat(p_ref) - t_cond_k   or   T_sat(p_ref) - t_evap_k      (saturation_temperature)
+    0 = h_out - h(p_out, T_bubble(p_out) - subcooling_k)            (subcooling; condenser)
+    0 = h_out - h(p_out, T_dew(p_out) + superheat_k)                (superheat; evaporator)
+
+Ideal mode (no ``ua``/``ua_nominal_kw_k``): no heat-transfer equation; the outlet state is
+fixed by the subcooling or superheat spec, which defaults to 0 K (saturated liquid or vapour).
+UA mode: ``Q_zones`` from :func:`workbench.components.zones.coil_heat_flow` with
+
+* ``C_sec = N * m_sec * fan_speed * cp_sec`` (``N`` coils of a ``condenser_bank``),
+* ``UA = N * z_ua * UA_0 / (f_air / fan_speed^n_air_exponent + 1 - f_air)``: the air-side share
+  ``f_air`` (``air_side_ua_fraction``) of the resistance scales with fan speed, the refrigerant
+  side does not; ``UA_0`` is ``ua`` [W/K] or ``1000 * ua_nominal_kw_k``.
+
+A ``condenser_bank`` is ``circuits * coils_per_circuit = N`` identical coils in parallel: each
+coil carries ``m / N`` of refrigerant and ``m_sec`` of secondary, has the given UA and sees the
+pressure drop ``dp_pa`` at the per-coil flow; results give totals and per-coil values.
+When ``dp_nominal_mass_flow_kg_s`` is absent, ``dp_pa`` is a fixed drop (times ``z_dp``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.components.base import Component, register_component
+from workbench.components.zones import ZoneResult, coil_heat_flow
+from workbench.fluids import get_secondary
+from workbench.units import celsius_to_kelvin, kw_k_to_w_k
+
+__all__ = ["Condenser", "Evaporator", "Coil"]
+
+
+class Coil(Component):
+    """Shared model of condensers and evaporators (see module docstring)."""
+
+    refrigerant_is_hot: bool = True
+    sat_spec: str = "t_cond_k"
+    outlet_spec: str = "subcooling_k"
+
+    def configure(self) -> None:
+        par = self.params
+        self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k")
+        bank = par.get("condenser_bank") or {}
+        self.n_coils = int(bank.get("circuits", 1)) * int(bank.get("coils_per_circuit", 1))
+        if self.n_coils < 1:
+            raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
+        self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
+        self.coupled = False  # set by a thermal coupling: the other side is another circuit
+        if self.has("air_inlet_temp_c"):
+            self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
+        elif self.has("secondary_inlet_temp_k"):
+            self.t_sec_in = float(par["secondary_inlet_temp_k"])
+        else:
+            self.t_sec_in = float("nan")
+        self.outlet_spec_given = self.has(self.outlet_spec) or not self.ua_mode
+        if self.ua_mode and not self.has_secondary:
+            raise self.error(
+                "UA mode needs the secondary inlet: add air_inlet_temp_c or secondary_inlet_temp_k"
+            )
+        if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
+            raise self.error("UA mode needs secondary_mass_flow_kg_s")
+
+    # -- parameters ------------------------------------------------------------------------
+    def ua_total(self, x: np.ndarray) -> float:
+        """Available conductance of the whole bank [W/K]."""
+        par = self.params
+        ua0 = float(par["ua"]) if self.has("ua") else kw_k_to_w_k(float(par["ua_nominal_kw_k"]))
+        fan = float(par["fan_speed"])
+        if fan <= 0.0:
+            return 0.0
+        f_air = float(par["air_side_ua_fraction"])
+        scale = 1.0 / (f_air / fan ** float(par["n_air_exponent"]) + 1.0 - f_air)
+        return self.n_coils * self.factor(x, "z_ua") * ua0 * scale
+
+    def secondary_cp(self) -> float:
+        """Secondary specific heat [J/(kg K)] at its inlet temperature."""
+        if self.has("secondary_cp_j_kgk"):
+            return float(self.params["secondary_cp_j_kgk"])
+        return float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
+
+    def secondary_capacity_rate(self) -> float:
+        """Secondary capacity rate of the bank [W/K]."""
+        m_sec = float(self.params.get("secondary_mass_flow_kg_s", 0.0))
+        return self.n_coils * m_sec * float(self.params["fan_speed"]) * self.secondary_cp()
+
+    def pressure_drop(self, x: np.ndarray, m: float) -> float:
+        """Refrigerant pressure drop [Pa]."""
+        dp = float(self.params["dp_pa"]) * self.factor(x, "z_dp")
+        if dp == 0.0:
+            return 0.0
+        m_nom = self.params.get("dp_nominal_mass_flow_kg_s")
+        if m_nom is None:
+            return dp
+        m_coil = m / self.n_coils
+        return dp * m_coil * abs(m_coil) / float(m_nom) ** 2
+
+    def reference_pressure(self, x: np.ndarray) -> float:
+        """Pressure at which the saturation temperature is defined [Pa]."""
+        port = "inlet" if self.refrigerant_is_hot else "outlet"
+        return self.port(x, port).p
+
+    def zones(self, x: np.ndarray) -> ZoneResult:
+        """Zone model at the current state (UA mode)."""
+        inlet = self.port(x, "inlet")
+        return coil_heat_flow(
+            self.fluid,
+            inlet.p,
+            inlet.h,
+            inlet.m,
+            self.t_sec_in,
+            self.secondary_capacity_rate(),
+            self.ua_total(x),
+            self.refrigerant_is_hot,
+        )
+
+    def outlet_target(self, p_out: float, delta: float) -> float:
+        """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
+        fl = self.fluid
+        if self.refrigerant_is_hot:
+            return fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+        return fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+
+    # -- equations -------------------------------------------------------------------------
+    def equation_names(self) -> list[str]:
+        names = ["pressure_drop"]
+        if self.ua_mode:
+            names.append("heat_transfer")
+        if self.has(self.sat_spec):
+            names.append("saturation_temperature")
+        if self.outlet_spec_given:
+            names.append(self.outlet_spec.removesuffix("_k"))
+        return names
+
+    def residual_kinds(self) -> list[str]:
+        kinds = {
+            "pressure_drop": "pressure",
+            "heat_transfer": "enthalpy",
+            "saturation_temperature": "temperature",
+            "subcooling": "enthalpy",
+            "superheat": "enthalpy",
+        }
+        return [kinds[n] for n in self.equation_names()]
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        res = [outlet.p - inlet.p + self.pressure_drop(x, inlet.m)]
+        if self.ua_mode:
+            q = self.zones(x).q
+            sign = 1.0 if self.refrigerant_is_hot else -1.0
+            res.append(outlet.h - inlet.h + sign * q / inlet.m)
+        if self.has(self.sat_spec):
+            res.append(self.fluid.T_sat(self.reference_pressure(x)) - float(self.params[self.sat_spec]))
+        if self.outlet_spec_given:
+            delta = float(self.params.get(self.outlet_spec, 0.0))
+            res.append(outlet.h - self.outlet_target(outlet.p, delta))
+        return np.array(res)
+
+    # -- results ---------------------------------------------------------------------------
+    def heat_flow(self, x: np.ndarray) -> float:
+        """Heat released (condenser) or absorbed (evaporator) by the refrigerant [W]."""
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        q = inlet.m * (inlet.h - outlet.h)
+        return q if self.refrigerant_is_hot else -q
+
+    def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        fl = self.fluid
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        q = self.heat_flow(x)
+        t_out = fl.T_ph(outlet.p, outlet.h)
+        t_sat_out = fl.T_sat(outlet.p)
+        p_ref = self.reference_pressure(x)
+        out: dict[str, float | None] = {
+            "capacity": q,
+            "heatTransferRate": q,
+            "saturationTemperature": fl.T_sat(p_ref),
+            "massFlowRate": inlet.m,
+            "pressure": p_ref,
+            "temperature": t_out,
+            "pressure_drop": inlet.p - outlet.p,
+        }
+        if self.refrigerant_is_hot:
+            out["subcooling"] = t_sat_out - t_out if outlet.h <= fl.h_liq(outlet.p) else 0.0
+        else:
+            out["superheat"] = t_out - t_sat_out if outlet.h >= fl.h_vap(outlet.p) else 0.0
+        if self.has_secondary and self.has("secondary_mass_flow_kg_s"):
+            c_sec = self.secondary_capacity_rate()
+            sign = 1.0 if self.refrigerant_is_hot else -1.0
+            out["secondary_inlet_temperature"] = self.t_sec_in
+            out["secondary_outlet_temperature"] = (
+                self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
+            )
+            out["secondary_heat_flow"] = sign * c_sec * (out["secondary_outlet_temperature"] - self.t_sec_in)
+        if self.ua_mode:
+            zr = self.zones(x)
+            out["ua"] = self.ua_total(x)
+            out["min_temperature_difference"] = zr.min_dt
+            for name, qz, uaz in zr.zones:
+                out[f"zone_{name.replace('-', '_')}_q"] = qz
+                out[f"zone_{name.replace('-', '_')}_ua"] = uaz
+        if self.n_coils > 1:
+            out["coils"] = float(self.n_coils)
+            out["capacity_per_coil"] = q / self.n_coils
+            out["mass_flow_per_coil"] = inlet.m / self.n_coils
+        return out
+
+    def check(self, x: np.ndarray) -> list[str]:
+        problems = []
+        q = self.heat_flow(x)
+        role = "releases" if self.refrigerant_is_hot else "absorbs"
+        if q < -1e-6 * max(1.0, abs(q)):
+            problems.append(
+                f"{self.type_name} {self.name!r}: refrigerant {role} {q:.1f} W (negative): heat "
+                "would flow the wrong way"
+            )
+        if self.has_secondary:
+            inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+            fl = self.fluid
+            sign = 1.0 if self.refrigerant_is_hot else -1.0
+            t_ref_out = fl.T_ph(outlet.p, outlet.h)
+            if sign * (t_ref_out - self.t_sec_in) < -1e-6 and q > 0:
+                problems.append(
+                    f"{self.type_name} {self.name!r}: refrigerant outlet {t_ref_out - 273.15:.2f} C is "
+                    f"{'below' if self.refrigerant_is_hot else 'above'} the secondary inlet "
+                    f"{self.t_sec_in - 273.15:.2f} C: temperatures cross (heat would flow uphill)"
+                )
+            t_sat = fl.T_sat(self.reference_pressure(x))
+            if not self.ua_mode and sign * (t_sat - self.t_sec_in) <= 0 and q > 0:
+                problems.append(
+                    f"{self.type_name} {self.name!r}: saturation temperature {t_sat - 273.15:.2f} C "
+                    f"is not {'above' if self.refrigerant_is_hot else 'below'} the secondary inlet "
+                    f"{self.t_sec_in - 273.15:.2f} C: heat cannot flow that way"
+                )
+            del inlet
+        return problems
+
+
+@register_component
+class Condenser(Coil):
+    """Condenser: the refrigerant releases heat (see module docstring)."""
+
+    type_name = "Condenser"
+    refrigerant_is_hot = True
+    sat_spec = "t_cond_k"
+    outlet_spec = "subcooling_k"
+
+
+@register_component
+class Evaporator(Coil):
+    """Evaporator: the refrigerant absorbs heat (see module docstring)."""
+
+    type_name = "Evaporator"
+    refrigerant_is_hot = False
+    sat_spec = "t_evap_k"
+    outlet_spec = "superheat_k"

@@ -1,0 +1,176 @@
+"""Compressor: isentropic efficiency with a fixed, displacement or AHRI 540 map mass flow.
+
+Equations (SI)::
+
+    0 = m - z_flow * m_model                      (flow)
+    0 = h_out - h_in - W / m                      (energy; adiabatic shell)
+
+with ``W = z_power * m * (h2s - h_in) / eta_s`` and ``h2s = h(p_out, s(p_in, h_in))``, or
+``W = z_power * P_map(S, D)`` for a map. The mass flow model is one of
+
+* fixed:        ``m_model = mass_flow_kg_s``
+* displacement: ``m_model = V_d * n * eta_v * z_etav * rho(p_in, h_in)``
+* AHRI 540 map: ``m_model = X(S, D) * rho(p_in, h_in) / rho_rated`` where
+  ``X = C1 + C2 S + C3 D + C4 S^2 + C5 S D + C6 D^2 + C7 S^3 + C8 D S^2 + C9 S D^2 + C10 D^3``,
+  S and D the saturated suction and discharge (dew) temperatures [degC], and ``rho_rated`` the
+  suction density at S with the rating superheat (no correction when it is not given).
+
+A compressor without a flow model (no ``mass_flow_kg_s``, ``displacement_m3`` or map) has no
+flow equation: another component (an orifice valve) sets the flow.
+
+References
+----------
+AHRI Standard 540-2020, Performance Rating of Positive Displacement Refrigerant Compressors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.components.base import Component, register_component
+from workbench.units import ZERO_CELSIUS_K
+
+__all__ = ["Compressor", "ahri540"]
+
+
+def ahri540(coefficients: list[float], s_c: float, d_c: float) -> float:
+    """Evaluate a 10-coefficient AHRI 540 polynomial.
+
+    Parameters
+    ----------
+    coefficients : list of float
+        C1..C10 [unit of the mapped quantity].
+    s_c, d_c : float
+        Saturated suction and discharge temperatures [degC].
+
+    Returns
+    -------
+    float
+        Mapped quantity [kg/s or W].
+    """
+    c = coefficients
+    return (
+        c[0]
+        + c[1] * s_c
+        + c[2] * d_c
+        + c[3] * s_c**2
+        + c[4] * s_c * d_c
+        + c[5] * d_c**2
+        + c[6] * s_c**3
+        + c[7] * d_c * s_c**2
+        + c[8] * s_c * d_c**2
+        + c[9] * d_c**3
+    )
+
+
+@register_component
+class Compressor(Component):
+    """Compressor model (see module docstring for the equations)."""
+
+    type_name = "Compressor"
+
+    def configure(self) -> None:
+        if self.has("mass_flow_map_kg_s"):
+            self.flow_mode = "map"
+        elif self.has("displacement_m3"):
+            self.flow_mode = "displacement"
+        elif self.has("mass_flow_kg_s"):
+            self.flow_mode = "fixed"
+        else:
+            self.flow_mode = "none"
+        self.power_mode = "map" if self.has("power_map_w") else "isentropic"
+        if self.flow_mode != "map" and self.power_mode == "map":
+            raise self.error("power_map_w needs mass_flow_map_kg_s (both come from one map)")
+
+    def equation_names(self) -> list[str]:
+        names = ["energy"]
+        if self.flow_mode != "none":
+            names.insert(0, "flow")
+        return names
+
+    def residual_kinds(self) -> list[str]:
+        return ["mass", "enthalpy"] if self.flow_mode != "none" else ["enthalpy"]
+
+    # -- models ----------------------------------------------------------------------------
+    def _map_temperatures(self, p_in: float, p_out: float) -> tuple[float, float]:
+        fl = self.fluid
+        return fl.T_sat(p_in) - ZERO_CELSIUS_K, fl.T_sat(p_out) - ZERO_CELSIUS_K
+
+    def model_mass_flow(self, x: np.ndarray) -> float:
+        """Mass flow of the flow model before ``z_flow`` [kg/s]."""
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        par = self.params
+        if self.flow_mode == "fixed":
+            return float(par["mass_flow_kg_s"])
+        rho = self.fluid.rho_ph(inlet.p, inlet.h)
+        if self.flow_mode == "displacement":
+            return (
+                par["displacement_m3"]
+                * par["speed_hz"]
+                * par["volumetric_efficiency"]
+                * self.factor(x, "z_etav")
+                * rho
+            )
+        s_c, d_c = self._map_temperatures(inlet.p, outlet.p)
+        m_map = ahri540(par["mass_flow_map_kg_s"], s_c, d_c)
+        if "map_rating_superheat_k" in par:
+            t_rated = s_c + ZERO_CELSIUS_K + par["map_rating_superheat_k"]
+            if par["map_rating_superheat_k"] > 0:
+                rho_rated = self.fluid.rho_ph(inlet.p, self.fluid.h_pT(inlet.p, t_rated))
+            else:
+                rho_rated = self.fluid.rho_ph(inlet.p, self.fluid.h_vap(inlet.p))
+            m_map *= rho / rho_rated
+        return m_map * self.factor(x, "z_etav")
+
+    def power(self, x: np.ndarray) -> float:
+        """Shaft power [W]."""
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        z_power = self.factor(x, "z_power")
+        if self.power_mode == "map":
+            s_c, d_c = self._map_temperatures(inlet.p, outlet.p)
+            return z_power * ahri540(self.params["power_map_w"], s_c, d_c)
+        h2s = self.fluid.h_ps(outlet.p, self.fluid.s_ph(inlet.p, inlet.h))
+        return z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"]
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        energy = outlet.h - inlet.h - self.power(x) / inlet.m
+        if self.flow_mode == "none":
+            return np.array([energy])
+        flow = inlet.m - self.factor(x, "z_flow") * self.model_mass_flow(x)
+        return np.array([flow, energy])
+
+    def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        fl = self.fluid
+        h2s = fl.h_ps(outlet.p, fl.s_ph(inlet.p, inlet.h))
+        power = inlet.m * (outlet.h - inlet.h)
+        return {
+            "power": power,
+            "massFlowRate": inlet.m,
+            "pressure": outlet.p,
+            "temperature": fl.T_ph(outlet.p, outlet.h),
+            "suction_pressure": inlet.p,
+            "pressure_ratio": outlet.p / inlet.p,
+            "isentropic_efficiency": inlet.m * (h2s - inlet.h) / power if power else None,
+        }
+
+    def check(self, x: np.ndarray) -> list[str]:
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        problems = []
+        if outlet.p <= inlet.p:
+            problems.append(
+                f"Compressor {self.name!r}: discharge pressure {outlet.p / 1e5:.3f} bar is not above "
+                f"suction pressure {inlet.p / 1e5:.3f} bar"
+            )
+        return problems
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        inlet = self.port(x, "inlet")
+        q = self.fluid.quality_ph(inlet.p, inlet.h)
+        if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:
+            return [
+                f"Compressor {self.name!r}: suction is two-phase (quality {q:.4f}); "
+                "liquid reaches the compressor"
+            ]
+        return []

@@ -1,0 +1,120 @@
+"""Two-stream counterflow heat exchanger (epsilon-NTU), e.g. an internal suction-line HX.
+
+Ports: ``hot_inlet`` -> ``hot_outlet`` (the stream that gives heat, e.g. the liquid line) and
+``cold_inlet`` -> ``cold_outlet`` (the stream that takes it, e.g. the suction line). Both are
+refrigerant streams of the scenario's fluid.
+
+Equations (SI)::
+
+    0 = p_hot,out - p_hot,in + z_dp * dp_pa (m_hot / m_nominal)^2      (hot_pressure_drop)
+    0 = p_cold,out - p_cold,in + z_dp * dp_pa (m_cold / m_nominal)^2   (cold_pressure_drop)
+    0 = h_hot,out - h_hot,in + Q / m_hot                               (hot_energy)
+    0 = h_cold,out - h_cold,in - Q / m_cold                            (cold_energy)
+
+with ``Q = eps * Q_max``, ``Q_max = min(m_hot (h_hot,in - h_hot(T_cold,in)),
+m_cold (h_cold(T_hot,in) - h_cold,in))``. ``eps`` is ``effectiveness`` when given; otherwise it
+follows from counterflow epsilon-NTU with ``NTU = z_ua * UA / C_min`` and mean capacity rates
+``C = Q_max,stream / (T_hot,in - T_cold,in)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.components.base import Component, register_component
+from workbench.components.zones import counterflow_effectiveness, enthalpy_at
+from workbench.units import kw_k_to_w_k
+
+__all__ = ["HeatExchanger"]
+
+
+@register_component
+class HeatExchanger(Component):
+    """Two-stream counterflow heat exchanger (see module docstring)."""
+
+    type_name = "HeatExchanger"
+    streams = (("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet"))
+
+    def configure(self) -> None:
+        if not (self.has("ua") or self.has("ua_nominal_kw_k") or self.has("effectiveness")):
+            raise self.error("give ua, ua_nominal_kw_k or effectiveness")
+
+    def equation_names(self) -> list[str]:
+        return ["hot_pressure_drop", "cold_pressure_drop", "hot_energy", "cold_energy"]
+
+    def residual_kinds(self) -> list[str]:
+        return ["pressure", "pressure", "enthalpy", "enthalpy"]
+
+    def _h_at(self, p: float, t: float) -> float:
+        fl = self.fluid
+        h_liq, h_vap = fl.h_liq(p), fl.h_vap(p)
+        return enthalpy_at(fl, p, t, h_liq, h_vap, fl.T_ph(p, h_liq), fl.T_ph(p, h_vap))
+
+    def heat_flow(self, x: np.ndarray) -> float:
+        """Heat flow from the hot to the cold stream [W]."""
+        hot, cold = self.port(x, "hot_inlet"), self.port(x, "cold_inlet")
+        fl = self.fluid
+        t_hot, t_cold = fl.T_ph(hot.p, hot.h), fl.T_ph(cold.p, cold.h)
+        dt = t_hot - t_cold
+        if dt <= 0.0 or hot.m <= 0.0 or cold.m <= 0.0:
+            return 0.0
+        q_hot = hot.m * (hot.h - self._h_at(hot.p, t_cold))
+        q_cold = cold.m * (self._h_at(cold.p, t_hot) - cold.h)
+        q_max = min(q_hot, q_cold)
+        if self.has("effectiveness"):
+            return float(self.params["effectiveness"]) * q_max
+        ua0 = (
+            float(self.params["ua"])
+            if self.has("ua")
+            else kw_k_to_w_k(float(self.params["ua_nominal_kw_k"]))
+        )
+        c_min, c_max = sorted((q_hot / dt, q_cold / dt))
+        ntu = self.factor(x, "z_ua") * ua0 / c_min
+        return counterflow_effectiveness(ntu, c_min / c_max) * q_max
+
+    def _dp(self, x: np.ndarray, m: float) -> float:
+        dp = float(self.params["dp_pa"]) * self.factor(x, "z_dp")
+        m_nom = self.params.get("dp_nominal_mass_flow_kg_s")
+        return dp if m_nom is None or dp == 0.0 else dp * m * abs(m) / float(m_nom) ** 2
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
+        ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
+        q = self.heat_flow(x)
+        return np.array(
+            [
+                ho.p - hi.p + self._dp(x, hi.m),
+                co.p - ci.p + self._dp(x, ci.m),
+                ho.h - hi.h + q / hi.m,
+                co.h - ci.h - q / ci.m,
+            ]
+        )
+
+    def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
+        ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
+        fl = self.fluid
+        q = hi.m * (hi.h - ho.h)
+        return {
+            "capacity": q,
+            "heatTransferRate": q,
+            "massFlowRate": hi.m,
+            "pressure": ho.p,
+            "temperature": fl.T_ph(ho.p, ho.h),
+            "cold_outlet_temperature": fl.T_ph(co.p, co.h),
+            "cold_mass_flow": ci.m,
+        }
+
+    def check(self, x: np.ndarray) -> list[str]:
+        hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
+        ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
+        fl = self.fluid
+        problems = []
+        t_hi, t_ho = fl.T_ph(hi.p, hi.h), fl.T_ph(ho.p, ho.h)
+        t_ci, t_co = fl.T_ph(ci.p, ci.h), fl.T_ph(co.p, co.h)
+        if t_hi - t_co < -1e-6 or t_ho - t_ci < -1e-6:
+            problems.append(
+                f"HeatExchanger {self.name!r}: temperatures cross (hot {t_hi:.2f}->{t_ho:.2f} K, "
+                f"cold {t_ci:.2f}->{t_co:.2f} K)"
+            )
+        return problems

@@ -1,0 +1,228 @@
+"""Zone-by-zone counterflow heat transfer between a refrigerant and a secondary stream.
+
+The refrigerant path from inlet to outlet enthalpy is cut at the saturated liquid and vapour
+enthalpies into zones (desuperheating, two-phase, subcooled for a condenser; two-phase,
+superheated for an evaporator). In each zone both capacity rates are constant, so the zone
+is a counterflow exchanger whose required conductance follows from epsilon-NTU::
+
+    eps = Q / (C_min (T_hot,in - T_cold,in)),   NTU = ln((1 - Cr eps) / (1 - eps)) / (1 - Cr),
+    UA_zone = NTU * C_min                       (NTU = eps / (1 - eps) when Cr = 1)
+
+which for counterflow is identical to ``UA_zone = Q / LMTD`` (used here: it covers the
+two-phase limit Cr = 0 without a special case). The heat flow of the whole exchanger is the
+``Q`` for which the zones' conductances add up to the available UA; it is found by Brent's
+method on ``Q`` in ``(0, Q_max)``, where ``Q_max`` is the pinch limit (the refrigerant outlet
+reaching the secondary inlet temperature, or the secondary outlet reaching the refrigerant inlet
+temperature). Temperatures never cross: a zone with a non-positive temperature difference at
+either end needs an infinite UA.
+
+References
+----------
+Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th ed., sec. 11.4
+(epsilon-NTU, counterflow). Moving-boundary zone models as in Bell, Quoilin, Lemort, "Compact
+heat exchanger models", 2015.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scipy.optimize import brentq
+
+from workbench.fluids import FluidBackend
+
+__all__ = ["ZoneResult", "counterflow_ua", "counterflow_ntu", "counterflow_effectiveness", "coil_heat_flow", "enthalpy_at"]
+
+
+def counterflow_ua(q: float, dt_a: float, dt_b: float) -> float:
+    """Conductance a counterflow zone needs [W/K].
+
+    Parameters
+    ----------
+    q : float
+        Heat flow of the zone [W], >= 0.
+    dt_a, dt_b : float
+        Hot-minus-cold temperature differences at the two ends [K].
+
+    Returns
+    -------
+    float
+        ``q / LMTD``; ``inf`` when a difference is not positive (a pinch or a crossing).
+    """
+    if q <= 0.0:
+        return 0.0
+    if dt_a <= 0.0 or dt_b <= 0.0:
+        return math.inf
+    if abs(dt_a - dt_b) <= 1e-9 * max(dt_a, dt_b):
+        lmtd = 0.5 * (dt_a + dt_b)
+    else:
+        lmtd = (dt_a - dt_b) / math.log(dt_a / dt_b)
+    return q / lmtd
+
+
+def counterflow_ntu(eps: float, cr: float) -> float:
+    """NTU of a counterflow exchanger from its effectiveness [-] and capacity ratio [-]."""
+    if eps >= 1.0:
+        return math.inf
+    if abs(1.0 - cr) < 1e-12:
+        return eps / (1.0 - eps)
+    if eps * cr >= 1.0:
+        return math.inf
+    return math.log((1.0 - cr * eps) / (1.0 - eps)) / (1.0 - cr)
+
+
+def counterflow_effectiveness(ntu: float, cr: float) -> float:
+    """Effectiveness [-] of a counterflow exchanger from NTU [-] and capacity ratio [-]."""
+    if ntu <= 0.0:
+        return 0.0
+    if abs(1.0 - cr) < 1e-9:
+        return ntu / (1.0 + ntu)
+    e = math.exp(-ntu * (1.0 - cr))
+    return (1.0 - e) / (1.0 - cr * e)
+
+
+@dataclass(frozen=True)
+class ZoneResult:
+    """Heat flow of a coil and its zones.
+
+    Attributes
+    ----------
+    q : float
+        Heat flow [W] (positive from the hot to the cold stream).
+    h_out : float
+        Refrigerant outlet enthalpy [J/kg].
+    t_secondary_out : float
+        Secondary outlet temperature [K].
+    zones : list of tuple
+        ``(name, q [W], ua [W/K])`` per zone in refrigerant flow order.
+    min_dt : float
+        Smallest hot-minus-cold temperature difference at any zone boundary [K].
+    q_max : float
+        Pinch limit of the heat flow [W].
+    """
+
+    q: float
+    h_out: float
+    t_secondary_out: float
+    zones: list[tuple[str, float, float]]
+    min_dt: float
+    q_max: float
+
+
+def _zone_name(h_mid: float, h_liq: float, h_vap: float) -> str:
+    if h_mid >= h_vap:
+        return "superheated"
+    if h_mid <= h_liq:
+        return "subcooled"
+    return "two-phase"
+
+
+def coil_heat_flow(
+    fluid: FluidBackend,
+    p: float,
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    ua: float,
+    refrigerant_is_hot: bool,
+) -> ZoneResult:
+    """Heat flow of a counterflow coil with refrigerant zones.
+
+    Parameters
+    ----------
+    fluid : FluidBackend
+        Refrigerant properties.
+    p : float
+        Refrigerant pressure [Pa] (pressure drop neglected inside the zone model).
+    h_in : float
+        Refrigerant inlet enthalpy [J/kg].
+    m : float
+        Refrigerant mass flow [kg/s], > 0.
+    t_sec_in : float
+        Secondary inlet temperature [K].
+    c_sec : float
+        Secondary capacity rate m_sec * cp [W/K], >= 0.
+    ua : float
+        Available conductance [W/K], >= 0.
+    refrigerant_is_hot : bool
+        True for a condenser (refrigerant gives heat), False for an evaporator.
+
+    Returns
+    -------
+    ZoneResult
+        Heat flow and zone details; ``q = 0`` when the streams cannot exchange heat in the
+        right direction (the caller reports it).
+    """
+    sign = 1.0 if refrigerant_is_hot else -1.0
+    h_liq, h_vap = fluid.h_liq(p), fluid.h_vap(p)
+    t_in = fluid.T_ph(p, h_in)
+    t_liq, t_vap = fluid.T_ph(p, h_liq), fluid.T_ph(p, h_vap)
+    # pinch limits: refrigerant outlet at the secondary inlet temperature, secondary outlet
+    # at the refrigerant inlet temperature
+    q_hi = sign * (t_in - t_sec_in) * c_sec
+    if q_hi > 0.0 and m > 0.0:
+        h_lim = enthalpy_at(fluid, p, t_sec_in, h_liq, h_vap, t_liq, t_vap)
+        q_hi = min(q_hi, sign * m * (h_in - h_lim))
+    if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
+        return ZoneResult(0.0, h_in, t_sec_in, [], sign * (t_in - t_sec_in), max(q_hi, 0.0))
+
+    def profile(q: float) -> tuple[float, list[tuple[str, float, float]], float, float]:
+        h_out = h_in - sign * q / m
+        lo, hi = min(h_in, h_out), max(h_in, h_out)
+        cuts = [h for h in (h_vap, h_liq) if lo < h < hi]
+        points = [h_in, *sorted(cuts, reverse=refrigerant_is_hot), h_out]
+        temps = []
+        for h in points:
+            if h == h_in:
+                temps.append(t_in)
+            elif h == h_vap:
+                temps.append(t_vap)
+            elif h == h_liq:
+                temps.append(t_liq)
+            else:
+                temps.append(fluid.T_ph(p, h))
+        # secondary enters at the refrigerant outlet end (counterflow)
+        dts = [sign * (t - (t_sec_in + m * (h - h_out) / c_sec)) for h, t in zip(points, temps)]
+        zones = []
+        total = 0.0
+        for k in range(len(points) - 1):
+            qk = m * abs(points[k] - points[k + 1])
+            uak = counterflow_ua(qk, dts[k], dts[k + 1])
+            zones.append((_zone_name(0.5 * (points[k] + points[k + 1]), h_liq, h_vap), qk, uak))
+            total += uak
+        return total, zones, min(dts), h_out
+
+    def g(q: float) -> float:
+        total = profile(q)[0]
+        return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
+
+    q = brentq(g, 0.0, q_hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+    _total, zones, min_dt, h_out = profile(q)
+    return ZoneResult(q, h_out, t_sec_in + sign * q / c_sec, zones, min_dt, q_hi)
+
+
+def enthalpy_at(
+    fluid: FluidBackend,
+    p: float,
+    t: float,
+    h_liq: float,
+    h_vap: float,
+    t_liq: float,
+    t_vap: float,
+) -> float:
+    """Refrigerant enthalpy at pressure ``p`` [Pa] and temperature ``t`` [K] [J/kg].
+
+    Inside the two-phase glide of a zeotrope the enthalpy is interpolated linearly in
+    temperature between bubble and dew point; for a pure fluid at its saturation temperature
+    the saturated-liquid enthalpy is returned (the largest heat flow a condenser can reach and
+    the smallest an evaporator can start from).
+    """
+    if t > t_vap + 1e-9:
+        return fluid.h_pT(p, t)
+    if t < t_liq - 1e-9:
+        return fluid.h_pT(p, t)
+    if t_vap - t_liq > 1e-9:
+        return h_liq + (h_vap - h_liq) * (t - t_liq) / (t_vap - t_liq)
+    return h_liq

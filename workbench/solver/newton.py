@@ -1,0 +1,151 @@
+"""Damped Newton iteration on the scaled system, with a sparse LU solve.
+
+Each iteration solves ``J dx = -F`` (scipy's SuperLU on the sparse Jacobian with columns
+scaled by the typical magnitude of each unknown), limits the step so that pressures stay
+positive and inside the backend's range, pressures change by at most 50 % and enthalpies stay
+between the backend's ``h_min(p)`` and ``h_max(p)``, and backtracks (Armijo, halving) on the
+Euclidean norm of the scaled residuals. Property failures during a trial step count as a
+failed trial. The run stops when the largest scaled residual is below the tolerance, at
+``max_iterations``, at the deadline, or when the step stalls.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from workbench.errors import FluidPropertyError
+from workbench.solver.system import System
+
+__all__ = ["IterationLog", "newton", "limit_step"]
+
+log = logging.getLogger("workbench.solver")
+
+
+@dataclass
+class IterationLog:
+    """What an iteration loop did.
+
+    Attributes
+    ----------
+    x : ndarray
+        Last iterate [SI].
+    converged : bool
+        Whether the largest scaled residual fell below the tolerance.
+    iterations : int
+        Iterations taken.
+    history : list of float
+        Largest scaled residual before each iteration, and at the end.
+    message : str
+        Why the loop stopped.
+    """
+
+    x: np.ndarray
+    converged: bool = False
+    iterations: int = 0
+    history: list[float] = field(default_factory=list)
+    message: str = ""
+    methods: list[str] = field(default_factory=list)
+
+
+def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
+    """Largest fraction ``alpha`` in (0, 1] of ``dx`` that keeps ``x + alpha dx`` valid."""
+    fluid = system.fluid
+    alpha = 1.0
+    for i, kind in enumerate(system.var_kinds):
+        if dx[i] == 0.0:
+            continue
+        if kind == "p":
+            lo, hi = max(0.5 * x[i], fluid.p_min), min(1.5 * x[i], fluid.p_max)
+        elif kind == "m":
+            lo, hi = 0.2 * x[i] if x[i] > 0 else -np.inf, np.inf
+        else:
+            continue
+        target = x[i] + dx[i]
+        if target < lo:
+            alpha = min(alpha, (lo - x[i]) / dx[i])
+        elif target > hi:
+            alpha = min(alpha, (hi - x[i]) / dx[i])
+    for i, kind in enumerate(system.var_kinds):
+        if kind != "h" or dx[i] == 0.0:
+            continue
+        p_index = i - 1  # h follows p on every edge
+        p_new = x[p_index] + alpha * dx[p_index]
+        lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+        target = x[i] + alpha * dx[i]
+        if target < lo:
+            alpha = min(alpha, max((lo + 0.01 * (x[i] - lo) - x[i]) / dx[i], 0.0))
+        elif target > hi:
+            alpha = min(alpha, max((hi - 0.01 * (hi - x[i]) - x[i]) / dx[i], 0.0))
+    return max(alpha, 1e-6)
+
+
+def _safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
+    try:
+        f = system.residuals(x)
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return f if np.all(np.isfinite(f)) else None
+
+
+def newton(
+    system: System,
+    x0: np.ndarray,
+    *,
+    tolerance: float,
+    max_iterations: int,
+    deadline: float | None = None,
+    log_state: IterationLog | None = None,
+) -> IterationLog:
+    """Run damped Newton from ``x0``; see the module docstring."""
+    state = log_state or IterationLog(x=x0.copy())
+    x = x0.copy()
+    f = _safe_residuals(system, x)
+    if f is None:
+        state.x, state.message = x, "property evaluation failed at the starting point"
+        return state
+    col_scale = sp.diags(system.var_scale)
+    for _ in range(max_iterations):
+        norm = float(np.max(np.abs(f))) if f.size else 0.0
+        state.history.append(norm)
+        log.debug("newton iteration %d: max scaled residual %.3e", state.iterations, norm)
+        if norm < tolerance:
+            state.x, state.converged, state.message = x, True, "converged"
+            return state
+        if deadline is not None and time.perf_counter() > deadline:
+            state.x, state.message = x, "timeout_ms reached"
+            return state
+        state.iterations += 1
+        jac = system.jacobian(x, f)
+        try:
+            dz = spla.splu((jac @ col_scale).tocsc()).solve(-f)
+        except RuntimeError:
+            dz = np.linalg.lstsq((jac @ col_scale).toarray(), -f, rcond=None)[0]
+        dx = dz * system.var_scale
+        if not np.all(np.isfinite(dx)):
+            state.x, state.message = x, "the Newton step is not finite (singular Jacobian)"
+            return state
+        alpha = limit_step(system, x, dx)
+        f_norm2 = float(np.dot(f, f))
+        while True:
+            x_new = x + alpha * dx
+            f_new = _safe_residuals(system, x_new)
+            if f_new is not None and float(np.dot(f_new, f_new)) <= (1.0 - 1e-4 * alpha) * f_norm2:
+                break
+            if alpha < 1e-4:
+                if f_new is None:
+                    state.x, state.message = x, "line search failed: property evaluations fail along the Newton step"
+                    return state
+                break  # accept a small step that does not decrease: lets Newton leave a plateau
+            alpha *= 0.5
+        x, f = x_new, f_new
+    state.history.append(float(np.max(np.abs(f))) if f.size else 0.0)
+    state.x = x
+    state.converged = state.history[-1] < tolerance
+    state.message = "converged" if state.converged else f"max_iterations ({max_iterations}) reached"
+    return state

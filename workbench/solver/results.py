@@ -1,0 +1,173 @@
+"""The result of a solve: state tables, component outputs, summary and diagnostics.
+
+Inside everything is SI; the edges table uses the contract's edge units (``p_bar``,
+``h_kj_kg``, ``t_c``; ``s`` in kJ/(kg K)) and component outputs stay SI (W, K, Pa, kg/s).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import ConvergenceError
+
+__all__ = ["SolveResult", "SUMMARY_KEYS"]
+
+SUMMARY_KEYS = (
+    "cooling_capacity_w",
+    "heating_capacity_w",
+    "compressor_power_w",
+    "cop_cooling",
+    "cop_heating",
+    "energy_balance_w",
+)
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe value: numpy scalars to Python, NaN/inf to None."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+@dataclass
+class SolveResult:
+    """Outcome of :func:`workbench.solve`.
+
+    Attributes
+    ----------
+    converged : bool
+        True when every scaled residual is below the tolerance and no physical check failed.
+    iterations : int
+        Newton iterations plus Picard sweeps.
+    residual_norm : float
+        Largest scaled residual at the end [-].
+    residual_history : list of float
+        Largest scaled residual per iteration.
+    message : str
+        Why the solver stopped.
+    hint : str
+        What to try when it did not converge.
+    worst_residuals : list of (str, float)
+        Largest scaled residuals, named ``<component>.<equation>``.
+    problems : list of str
+        Physical impossibilities found at the end (each makes ``converged`` False).
+    warnings : list of str
+        Questionable but possible conditions (wet suction, say).
+    edges : pandas.DataFrame
+        One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
+    components : dict
+        Outputs per component name [SI]; ``type`` included.
+    summary : dict
+        cooling_capacity_w, heating_capacity_w, compressor_power_w, cop_cooling, cop_heating,
+        energy_balance_w [W, -].
+    controls : list of dict
+        Control loop results (id, target, measured, error, actuator, saturated).
+    couplings : list of dict
+        Thermal coupling results.
+    property_calls : int
+        Fluid property evaluations during the solve.
+    elapsed_s : float
+        Wall time of the solve [s].
+    x : ndarray
+        Solution vector [SI] (for warm starts).
+    var_names, eq_names : list of str
+        Names of the unknowns and equations.
+    """
+
+    converged: bool
+    iterations: int
+    residual_norm: float
+    residual_history: list[float]
+    message: str
+    hint: str = ""
+    worst_residuals: list[tuple[str, float]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    edges: pd.DataFrame = field(default_factory=pd.DataFrame)
+    components: dict[str, dict[str, Any]] = field(default_factory=dict)
+    summary: dict[str, float | None] = field(default_factory=dict)
+    controls: list[dict[str, Any]] = field(default_factory=list)
+    couplings: list[dict[str, Any]] = field(default_factory=list)
+    property_calls: int = 0
+    elapsed_s: float = 0.0
+    strategy_log: list[str] = field(default_factory=list)
+    x: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    var_names: list[str] = field(default_factory=list)
+    eq_names: list[str] = field(default_factory=list)
+    scenario_name: str | None = None
+
+    # -- tables ----------------------------------------------------------------------------
+    def components_table(self) -> pd.DataFrame:
+        """Component outputs as a table (one row per component, SI columns)."""
+        rows = [{"name": name, **out} for name, out in self.components.items()]
+        return pd.DataFrame(rows).set_index("name") if rows else pd.DataFrame()
+
+    def summary_table(self) -> pd.Series:
+        """The summary as a Series."""
+        return pd.Series(self.summary, name=self.scenario_name or "summary")
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys of ``workbench solve --json``."""
+        components = [{"name": n, **{k: v for k, v in out.items()}} for n, out in self.components.items()]
+        doc = {
+            "name": self.scenario_name,
+            "converged": self.converged,
+            "iterations": self.iterations,
+            "residual_norm": self.residual_norm,
+            "message": self.message,
+            "hint": self.hint or None,
+            "worst_residuals": [{"equation": n, "scaled_residual": r} for n, r in self.worst_residuals],
+            "problems": self.problems,
+            "warnings": self.warnings,
+            "summary": self.summary,
+            "components": components,
+            "edges": self.edges.to_dict(orient="records") if not self.edges.empty else [],
+            "controls": self.controls,
+            "couplings": self.couplings,
+            "property_calls": self.property_calls,
+            "elapsed_s": self.elapsed_s,
+            "residual_history": self.residual_history,
+        }
+        return _clean(doc)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The result as a JSON string (see :meth:`to_dict`)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def raise_for_convergence(self) -> SolveResult:
+        """Return self when converged, else raise ConvergenceError with the diagnostics."""
+        if not self.converged:
+            raise ConvergenceError(self.report())
+        return self
+
+    def report(self) -> str:
+        """Readable diagnostics of a failed (or successful) solve."""
+        lines = [
+            f"{'converged' if self.converged else 'NOT converged'}: {self.message}; "
+            f"{self.iterations} iterations, max scaled residual {self.residual_norm:.3e}"
+        ]
+        if not self.converged and self.worst_residuals:
+            lines.append("worst residuals (scaled):")
+            lines += [f"  {n}: {r:+.3e}" for n, r in self.worst_residuals]
+        lines += [f"problem: {p}" for p in self.problems]
+        lines += [f"warning: {w}" for w in self.warnings]
+        if self.hint and not self.converged:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:  # pragma: no cover - notebook display
+        head = f"<p><b>{self.scenario_name or 'scenario'}</b>: {self.report()}</p>"
+        return head + self.summary_table().to_frame().to_html() + self.edges.to_html(index=False)

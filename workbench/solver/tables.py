@@ -1,0 +1,87 @@
+"""Fill a :class:`SolveResult` from a solution vector: edge states, outputs, summary, checks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from workbench.components.coils import Coil
+from workbench.components.compressor import Compressor
+from workbench.solver.results import SolveResult
+from workbench.solver.system import System
+from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
+
+__all__ = ["collect_results", "edge_table"]
+
+
+def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
+    """One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
+
+    ``s`` is the specific entropy in kJ/(kg K); ``quality`` is empty outside the dome.
+    """
+    rows = []
+    fluid = system.fluid
+    for i, edge in enumerate(system.flat.edges):
+        v = system.topology.edge_vars[i]
+        m, p, h = float(x[v.m]), float(x[v.p]), float(x[v.h])
+        st = fluid.state_ph(p, h)
+        q = st.quality
+        rows.append(
+            {
+                "edge": f"{edge.source} -> {edge.target}",
+                "circuit": edge.circuit,
+                "m_kg_s": m,
+                "p_bar": pa_to_bar(p),
+                "h_kj_kg": j_kg_to_kj_kg(h),
+                "t_c": kelvin_to_celsius(float(st.T)),
+                "quality": None if q is None or (isinstance(q, float) and math.isnan(q)) else float(q),
+                "phase": st.phase,
+                "s": float(st.s) / 1e3,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
+    """Evaluate tables, outputs, checks and the summary at ``x`` into ``result``.
+
+    ``energy_balance_w`` adds the model heat flows (secondary side of UA coils) and the model
+    compressor power: heat in + power - heat out [W]. Edge enthalpies telescope to zero around
+    any loop, so this balance is what shows whether the component equations are satisfied.
+    """
+    result.edges = edge_table(system, x)
+    cooling = heating = power = 0.0
+    balance = 0.0
+    for name, comp in system.components.items():
+        out = {"type": comp.type_name, **comp.outputs(x)}
+        result.components[name] = out
+        if result.converged:
+            result.problems.extend(comp.check(x))
+        result.warnings.extend(comp.warnings(x))
+        if isinstance(comp, Compressor):
+            power += float(out["power"])
+            balance += comp.power(x)  # model power, not the edge enthalpy rise
+        elif isinstance(comp, Coil):
+            q = float(out["capacity"])
+            q_model = comp.zones(x).q if comp.ua_mode else q
+            balance += -q_model if comp.refrigerant_is_hot else q_model
+            if getattr(comp, "coupled", False):
+                continue
+            if comp.refrigerant_is_hot:
+                heating += q
+            else:
+                cooling += q
+    for block in system.blocks:
+        contribute = getattr(block, "contribute", None)
+        if contribute is not None:
+            contribute(x, result)
+    result.summary = {
+        "cooling_capacity_w": cooling,
+        "heating_capacity_w": heating,
+        "compressor_power_w": power,
+        "cop_cooling": cooling / power if power > 0 else None,
+        "cop_heating": heating / power if power > 0 else None,
+        "energy_balance_w": balance,
+    }
