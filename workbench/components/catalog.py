@@ -144,7 +144,11 @@ _SECONDARY = (
     ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
     ParamSpec("air_inlet_temp_c", "number", "degC", "secondary (air) inlet temperature"),
     ParamSpec(
-        "secondary_inlet_temp_k", "number", "K", "secondary inlet temperature", exclusive_minimum=0.0
+        "secondary_inlet_temp_k",
+        "number",
+        "K",
+        "secondary inlet temperature",
+        exclusive_minimum=0.0,
     ),
     ParamSpec(
         "secondary_mass_flow_kg_s",
@@ -202,7 +206,10 @@ _SECONDARY = (
     _DP,
     _DP_FLOW,
 )
-_SECONDARY_ALTERNATIVES = (("ua", "ua_nominal_kw_k"), ("air_inlet_temp_c", "secondary_inlet_temp_k"))
+_SECONDARY_ALTERNATIVES = (
+    ("ua", "ua_nominal_kw_k"),
+    ("air_inlet_temp_c", "secondary_inlet_temp_k"),
+)
 
 _HX_FACTORS = ("z_ua", "z_dp")
 _HX_OUTPUTS = (
@@ -276,7 +283,11 @@ CONDENSER = ComponentSpec(
     ports=("inlet", "outlet"),
     params=(
         ParamSpec(
-            "t_cond_k", "number", "K", "fixed condensing (saturation) temperature", exclusive_minimum=0.0
+            "t_cond_k",
+            "number",
+            "K",
+            "fixed condensing (saturation) temperature",
+            exclusive_minimum=0.0,
         ),
         ParamSpec("subcooling_k", "number", "K", "subcooling at the outlet", minimum=0.0),
         *_SECONDARY,
@@ -332,7 +343,9 @@ HEAT_EXCHANGER = ComponentSpec(
     ports=("hot_inlet", "hot_outlet", "cold_inlet", "cold_outlet"),
     params=(
         ParamSpec("ua", "number", "W/K", "overall conductance UA", exclusive_minimum=0.0),
-        ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
+        ParamSpec(
+            "ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0
+        ),
         ParamSpec(
             "effectiveness",
             "number",

@@ -155,7 +155,9 @@ class Coil(Component):
             sign = 1.0 if self.refrigerant_is_hot else -1.0
             res.append(outlet.h - inlet.h + sign * q / inlet.m)
         if self.has(self.sat_spec):
-            res.append(self.fluid.T_sat(self.reference_pressure(x)) - float(self.params[self.sat_spec]))
+            res.append(
+                self.fluid.T_sat(self.reference_pressure(x)) - float(self.params[self.sat_spec])
+            )
         if self.outlet_spec_given:
             delta = float(self.params.get(self.outlet_spec, 0.0))
             res.append(outlet.h - self.outlet_target(outlet.p, delta))
@@ -195,7 +197,9 @@ class Coil(Component):
             out["secondary_outlet_temperature"] = (
                 self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
             )
-            out["secondary_heat_flow"] = sign * c_sec * (out["secondary_outlet_temperature"] - self.t_sec_in)
+            out["secondary_heat_flow"] = (
+                sign * c_sec * (out["secondary_outlet_temperature"] - self.t_sec_in)
+            )
         if self.ua_mode:
             zr = self.zones(x)
             out["ua"] = self.ua_total(x)

@@ -32,7 +32,14 @@ from scipy.optimize import brentq
 
 from workbench.fluids import FluidBackend
 
-__all__ = ["ZoneResult", "counterflow_ua", "counterflow_ntu", "counterflow_effectiveness", "coil_heat_flow", "enthalpy_at"]
+__all__ = [
+    "ZoneResult",
+    "counterflow_ua",
+    "counterflow_ntu",
+    "counterflow_effectiveness",
+    "coil_heat_flow",
+    "enthalpy_at",
+]
 
 
 def counterflow_ua(q: float, dt_a: float, dt_b: float) -> float:
@@ -195,6 +202,8 @@ def coil_heat_flow(
         return total, zones, min(dts), h_out
 
     def g(q: float) -> float:
+        if q >= q_hi:
+            return 0.5  # the pinch itself (UA grows only logarithmically near it)
         total = profile(q)[0]
         return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
 

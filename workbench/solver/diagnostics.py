@@ -35,7 +35,9 @@ def _circuit_counts(system: System) -> dict[int, tuple[int, int]]:
 
 def _suggest_missing(system: System, circuit: int) -> list[str]:
     tips = []
-    comps = [c for c in system.components.values() if system.flat.components[c.name].circuit == circuit]
+    comps = [
+        c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
+    ]
     has_flow = any(isinstance(c, Compressor) and c.flow_mode != "none" for c in comps) or any(
         isinstance(c, ExpansionValve) and c.orifice for c in comps
     )
@@ -45,9 +47,13 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
             "mass_flow_map_kg_s, or an ExpansionValve flow_coefficient_m2"
         )
     for c in comps:
-        if isinstance(c, Coil) and c.refrigerant_is_hot and not c.has("t_cond_k") and not c.has(
-            "subcooling_k"
-        ) and c.ua_mode:
+        if (
+            isinstance(c, Coil)
+            and c.refrigerant_is_hot
+            and not c.has("t_cond_k")
+            and not c.has("subcooling_k")
+            and c.ua_mode
+        ):
             tips.append(
                 f"Condenser {c.name!r}: add subcooling_k or t_cond_k (closes the circuit's charge, "
                 "its pressure level)"
@@ -57,9 +63,13 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
                 f"{c.type_name} {c.name!r}: ideal mode needs {c.sat_spec} (or give ua and the "
                 "secondary stream)"
             )
-        if isinstance(c, Coil) and not c.refrigerant_is_hot and c.ua_mode and not c.has(
-            "superheat_k"
-        ) and not c.has("t_evap_k"):
+        if (
+            isinstance(c, Coil)
+            and not c.refrigerant_is_hot
+            and c.ua_mode
+            and not c.has("superheat_k")
+            and not c.has("t_evap_k")
+        ):
             valves = [v for v in comps if isinstance(v, ExpansionValve)]
             if not any(v.orifice for v in valves):
                 tips.append(
@@ -71,7 +81,9 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
 
 def _suggest_extra(system: System, circuit: int) -> list[str]:
     tips = []
-    comps = [c for c in system.components.values() if system.flat.components[c.name].circuit == circuit]
+    comps = [
+        c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
+    ]
     flow_setters = [c for c in comps if isinstance(c, Compressor) and c.flow_mode != "none"]
     flow_setters += [c for c in comps if isinstance(c, ExpansionValve) and c.orifice]
     for c in comps:
@@ -80,7 +92,12 @@ def _suggest_extra(system: System, circuit: int) -> list[str]:
                 f"{c.type_name} {c.name!r}: with UA, {c.sat_spec} and {c.outlet_spec} together fix "
                 f"one quantity too many; remove one of them"
             )
-        if isinstance(c, Coil) and not c.refrigerant_is_hot and c.has("superheat_k") and len(flow_setters) > 1:
+        if (
+            isinstance(c, Coil)
+            and not c.refrigerant_is_hot
+            and c.has("superheat_k")
+            and len(flow_setters) > 1
+        ):
             names = ", ".join(repr(f.name) for f in flow_setters)
             tips.append(
                 f"Evaporator {c.name!r}: superheat_k and the flow equations of {names} all set the "
@@ -162,7 +179,9 @@ def hint_for(worst: list[tuple[str, float]], message: str) -> str:
             "saturation temperatures, or raise ua"
         )
     if name.endswith(("superheat", "subcooling", "saturation_temperature")):
-        return f"{name} cannot be met: check that spec against the secondary temperatures and the UA"
+        return (
+            f"{name} cannot be met: check that spec against the secondary temperatures and the UA"
+        )
     if name.endswith("flow"):
         return f"{name} does not close: the flow models of the circuit disagree; check sizes and speeds"
     return "try solver.strategy 'fallback', more max_iterations, or a circuit initial_state"

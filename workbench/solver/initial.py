@@ -73,11 +73,11 @@ def initial_guess(system: System) -> np.ndarray:
                 high = False
             x[topo.edge_vars[i].p] = p_high if high else p_low
         # enthalpies, following the flow twice so that pass-through components see a value
-        h_suction = _safe(lambda: fluid.h_pT(p_low, fluid.T_sat(p_low) + 5.0), fluid.h_vap(p_low))
+        h_suction = _safe(lambda p=p_low: fluid.h_pT(p, fluid.T_sat(p) + 5.0), fluid.h_vap(p_low))
         if state is not None and state.enthalpy_kj_kg is not None:
             h_suction = kj_kg_to_j_kg(state.enthalpy_kj_kg)
         elif state is not None and state.temperature_k is not None:
-            h_suction = _safe(lambda: fluid.h_pT(p_low, state.temperature_k), h_suction)
+            h_suction = _safe(lambda p=p_low, t=state.temperature_k: fluid.h_pT(p, t), h_suction)
         x[topo.edge_vars[loop[0]].h] = h_suction
         fixed_suction = state is not None and (
             state.enthalpy_kj_kg is not None or state.temperature_k is not None
@@ -103,7 +103,9 @@ def initial_guess(system: System) -> np.ndarray:
     return x
 
 
-def _outlet_guess(system: System, comp, p_in: float, h_in: float, p: float, h_suction: float) -> float:
+def _outlet_guess(
+    system: System, comp, p_in: float, h_in: float, p: float, h_suction: float
+) -> float:
     fluid = system.fluid
     if isinstance(comp, Compressor):
         eta = float(comp.params["isentropic_efficiency"])
@@ -113,8 +115,16 @@ def _outlet_guess(system: System, comp, p_in: float, h_in: float, p: float, h_su
         spec = float(comp.params.get(comp.outlet_spec, 2.0 if comp.refrigerant_is_hot else 5.0))
         t_sat = fluid.T_sat(p)
         if comp.refrigerant_is_hot:
-            return _safe(lambda: fluid.h_pT(p, t_sat - spec), fluid.h_liq(p)) if spec > 0 else fluid.h_liq(p)
-        return _safe(lambda: fluid.h_pT(p, t_sat + spec), fluid.h_vap(p)) if spec > 0 else fluid.h_vap(p)
+            return (
+                _safe(lambda: fluid.h_pT(p, t_sat - spec), fluid.h_liq(p))
+                if spec > 0
+                else fluid.h_liq(p)
+            )
+        return (
+            _safe(lambda: fluid.h_pT(p, t_sat + spec), fluid.h_vap(p))
+            if spec > 0
+            else fluid.h_vap(p)
+        )
     return h_in
 
 

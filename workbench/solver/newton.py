@@ -139,7 +139,10 @@ def newton(
                 break
             if alpha < 1e-4:
                 if f_new is None:
-                    state.x, state.message = x, "line search failed: property evaluations fail along the Newton step"
+                    state.x, state.message = (
+                        x,
+                        "line search failed: property evaluations fail along the Newton step",
+                    )
                     return state
                 break  # accept a small step that does not decrease: lets Newton leave a plateau
             alpha *= 0.5

@@ -5,7 +5,8 @@ of the Jacobian's sparsity pattern, so every pressure-level spec gets a pressure
 equation an enthalpy, and so on). A sweep then visits the blocks in flow order and solves each
 equation for its unknown with a few scalar secant steps, holding the others fixed: the
 classical "march around the loop" of cycle programs, written generically. It converges slowly
-but from far away; the ``fallback`` strategy uses it between two Newton runs.
+but from far away; each block's equations are solved together for their matched unknowns
+(a few small Newton steps with the same step limits as the global Newton); the ``fallback`` strategy uses it between two Newton runs.
 """
 
 from __future__ import annotations
@@ -32,6 +33,38 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
     pattern.data = np.ones_like(pattern.data)
     pattern.eliminate_zeros()
     return maximum_bipartite_matching(pattern, perm_type="column")
+
+
+def _solve_block(system: System, block, x: np.ndarray, rows: list[int], cols: list[int]) -> None:
+    """Solve a block's equations ``rows`` for its matched unknowns ``cols`` (a few Newton steps)."""
+    fluid = system.fluid
+    for _ in range(4):
+        try:
+            f0 = block.residuals(x)[rows]
+            jac = np.empty((len(rows), len(cols)))
+            for j, col in enumerate(cols):
+                dx = system.step(col, x[col])
+                x[col] += dx
+                jac[:, j] = (block.residuals(x)[rows] - f0) / dx
+                x[col] -= dx
+            delta = np.linalg.solve(jac, -f0)
+        except (FluidPropertyError, ValueError, ZeroDivisionError, np.linalg.LinAlgError):
+            return
+        if not np.all(np.isfinite(delta)):
+            return
+        for j, col in enumerate(cols):
+            kind = system.var_kinds[col]
+            d = float(delta[j])
+            if kind == "p":
+                d = float(np.clip(d, -0.2 * x[col], 0.2 * x[col]))
+                d = float(np.clip(x[col] + d, fluid.p_min, fluid.p_max) - x[col])
+            elif kind == "h":
+                p = x[col - 1]
+                d = float(np.clip(d, -5e4, 5e4))
+                d = float(np.clip(x[col] + d, fluid.h_min(p), fluid.h_max(p)) - x[col])
+            elif kind == "m":
+                d = max(d, -0.5 * x[col])
+            x[col] += d
 
 
 def picard(
@@ -67,35 +100,12 @@ def picard(
             state.x, state.message = x, "timeout_ms reached"
             return state
         state.iterations += 1
-        for row, col in enumerate(match):
-            if col < 0:
-                continue
-            block, r = system.block_of_equation(row)
-            for _ in range(4):
-                try:
-                    fr = block.residuals(x)[r]
-                    dx = system.step(col, x[col]) * 10.0
-                    x[col] += dx
-                    fr1 = block.residuals(x)[r]
-                    x[col] -= dx
-                except (FluidPropertyError, ValueError, ZeroDivisionError):
-                    break
-                slope = (fr1 - fr) / dx
-                if slope == 0.0 or not np.isfinite(slope):
-                    break
-                delta = -fr / slope
-                kind = system.var_kinds[col]
-                if kind == "p":
-                    delta = float(np.clip(delta, -0.3 * x[col], 0.3 * x[col]))
-                    delta = float(np.clip(x[col] + delta, fluid.p_min, fluid.p_max) - x[col])
-                elif kind == "h":
-                    p = x[col - 1]
-                    delta = float(np.clip(x[col] + delta, fluid.h_min(p), fluid.h_max(p)) - x[col])
-                elif kind == "m":
-                    delta = max(delta, -0.5 * x[col])
-                x[col] += delta
-                if abs(delta) <= 1e-12 * max(abs(x[col]), system.var_scale[col]):
-                    break
+        for block, offset in zip(system.blocks, system.eq_offsets):
+            n = len(block.equation_names())
+            rows = [r for r in range(n) if match[offset + r] >= 0]
+            cols = [int(match[offset + r]) for r in rows]
+            if rows:
+                _solve_block(system, block, x, rows, cols)
     f = _safe_residuals(system, x)
     state.history.append(float(np.max(np.abs(f))) if f is not None and f.size else float("inf"))
     state.x = x

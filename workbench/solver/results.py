@@ -65,6 +65,9 @@ class SolveResult:
         Physical impossibilities found at the end (each makes ``converged`` False).
     warnings : list of str
         Questionable but possible conditions (wet suction, say).
+    structure : list of str
+        After a failed solve: equations competing for the same unknowns, unknowns no equation
+        determines (from a matching of the Jacobian's sparsity at the last iterate).
     edges : pandas.DataFrame
         One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
     components : dict
@@ -95,6 +98,7 @@ class SolveResult:
     worst_residuals: list[tuple[str, float]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    structure: list[str] = field(default_factory=list)
     edges: pd.DataFrame = field(default_factory=pd.DataFrame)
     components: dict[str, dict[str, Any]] = field(default_factory=dict)
     summary: dict[str, float | None] = field(default_factory=dict)
@@ -121,7 +125,9 @@ class SolveResult:
     # -- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with the keys of ``workbench solve --json``."""
-        components = [{"name": n, **{k: v for k, v in out.items()}} for n, out in self.components.items()]
+        components = [
+            {"name": n, **{k: v for k, v in out.items()}} for n, out in self.components.items()
+        ]
         doc = {
             "name": self.scenario_name,
             "converged": self.converged,
@@ -129,9 +135,12 @@ class SolveResult:
             "residual_norm": self.residual_norm,
             "message": self.message,
             "hint": self.hint or None,
-            "worst_residuals": [{"equation": n, "scaled_residual": r} for n, r in self.worst_residuals],
+            "worst_residuals": [
+                {"equation": n, "scaled_residual": r} for n, r in self.worst_residuals
+            ],
             "problems": self.problems,
             "warnings": self.warnings,
+            "structure": self.structure,
             "summary": self.summary,
             "components": components,
             "edges": self.edges.to_dict(orient="records") if not self.edges.empty else [],
@@ -163,6 +172,7 @@ class SolveResult:
             lines.append("worst residuals (scaled):")
             lines += [f"  {n}: {r:+.3e}" for n, r in self.worst_residuals]
         lines += [f"problem: {p}" for p in self.problems]
+        lines += [f"structure: {p}" for p in self.structure]
         lines += [f"warning: {w}" for w in self.warnings]
         if self.hint and not self.converged:
             lines.append(f"hint: {self.hint}")

@@ -9,6 +9,7 @@ bad input raises :class:`~workbench.errors.ScenarioError` or
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from pathlib import Path
@@ -58,8 +59,10 @@ def prepare(scenario: Any, *, tabular: bool = False) -> System:
         Use CoolProp's tabular BICUBIC&HEOS backend (faster, for sweeps).
     """
     flat = _as_flat(scenario)
-    fluid = get_backend(flat.fluid, flat.fluid_backend, tabular=tabular) if tabular else get_backend(
-        flat.fluid, flat.fluid_backend
+    fluid = (
+        get_backend(flat.fluid, flat.fluid_backend, tabular=tabular)
+        if tabular
+        else get_backend(flat.fluid, flat.fluid_backend)
     )
     system = build_system(flat, fluid)
     extra = _attach_extensions(system)
@@ -138,9 +141,13 @@ def _run_strategy(
     state = IterationLog(x=x0.copy())
     if strategy == "picard":
         state.methods.append("picard")
-        return picard(system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state)
+        return picard(
+            system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state
+        )
     state.methods.append("newton")
-    state = newton(system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state)
+    state = newton(
+        system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state
+    )
     if state.converged or strategy == "newton" or "timeout" in state.message:
         return state
     remaining = max(max_it - state.iterations, 10)
@@ -159,7 +166,9 @@ def _run_strategy(
         return state
     state.methods.append("newton")
     start = state.x if _safe_residuals(system, state.x) is not None else x_newton
-    return newton(system, start, tolerance=tol, max_iterations=remaining, deadline=deadline, log_state=state)
+    return newton(
+        system, start, tolerance=tol, max_iterations=remaining, deadline=deadline, log_state=state
+    )
 
 
 def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
@@ -181,10 +190,8 @@ def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
         strategy_log=list(state.methods),
     )
     if not state.converged:
-        try:
-            result.problems.extend(structural_problems(system, match_equations(system, x)))
-        except (FluidPropertyError, ValueError, ZeroDivisionError):
-            pass
+        with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):
+            result.structure.extend(structural_problems(system, match_equations(system, x)))
     try:
         collect_results(system, x, result)
     except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
@@ -193,8 +200,10 @@ def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
         result.converged = False
         result.message = "the equations are satisfied but the state is physically impossible"
     if not result.converged:
-        result.hint = hint_for(worst, result.message) if not result.problems else (
-            "a physically impossible state: " + result.problems[0]
+        result.hint = (
+            hint_for(worst, result.message)
+            if not result.problems
+            else ("a physically impossible state: " + result.problems[0])
         )
     result.property_calls = system.fluid.stats.calls
     result.elapsed_s = time.perf_counter() - t0

@@ -39,7 +39,9 @@ class Block(Protocol):
 
     def residuals(self, x: np.ndarray) -> np.ndarray: ...
 
-    def jacobian(self, x: np.ndarray, f0: np.ndarray, step: Any) -> list[tuple[int, int, float]]: ...
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: Any
+    ) -> list[tuple[int, int, float]]: ...
 
 
 @dataclass
@@ -160,7 +162,7 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
         components[comp.name] = cls(comp.name, comp.params, fluid, comp.path)
     topo = build_topology(flat, components)
     system = System(flat=flat, fluid=fluid, components=components, topology=topo)
-    for k, loop in enumerate(topo.loops):
+    for loop in topo.loops:
         first = flat.edges[loop[0]]
         system.add_variable(f"m[circuit {first.circuit} loop through {first.target}]", "m")
     for i in range(len(flat.edges)):

@@ -36,7 +36,9 @@ def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
                 "p_bar": pa_to_bar(p),
                 "h_kj_kg": j_kg_to_kj_kg(h),
                 "t_c": kelvin_to_celsius(float(st.T)),
-                "quality": None if q is None or (isinstance(q, float) and math.isnan(q)) else float(q),
+                "quality": None
+                if q is None or (isinstance(q, float) and math.isnan(q))
+                else float(q),
                 "phase": st.phase,
                 "s": float(st.s) / 1e3,
             }

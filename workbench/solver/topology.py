@@ -98,7 +98,9 @@ def build_topology(flat: FlatScenario, components: dict[str, Component]) -> Topo
                         "connected; a refrigerant circuit must be closed"
                     )
     if problems:
-        raise SpecificationError("the circuit graph is not a set of closed loops:\n  - " + "\n  - ".join(problems))
+        raise SpecificationError(
+            "the circuit graph is not a set of closed loops:\n  - " + "\n  - ".join(problems)
+        )
 
     # follow each loop: edge -> target component's stream -> its outlet edge
     next_edge: dict[int, int] = {}

@@ -1,0 +1,148 @@
+"""Specification errors, non-convergence as a result, and physically impossible specs."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from solver_cases import loop_edges, textbook_r134a, ua_heat_pump
+
+from workbench.errors import ScenarioError, SpecificationError
+from workbench.solver import solve
+
+
+def _components(doc):
+    return {c["name"]: c for c in doc["circuits"][0]["components"]}
+
+
+def test_under_specified_condenser_names_the_missing_spec():
+    doc = ua_heat_pump()
+    del _components(doc)["cond"]["subcooling_k"]
+    with pytest.raises(SpecificationError) as info:
+        solve(doc)
+    msg = str(info.value)
+    assert "circuit 0 is under-specified" in msg
+    assert "Condenser 'cond': add subcooling_k or t_cond_k" in msg
+
+
+def test_over_specified_flow_names_both_flow_setters():
+    doc = ua_heat_pump()
+    _components(doc)["valve"]["flow_coefficient_m2"] = 1.0e-6
+    with pytest.raises(SpecificationError) as info:
+        solve(doc)
+    msg = str(info.value)
+    assert "over-specified" in msg
+    assert "Evaporator 'evap': superheat_k" in msg and "'comp'" in msg and "'valve'" in msg
+
+
+def test_ua_coil_with_both_saturation_and_outlet_spec_is_over_specified():
+    doc = ua_heat_pump()
+    _components(doc)["cond"]["t_cond_k"] = 310.0
+    with pytest.raises(SpecificationError, match="remove one of them"):
+        solve(doc)
+
+
+def test_open_circuit_names_the_unconnected_port():
+    doc = textbook_r134a()
+    doc["circuits"][0]["edges"].pop()  # evap:outlet -> comp:inlet
+    with pytest.raises(SpecificationError) as info:
+        solve(doc)
+    msg = str(info.value)
+    assert "Evaporator 'evap'" in msg and "port 'outlet' is not connected" in msg
+    assert "Compressor 'comp'" in msg and "port 'inlet' is not connected" in msg
+
+
+def test_edge_running_backwards_is_reported_with_its_path():
+    doc = textbook_r134a()
+    doc["circuits"][0]["edges"][3] = {"from": "comp:inlet", "to": "evap:outlet"}
+    with pytest.raises(ScenarioError) as info:
+        solve(doc)
+    assert "circuits[0].edges[3].from" in str(info.value)
+    assert "cannot be the source of an edge" in str(info.value)
+
+
+def test_non_convergence_is_a_result_with_named_residuals_and_a_hint():
+    doc = ua_heat_pump()
+    doc["solver"] = {"strategy": "newton", "max_iterations": 2}
+    result = solve(doc)
+    assert result.converged is False
+    assert result.iterations == 2
+    assert result.residual_norm > 1e-6
+    assert len(result.residual_history) == 3
+    names = [n for n, _ in result.worst_residuals]
+    assert all("." in n for n in names)
+    assert names[0].split(".")[0] in {"comp", "cond", "valve", "evap"}
+    assert result.hint
+    assert "max_iterations (2) reached" in result.message
+    assert result.to_dict()["converged"] is False
+
+
+def test_fallback_recovers_where_a_short_newton_does_not():
+    doc = ua_heat_pump()
+    doc["circuits"][0]["initial_state"] = {"pressure_bar": 1.5, "temperature_k": 320.0}
+    doc["solver"] = {"strategy": "fallback", "max_iterations": 60}
+    result = solve(doc)
+    assert result.converged, result.report()
+    reference = solve(ua_heat_pump())
+    assert result.summary["cooling_capacity_w"] == pytest.approx(
+        reference.summary["cooling_capacity_w"], rel=1e-6
+    )
+
+
+def test_picard_converges_to_the_newton_solution():
+    doc = ua_heat_pump()
+    doc["solver"] = {"strategy": "picard", "max_iterations": 200}
+    result = solve(doc)
+    assert result.converged, result.report()
+    reference = solve(ua_heat_pump())
+    assert result.summary["heating_capacity_w"] == pytest.approx(
+        reference.summary["heating_capacity_w"], rel=1e-5
+    )
+
+
+def test_timeout_stops_the_solve_and_says_so():
+    doc = ua_heat_pump()
+    doc["circuits"][0]["initial_state"] = {"pressure_bar": 1.5, "temperature_k": 320.0}
+    doc["solver"] = {"strategy": "newton", "timeout_ms": 1, "max_iterations": 500}
+    result = solve(doc)
+    assert result.converged is False
+    assert "timeout_ms" in result.message
+    assert "timeout_ms" in result.hint
+
+
+def test_evaporating_above_the_air_temperature_is_not_reported_as_converged():
+    doc = textbook_r134a()
+    evap = _components(doc)["evap"]
+    evap["t_evap_k"] = 290.0
+    evap["air_inlet_temp_c"] = 7.0
+    result = solve(doc)
+    assert result.converged is False
+    assert any("heat cannot flow that way" in p for p in result.problems)
+    assert "physically impossible" in result.message
+
+
+def test_condensing_below_the_water_temperature_is_not_reported_as_converged():
+    doc = textbook_r134a()
+    cond = _components(doc)["cond"]
+    cond["t_cond_k"] = 300.0
+    cond["secondary_inlet_temp_k"] = 310.0
+    result = solve(doc)
+    assert result.converged is False
+    assert any("Condenser 'cond'" in p for p in result.problems)
+
+
+def test_two_circuits_are_solved_together_and_counted_separately():
+    one = textbook_r134a()
+    two = copy.deepcopy(one)
+    second = copy.deepcopy(one["circuits"][0])
+    second["id"] = 1
+    for c in second["components"]:
+        c["name"] = "b_" + c["name"]
+    second["edges"] = loop_edges("b_comp", "b_cond", "b_valve", "b_evap")
+    _ = two["circuits"].append(second)
+    result = solve(two)
+    assert result.converged, result.report()
+    assert result.summary["cooling_capacity_w"] == pytest.approx(
+        2 * solve(one).summary["cooling_capacity_w"], rel=1e-9
+    )
+    assert set(result.edges["circuit"]) == {0, 1}
