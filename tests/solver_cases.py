@@ -30,9 +30,19 @@ def textbook_r134a(
                         "mass_flow_kg_s": 0.05,
                         "isentropic_efficiency": eta_s,
                     },
-                    {"name": "cond", "type": "Condenser", "t_cond_k": t_cond, "subcooling_k": subcooling_k},
+                    {
+                        "name": "cond",
+                        "type": "Condenser",
+                        "t_cond_k": t_cond,
+                        "subcooling_k": subcooling_k,
+                    },
                     {"name": "valve", "type": "ExpansionValve"},
-                    {"name": "evap", "type": "Evaporator", "t_evap_k": t_evap, "superheat_k": superheat_k},
+                    {
+                        "name": "evap",
+                        "type": "Evaporator",
+                        "t_evap_k": t_evap,
+                        "superheat_k": superheat_k,
+                    },
                 ],
                 "edges": loop_edges("comp", "cond", "valve", "evap"),
             }
@@ -44,8 +54,7 @@ def textbook_r134a(
 def loop_edges(*names: str) -> list[dict[str, str]]:
     """Edges closing a loop through ``names`` (outlet of each to inlet of the next)."""
     return [
-        {"from": f"{a}:outlet", "to": f"{b}:inlet"}
-        for a, b in zip(names, names[1:] + names[:1])
+        {"from": f"{a}:outlet", "to": f"{b}:inlet"} for a, b in zip(names, names[1:] + names[:1])
     ]
 
 

@@ -50,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
         except ModuleNotFoundError as exc:
             if exc.name and exc.name.startswith("workbench.cli."):
                 continue  # command module not written yet
-            missing.append(f"{module_name.rsplit('.', 1)[-1]} (pip install 'thermal-workbench[{extra}]': {exc.name} missing)")
+            missing.append(
+                f"{module_name.rsplit('.', 1)[-1]} (pip install 'thermal-workbench[{extra}]': {exc.name} missing)"
+            )
             continue
         module.register(subparsers)
     if missing:

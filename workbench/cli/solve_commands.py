@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", type=Path, help="scenario JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    p.add_argument("--csv", type=Path, metavar="DIR", help="write edges/components/summary CSV files")
+    p.add_argument(
+        "--csv", type=Path, metavar="DIR", help="write edges/components/summary CSV files"
+    )
     p.add_argument("--plot", type=Path, metavar="PNG", help="write the P-h diagram")
     p.add_argument(
         "--strategy", choices=("newton", "picard", "fallback"), help="override solver.strategy"
@@ -69,12 +71,27 @@ def _print_tables(result) -> None:
     name = result.scenario_name or "scenario"
     print(f"== {name}: {result.report()}")
     print()
-    with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format):
+    with pd.option_context(
+        "display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format
+    ):
         print(result.edges.to_string(index=False))
         print()
         comp = result.components_table()
-        keep = [c for c in ("type", "capacity", "power", "massFlowRate", "pressure", "temperature",
-                            "saturationTemperature", "superheat", "subcooling") if c in comp.columns]
+        keep = [
+            c
+            for c in (
+                "type",
+                "capacity",
+                "power",
+                "massFlowRate",
+                "pressure",
+                "temperature",
+                "saturationTemperature",
+                "superheat",
+                "subcooling",
+            )
+            if c in comp.columns
+        ]
         print(comp[keep].to_string())
         print()
         for key, value in result.summary.items():

@@ -37,7 +37,6 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
 
 def _solve_block(system: System, block, x: np.ndarray, rows: list[int], cols: list[int]) -> None:
     """Solve a block's equations ``rows`` for its matched unknowns ``cols`` (a few Newton steps)."""
-    fluid = system.fluid
     for _ in range(4):
         try:
             f0 = block.residuals(x)[rows]
@@ -84,7 +83,6 @@ def picard(
     except (FluidPropertyError, ValueError, ZeroDivisionError):
         state.x, state.message = x, "property evaluation failed at the starting point"
         return state
-    fluid = system.fluid
     for _ in range(max_iterations):
         f = _safe_residuals(system, x)
         if f is None:
