@@ -37,6 +37,7 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
 
 def _solve_block(system: System, block, x: np.ndarray, rows: list[int], cols: list[int]) -> None:
     """Solve a block's equations ``rows`` for its matched unknowns ``cols`` (a few Newton steps)."""
+    fluid = system.fluid
     for _ in range(4):
         try:
             f0 = block.residuals(x)[rows]
