@@ -1,0 +1,221 @@
+"""Flatten subsystem templates into one graph of circuits, components and edges.
+
+Rules of the contract:
+
+1. A component parameter whose value is the string ``"$name"`` takes the value of parameter
+   ``name``: the instance's ``params`` first, then the template's ``params``.
+2. ``connections`` endpoints are ``<instance>.<external_port>`` (through the template's ``ports``)
+   or literal ``<component>:<port>``; each connection lands in the circuit that owns both ends.
+3. Instance components are named ``<instance>.<local name>`` in the instance's circuit (a
+   circuit id that no ``circuits`` entry declares is created).
+
+:func:`expand` does the work and collects problems instead of raising, so that validation
+can report every problem at once; :func:`flatten` validates and raises.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario.flat import FlatComponent, FlatScenario
+from workbench.scenario.models import ScenarioConfig
+from workbench.scenario.paths import allowed, key, suggest
+from workbench.scenario.refs import instance_path, is_param_ref, normalise_params
+from workbench.scenario.routing import add_circuit_edge, add_connection, add_instance_edges
+
+__all__ = ["flatten", "expand", "Expansion", "Substitution"]
+
+
+@dataclass
+class Substitution:
+    """A ``$name`` parameter replaced in an expanded component (checked after substitution)."""
+
+    component: FlatComponent
+    key: str
+    ref: str
+    origin: str
+
+
+@dataclass
+class Expansion:
+    """Result of :func:`expand`: the flat scenario and what was substituted."""
+
+    flat: FlatScenario
+    substitutions: list[Substitution] = field(default_factory=list)
+
+
+def expand(scenario: ScenarioConfig, issues: list[ScenarioIssue]) -> Expansion:
+    """Expand templates into the flat graph, appending every problem found to ``issues``.
+
+    Problems reported here: duplicate circuit ids, duplicate component names (per circuit and
+    across circuits), unknown templates, duplicate instance names, unresolved ``$name``
+    references, edges and connections that do not resolve or that cross circuits. Catalog
+    checks (types, parameters, ports of templates) are in :mod:`workbench.scenario.validate`.
+    """
+    flat = FlatScenario(
+        fluid=scenario.fluid,
+        fluid_backend=scenario.fluid_backend,
+        name=scenario.name,
+        schema_version=scenario.schema_version,
+        solver=scenario.solver.model_copy(),
+        thermal_couplings=[c.model_copy() for c in scenario.thermal_couplings],
+        metadata=copy.deepcopy(scenario.metadata),
+    )
+    result = Expansion(flat)
+    seen_circuit: dict[int, int] = {}
+    for i, circuit in enumerate(scenario.circuits):
+        if circuit.id in seen_circuit:
+            issues.append(
+                ScenarioIssue(
+                    f"circuits[{i}].id",
+                    f"duplicate circuit id {circuit.id} (also circuits[{seen_circuit[circuit.id]}]); "
+                    "circuit ids must be unique",
+                )
+            )
+        else:
+            seen_circuit[circuit.id] = i
+            flat.circuits.append(circuit.id)
+            flat.initial_state[circuit.id] = circuit.initial_state
+        local: dict[str, str] = {}
+        for k, comp in enumerate(circuit.components):
+            path = f"circuits[{i}].components[{k}]"
+            if comp.name in local:
+                issues.append(
+                    ScenarioIssue(
+                        f"{path}.name",
+                        f"duplicate component name '{comp.name}' in circuit {circuit.id} "
+                        f"(first at {local[comp.name]}); names must be unique",
+                    )
+                )
+                continue
+            local[comp.name] = path
+            params, _ = normalise_params(copy.deepcopy(comp.parameters))
+            _add(flat, FlatComponent(comp.name, comp.type, circuit.id, params, path), issues)
+
+    _expand_instances(scenario, result, issues)
+    for i, circuit in enumerate(scenario.circuits):
+        for e, edge in enumerate(circuit.edges):
+            add_circuit_edge(flat, circuit.id, edge, f"circuits[{i}].edges[{e}]", issues)
+    add_instance_edges(scenario, flat)
+    for c, edge in enumerate(scenario.connections):
+        add_connection(scenario, flat, edge, f"connections[{c}]", issues)
+    # group by circuit (in order of first appearance), document order inside a circuit, so that
+    # the flat document lists the same order after a round trip through to_dict()
+    rank = {cid: n for n, cid in enumerate(flat.circuits)}
+    flat.components = dict(
+        sorted(flat.components.items(), key=lambda kv: rank.get(kv[1].circuit, len(rank)))
+    )
+    flat.edges.sort(key=lambda e: rank.get(e.circuit, len(rank)))
+    return result
+
+
+def flatten(scenario: ScenarioConfig) -> FlatScenario:
+    """Validate a scenario and flatten it.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig
+        A scenario as loaded (templates not yet expanded).
+
+    Returns
+    -------
+    FlatScenario
+        Components (insertion order = document order), edges routed into circuits, controls
+        with factors normalised to ``z_``, couplings and solver settings.
+
+    Raises
+    ------
+    ScenarioError
+        Every problem found, including duplicate names after flattening.
+    """
+    from workbench.scenario.validate import check_scenario
+
+    flat, issues = check_scenario(scenario)
+    if issues:
+        raise ScenarioError(issues)
+    return flat
+
+
+def _add(flat: FlatScenario, comp: FlatComponent, issues: list[ScenarioIssue]) -> bool:
+    other = flat.components.get(comp.name)
+    if other is not None:
+        where = f"circuit {other.circuit} at {other.path}"
+        issues.append(
+            ScenarioIssue(
+                f"{comp.path}.name",
+                f"component name '{comp.name}' is already used in {where}; "
+                "names must be unique across all circuits after flattening",
+            )
+        )
+        return False
+    flat.components[comp.name] = comp
+    return True
+
+
+def _expand_instances(
+    scenario: ScenarioConfig, result: Expansion, issues: list[ScenarioIssue]
+) -> None:
+    flat = result.flat
+    seen: dict[str, int] = {}
+    for i, inst in enumerate(scenario.instances):
+        if inst.name in seen:
+            issues.append(
+                ScenarioIssue(
+                    f"instances[{i}].name",
+                    f"duplicate instance name '{inst.name}' (also instances[{seen[inst.name]}]); "
+                    "instance names must be unique",
+                )
+            )
+            continue
+        seen[inst.name] = i
+        template = scenario.subsystems.get(inst.of)
+        if template is None:
+            names = list(scenario.subsystems)
+            issues.append(
+                ScenarioIssue(
+                    f"instances[{i}].of",
+                    f"unknown template '{inst.of}'{suggest(inst.of, names)}; "
+                    f"templates in subsystems: {allowed(names)}",
+                )
+            )
+            continue
+        if inst.circuit not in flat.initial_state:
+            flat.circuits.append(inst.circuit)
+            flat.initial_state[inst.circuit] = None
+        tpath = key("subsystems", inst.of)
+        local_seen: set[str] = set()
+        for k, comp in enumerate(template.components):
+            if comp.name in local_seen:
+                continue  # reported once on the template by validation
+            local_seen.add(comp.name)
+            path = instance_path(i, inst.name, f"{tpath}.components[{k}]")
+            fcomp = FlatComponent(f"{inst.name}.{comp.name}", comp.type, inst.circuit, {}, path)
+            subs: list[Substitution] = []
+            params, _ = normalise_params(comp.parameters)
+            for name, value in params.items():
+                if not is_param_ref(value):
+                    fcomp.params[name] = copy.deepcopy(value)
+                    continue
+                ref = value[1:]
+                if ref in inst.params:
+                    origin = key(f"instances[{i}].params", ref)
+                    fcomp.params[name] = copy.deepcopy(inst.params[ref])
+                elif ref in template.params:
+                    origin = key(f"{tpath}.params", ref)
+                    fcomp.params[name] = copy.deepcopy(template.params[ref])
+                else:
+                    defined = sorted(set(inst.params) | set(template.params))
+                    issues.append(
+                        ScenarioIssue(
+                            key(path, name),
+                            f"'{value}' is defined neither in instances[{i}].params nor in "
+                            f"{tpath}.params{suggest(ref, defined)}; defined parameters: "
+                            f"{allowed(defined)}",
+                        )
+                    )
+                    continue
+                subs.append(Substitution(fcomp, name, ref, origin))
+            if _add(flat, fcomp, issues):
+                result.substitutions.extend(subs)

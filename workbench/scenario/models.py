@@ -1,0 +1,274 @@
+"""Pydantic v2 models of the scenario document (the "model IR").
+
+One model per object of the contract, with every field, default and range. Field names keep
+the contract's unit suffixes (``_bar``, ``_kj_kg``, ``_k``, ``_c``, ``_kw_k``); conversion to SI
+happens in the solver through :mod:`workbench.units`.
+
+The models check structure only (types, required fields, the contract's own ranges). Checks
+that need the component catalog or cross references (parameters per component type, edges,
+controls, couplings, templates) live in :mod:`workbench.scenario.validate`.
+
+Component parameters are kept loose here on purpose: the contract's typed component fields
+(``fan_speed``, ``ua_nominal_kw_k`` ...) and the extra keys may hold a ``"$name"`` reference inside
+a subsystem template, and their kinds and bounds come from
+:mod:`workbench.components.catalog`, the single source of truth for parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
+
+__all__ = [
+    "PARAM_REF_PATTERN",
+    "StrictModel",
+    "CondenserBankConfig",
+    "ComponentConfig",
+    "COMPONENT_CONTRACT_FIELDS",
+    "EdgeConfig",
+    "InitialStateConfig",
+    "CircuitConfig",
+    "SolverConfig",
+    "ThermalCouplingConfig",
+    "MeasureConfig",
+    "ActuatorConfig",
+    "ControlConfig",
+    "SubsystemTemplate",
+    "InstanceConfig",
+    "ScenarioConfig",
+    "V2_ONLY_FIELDS",
+]
+
+PARAM_REF_PATTERN = r"^\$[A-Za-z_][A-Za-z0-9_]*$"
+"""A string value of this shape inside a template is replaced by the named parameter."""
+
+_REF_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "pattern": PARAM_REF_PATTERN,
+    "description": "reference to a template parameter (only inside subsystems)",
+}
+
+UINT64_MAX = 2**64 - 1
+
+
+class StrictModel(BaseModel):
+    """Base of the contract objects: no type coercion, unknown keys are errors."""
+
+    model_config = ConfigDict(
+        strict=True, extra="forbid", populate_by_name=True, allow_inf_nan=False
+    )
+
+
+def _loose(schema: dict[str, Any], description: str) -> Any:
+    """A component field checked against the catalog later; its schema shows the contract type."""
+    return Annotated[
+        Any,
+        WithJsonSchema(
+            {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
+        ),
+    ]
+
+
+class CondenserBankConfig(StrictModel):
+    """Identical coils in parallel: ``circuits`` x ``coils_per_circuit``."""
+
+    circuits: int = Field(ge=0, le=UINT64_MAX, description="number of refrigerant circuits")
+    coils_per_circuit: int = Field(ge=0, le=UINT64_MAX, description="coils per circuit")
+
+
+_UaNominalKwK = _loose({"type": "number", "exclusiveMinimum": 0}, "nominal UA [kW/K]")
+_AirInletTempC = _loose({"type": "number"}, "air inlet temperature [degC]")
+_FanSpeed = _loose(
+    {"type": "number", "minimum": 0.0, "maximum": 1.0}, "fan speed ratio, 0.0 to 1.0"
+)
+_NAirExponent = _loose({"type": "number"}, "air-side heat transfer exponent")
+_CondenserBank = _loose(
+    CondenserBankConfig.model_json_schema(), "condenser bank (identical coils in parallel)"
+)
+
+
+class ComponentConfig(BaseModel):
+    """One component. Keys beyond the listed ones are component parameters.
+
+    The parameters a type accepts (with kinds, bounds and defaults) are listed in
+    :data:`workbench.components.catalog.COMPONENT_TYPES`.
+    """
+
+    model_config = ConfigDict(
+        strict=True, extra="allow", populate_by_name=True, allow_inf_nan=False
+    )
+
+    name: str = Field(description="component name, used in edges")
+    type: str = Field(description="component type, e.g. Compressor, Condenser, Evaporator")
+    ua_nominal_kw_k: _UaNominalKwK = None
+    air_inlet_temp_c: _AirInletTempC = None
+    fan_speed: _FanSpeed = None
+    n_air_exponent: _NAirExponent = None
+    condenser_bank: _CondenserBank = None
+
+    _key_order: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_key_order(cls, data: Any, handler: Any) -> ComponentConfig:
+        model = handler(data)
+        if isinstance(data, dict):
+            model._key_order = tuple(data)
+        return model
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """Every parameter given (typed fields that are not null, and extra keys), in document order."""
+        params: dict[str, Any] = {}
+        for key in COMPONENT_CONTRACT_FIELDS:
+            value = getattr(self, key)
+            if value is not None:
+                params[key] = value
+        params.update(self.model_extra or {})
+        order = {k: i for i, k in enumerate(self._key_order)}
+        return dict(sorted(params.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+COMPONENT_CONTRACT_FIELDS: tuple[str, ...] = (
+    "ua_nominal_kw_k",
+    "air_inlet_temp_c",
+    "fan_speed",
+    "n_air_exponent",
+    "condenser_bank",
+)
+"""The contract's typed component fields that are parameters (null means absent)."""
+
+
+class EdgeConfig(StrictModel):
+    """A directed edge ``from`` -> ``to``; endpoints are ``<component>:<port>``.
+
+    In ``connections`` an endpoint may also be ``<instance>.<external_port>``.
+    """
+
+    src: str = Field(alias="from", description="source endpoint <component>:<port>")
+    dst: str = Field(alias="to", description="target endpoint <component>:<port>")
+
+
+class InitialStateConfig(StrictModel):
+    """Starting values for the edges of a circuit (all optional)."""
+
+    pressure_bar: float | None = Field(None, gt=0, description="pressure [bar]")
+    enthalpy_kj_kg: float | None = Field(None, description="specific enthalpy [kJ/kg]")
+    temperature_k: float | None = Field(None, gt=0, description="temperature [K]")
+
+
+class CircuitConfig(StrictModel):
+    """A refrigerant circuit: components joined by edges."""
+
+    id: int = Field(0, ge=0, le=UINT64_MAX, description="circuit id")
+    components: list[ComponentConfig] = Field(description="components in the circuit")
+    edges: list[EdgeConfig] = Field(default_factory=list, description="edges between components")
+    initial_state: InitialStateConfig | None = Field(None, description="initial state for edges")
+
+
+class SolverConfig(StrictModel):
+    """Solver settings."""
+
+    strategy: Literal["newton", "picard", "fallback"] = Field(
+        "fallback", description="newton, picard, or fallback (Newton, Picard, Newton)"
+    )
+    max_iterations: int = Field(100, ge=0, le=UINT64_MAX, description="maximum iterations")
+    tolerance: float = Field(1e-6, gt=0, description="convergence tolerance (scaled residual)")
+    timeout_ms: int = Field(0, ge=0, le=UINT64_MAX, description="timeout [ms]; 0 means none")
+    verbose: bool = Field(False, description="log every iteration")
+
+
+class ThermalCouplingConfig(StrictModel):
+    """Heat flow from a hot circuit to a cold circuit."""
+
+    hot_circuit: int = Field(ge=0, le=UINT64_MAX, description="hot circuit id")
+    cold_circuit: int = Field(ge=0, le=UINT64_MAX, description="cold circuit id")
+    ua: float = Field(gt=0, description="thermal conductance [W/K]")
+    efficiency: float = Field(0.95, ge=0.0, le=1.0, description="heat exchanger efficiency")
+
+
+class MeasureConfig(StrictModel):
+    """The plant output a control loop regulates."""
+
+    component: str = Field(description="component whose output is measured")
+    output: str = Field(
+        description="capacity, heatTransferRate, superheat, subcooling, saturationTemperature, "
+        "massFlowRate, pressure or temperature (those the component type has)"
+    )
+
+
+class ActuatorConfig(StrictModel):
+    """The calibration factor a control loop manipulates."""
+
+    component: str = Field(description="component carrying the actuator")
+    factor: str = Field(description="z_flow, z_dp, z_ua, z_power or z_etav (legacy f_ accepted)")
+    min: float = Field(description="lower bound")
+    max: float = Field(description="upper bound")
+    initial: float = Field(1.0, description="initial (nominal) value")
+
+
+class ControlConfig(StrictModel):
+    """A saturated proportional-integral loop with anti-windup."""
+
+    id: str = Field(description="unique id of the loop")
+    type: Literal["SaturatedController"] = Field(
+        "SaturatedController", description="only SaturatedController"
+    )
+    measure: MeasureConfig
+    actuator: ActuatorConfig
+    target: float = Field(description="target of the measured output, SI (W, K, Pa, kg/s)")
+    gain: float = Field(1.0, description="loop gain K; sign must match d(output)/d(actuator)")
+    band: float = Field(1.0, gt=0, description="saturation band half-width Q (> 0)")
+    smooth_eps: float | None = Field(
+        None, gt=0, description="C1-smooth saturation eps; null means a hard clamp"
+    )
+
+
+class SubsystemTemplate(StrictModel):
+    """A reusable group of components; names are local to the template."""
+
+    components: list[ComponentConfig] = Field(description="components of the template")
+    edges: list[EdgeConfig] = Field(default_factory=list, description="internal edges")
+    params: dict[str, Any] = Field(default_factory=dict, description="default parameter values")
+    ports: dict[str, str] = Field(
+        default_factory=dict, description="external port name -> <component>:<port>"
+    )
+
+
+class InstanceConfig(StrictModel):
+    """One instantiation of a template."""
+
+    name: str = Field(description="unique instance name; prefix <name>. of its components")
+    of: str = Field(description="key of the template in subsystems")
+    circuit: int = Field(0, ge=0, le=UINT64_MAX, description="circuit receiving the components")
+    params: dict[str, Any] = Field(default_factory=dict, description="parameter overrides")
+
+
+class ScenarioConfig(StrictModel):
+    """Root object of a scenario document."""
+
+    fluid: str = Field(description="working fluid name")
+    fluid_backend: str | None = Field(
+        None, description="property backend, e.g. Test or CoolProp (Test when absent)"
+    )
+    name: str | None = Field(None, description="scenario name")
+    schema_version: Literal["1", "2"] = Field("1", description="1 (flat graph) or 2")
+    circuits: list[CircuitConfig] = Field(default_factory=list)
+    connections: list[EdgeConfig] = Field(
+        default_factory=list, description="edges between instance ports or components (v2)"
+    )
+    controls: list[ControlConfig] = Field(default_factory=list, description="control loops (v2)")
+    subsystems: dict[str, SubsystemTemplate] = Field(
+        default_factory=dict, description="reusable templates (v2)"
+    )
+    instances: list[InstanceConfig] = Field(
+        default_factory=list, description="instantiations of templates (v2)"
+    )
+    thermal_couplings: list[ThermalCouplingConfig] = Field(default_factory=list)
+    solver: SolverConfig = Field(default_factory=SolverConfig)
+    metadata: dict[str, Any] | None = Field(None, description="free metadata")
+
+
+V2_ONLY_FIELDS: tuple[str, ...] = ("controls", "subsystems", "instances", "connections")
+"""Root keys accepted only with ``"schema_version": "2"``."""
