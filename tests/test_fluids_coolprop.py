@@ -1,0 +1,132 @@
+"""The CoolProp backend: state caching, blends, phases and errors that name their inputs."""
+
+from __future__ import annotations
+
+import math
+
+import CoolProp.CoolProp as CP
+import pytest
+
+from workbench.errors import FluidPropertyError
+from workbench.fluids import get_backend
+
+
+def test_coolprop_matches_raw_abstractstate():
+    b = get_backend("R134a", "CoolProp")
+    raw = CP.AbstractState("HEOS", "R134a")
+    raw.update(CP.HmassP_INPUTS, 420e3, 3e5)
+    state = b.state_ph(3e5, 420e3)
+    assert (state.T, state.s, state.rho) == (raw.T(), raw.smass(), raw.rhomass())
+    assert state.phase == "vapour" and state.quality is None
+    raw.update(CP.PSmass_INPUTS, 1e6, raw.smass())
+    assert b.h_ps(1e6, state.s) == raw.hmass()
+    raw.update(CP.PT_INPUTS, 1e6, 330.0)
+    assert b.h_pT(1e6, 330.0) == raw.hmass()
+
+
+def test_coolprop_cached_state_is_invalidated_by_other_calls():
+    b = get_backend("R134a", "CoolProp", shared=False)
+    t1 = b.T_ph(3e5, 420e3)
+    b.reset_stats()
+    assert b.s_ph(3e5, 420e3) > 0 and b.rho_ph(3e5, 420e3) > 0
+    assert b.stats.calls == 2 and b.stats.flashes == 0  # served from the cached flash
+    b.h_vap(8e5)  # moves the AbstractState elsewhere
+    assert b.T_ph(3e5, 420e3) == t1
+    assert b.stats.flashes == 2
+    b.T_ph(3e5, 420e3 + 1.0)
+    assert b.stats.flashes == 3
+
+
+def test_coolprop_two_phase_state_and_quality():
+    b = get_backend("R134a", "CoolProp")
+    p = 3e5
+    h_l, h_v = b.h_liq(p), b.h_vap(p)
+    state = b.state_ph(p, 0.6 * h_l + 0.4 * h_v)
+    assert state.phase == "two-phase"
+    assert state.quality == pytest.approx(0.4, abs=1e-9)
+    t_state = state.T
+    assert t_state == pytest.approx(b.T_sat(p), abs=1e-9)
+    assert b.dT_dh_p(p, 0.5 * (h_l + h_v)) == 0.0
+    assert b.quality_ph(p, h_l - 1e3) is None
+    assert b.state_ph(p, h_l - 1e3).phase == "liquid"
+
+
+def test_coolprop_supercritical_phase_labels():
+    b = get_backend("R744", "CoolProp")
+    assert b.name == "CO2"
+    assert b.state_ph(10e6, 450e3).phase == "supercritical"
+    assert b.state_ph(5e6, 500e3).phase == "vapour"  # above T_crit, below p_crit
+
+
+def test_coolprop_r410a_bubble_and_dew_convention():
+    b = get_backend("R410A", "CoolProp")
+    p = 10e5
+    t_bubble, t_dew = b.T_bubble(p), b.T_dew(p)
+    assert 0.02 < t_dew - t_bubble < 0.3  # the small glide of the pseudo-pure blend
+    assert b.T_sat(p) == t_dew
+    assert b.p_sat(t_dew) == pytest.approx(p, rel=1e-6)
+    assert b.T_ph(p, b.h_liq(p)) == pytest.approx(t_bubble, abs=1e-6)
+    assert b.T_ph(p, b.h_vap(p)) == pytest.approx(t_dew, abs=1e-6)
+    slope = (t_dew - t_bubble) / (b.h_vap(p) - b.h_liq(p))
+    h_mid = 0.5 * (b.h_liq(p) + b.h_vap(p))
+    assert b.dT_dh_p(p, h_mid) == pytest.approx(slope, rel=1e-9)
+
+
+def test_coolprop_two_phase_near_critical_point_raises_named_error():
+    b = get_backend("R134a", "CoolProp")
+    with pytest.raises(FluidPropertyError) as info:
+        b.h_vap(4.2e6)  # above the critical pressure: no saturation
+    message = str(info.value)
+    assert message.startswith("R134a (CoolProp HEOS): h_vap failed for p=4200000.0 Pa, q=1.0")
+    assert "critical" in message
+
+
+def test_coolprop_failure_names_inputs_never_returns_nan():
+    b = get_backend("R290", "CoolProp")
+    with pytest.raises(
+        FluidPropertyError,
+        match=r"R290 \(CoolProp HEOS\): state from \(p, h\) failed for p=300000.0 Pa, h=100000000.0 J/kg",
+    ):
+        b.T_ph(3e5, 1e8)
+    with pytest.raises(FluidPropertyError, match=r"p=nan Pa"):
+        b.T_sat(math.nan)
+    with pytest.raises(FluidPropertyError, match=r"h=nan J/kg"):
+        b.state_ph(3e5, math.nan)
+    with pytest.raises(
+        FluidPropertyError, match=r"h from \(p, T\) failed for p=-1.0 Pa, T=300.0 K"
+    ):
+        b.h_pT(-1.0, 300.0)
+    # a failure does not leave a stale cached state behind
+    good = b.T_ph(3e5, 600e3)
+    with pytest.raises(FluidPropertyError):
+        b.T_ph(3e5, 1e8)
+    assert b.T_ph(3e5, 600e3) == good
+
+
+def test_coolprop_tabular_out_of_table_raises_named_error():
+    b = get_backend("R134a", "CoolProp", tabular=True)
+    assert b.tabular and b.cp_backend == "BICUBIC&HEOS"
+    with pytest.raises(
+        FluidPropertyError,
+        match=r"R134a \(CoolProp BICUBIC&HEOS\): state from \(p, h\) failed for p=300000.0 Pa, h=10000000.0 J/kg",
+    ):
+        b.T_ph(3e5, 1e7)
+    # derivatives work on tables too, and agree with HEOS
+    heos = get_backend("R134a", "CoolProp")
+    assert b.dhvap_dp(3e5) == pytest.approx(heos.dhvap_dp(3e5), rel=1e-3)
+    assert b.drho_dh_p(3e5, 420e3) == pytest.approx(heos.drho_dh_p(3e5, 420e3), rel=1e-2)
+
+
+def test_coolprop_valid_range_attributes():
+    b = get_backend("R32", "CoolProp")
+    assert 0 < b.p_min < 1e4 < b.p_crit < b.p_max
+    assert b.T_crit == pytest.approx(351.255, abs=0.01)
+    p = 1e6
+    assert b.h_min(p) < b.h_liq(p) < b.h_vap(p) < b.h_max(p)
+
+
+def test_coolprop_map_evaluates_arrays():
+    b = get_backend("R134a", "CoolProp")
+    out = b.map("T_ph", [3e5, 5e5], 420e3)
+    assert out.shape == (2,)
+    assert out[1] == b.T_ph(5e5, 420e3)
