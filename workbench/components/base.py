@@ -122,21 +122,27 @@ class Component:
         }
         self.params.update(self.given)
         self.ports: dict[str, PortVars] = {}
-        self.factor_vars: dict[str, int] = {}
+        self.factor_sources: dict[str, Callable[[np.ndarray], float]] = {}
         self.configure()
 
     # -- set-up ----------------------------------------------------------------------------
     def configure(self) -> None:
         """Derive the model mode from the parameters (override in families)."""
 
-    def bind(self, ports: Mapping[str, PortVars], factor_vars: Mapping[str, int]) -> None:
-        """Attach the solver indices of the ports' unknowns and of controlled factors."""
+    def bind(self, ports: Mapping[str, PortVars]) -> None:
+        """Attach the solver indices of the ports' unknowns."""
         self.ports = dict(ports)
-        self.factor_vars = dict(factor_vars)
-        self._local = sorted(
-            {i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)}
-            | set(self.factor_vars.values())
-        )
+        self.factor_sources: dict[str, Callable[[np.ndarray], float]] = {}
+        self._local = sorted({i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)})
+
+    def drive_factor(self, name: str, index: int, value: Callable[[np.ndarray], float]) -> None:
+        """Let unknown ``index`` drive calibration factor ``name`` through ``value(x)``.
+
+        Used by control loops: the loop's state is an unknown and the factor is its saturated
+        value.
+        """
+        self.factor_sources[name] = value
+        self._local = sorted(set(self._local) | {index})
 
     def has(self, name: str) -> bool:
         """True when the scenario gave parameter ``name``."""
@@ -154,9 +160,9 @@ class Component:
 
     def factor(self, x: np.ndarray, name: str) -> float:
         """Value of calibration factor ``name``: an unknown when a loop drives it, else the parameter."""
-        index = self.factor_vars.get(name)
-        if index is not None:
-            return float(x[index])
+        source = self.factor_sources.get(name)
+        if source is not None:
+            return source(x)
         return float(self.params.get(name, 1.0))
 
     @property
@@ -198,6 +204,13 @@ class Component:
             for row in np.nonzero(d)[0]:
                 entries.append((int(row), col, float(d[row])))
         return entries
+
+    def measure(self, x: np.ndarray, output: str) -> float:
+        """Value of one contract output at ``x`` [SI], smooth enough for a control loop."""
+        value = self.outputs(x).get(output)
+        if value is None:
+            raise self.error(f"has no output {output!r}")
+        return float(value)
 
     # -- results ---------------------------------------------------------------------------
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:

@@ -66,6 +66,11 @@ class Coil(Component):
         if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
             raise self.error("UA mode needs secondary_mass_flow_kg_s")
 
+    def couple(self) -> None:
+        """Make this coil one side of a thermal coupling: its heat flow comes from the coupling."""
+        self.coupled = True
+        self.outlet_spec_given = self.has(self.outlet_spec)
+
     # -- parameters ------------------------------------------------------------------------
     def ua_total(self, x: np.ndarray) -> float:
         """Available conductance of the whole bank [W/K]."""
@@ -169,6 +174,37 @@ class Coil(Component):
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         q = inlet.m * (inlet.h - outlet.h)
         return q if self.refrigerant_is_hot else -q
+
+    def measure(self, x: np.ndarray, output: str) -> float:
+        """Contract output for a control loop [SI].
+
+        Superheat and subcooling continue smoothly past the saturation line (a wet evaporator
+        outlet has a negative superheat ``(h_out - h_vap) dT/dh``), so Newton sees a monotonic
+        function of the actuator.
+        """
+        fl = self.fluid
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        if output in ("capacity", "heatTransferRate"):
+            return self.heat_flow(x)
+        if output == "superheat":
+            h_vap = fl.h_vap(outlet.p)
+            if outlet.h >= h_vap:
+                return fl.T_ph(outlet.p, outlet.h) - fl.T_sat(outlet.p)
+            return (outlet.h - h_vap) * fl.dT_dh_p(outlet.p, h_vap + 1.0)
+        if output == "subcooling":
+            h_liq = fl.h_liq(outlet.p)
+            if outlet.h <= h_liq:
+                return fl.T_sat(outlet.p) - fl.T_ph(outlet.p, outlet.h)
+            return (h_liq - outlet.h) * fl.dT_dh_p(outlet.p, h_liq - 1.0)
+        if output == "saturationTemperature":
+            return fl.T_sat(self.reference_pressure(x))
+        if output == "pressure":
+            return self.reference_pressure(x)
+        if output == "temperature":
+            return fl.T_ph(outlet.p, outlet.h)
+        if output == "massFlowRate":
+            return inlet.m
+        return super().measure(x, output)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         fl = self.fluid

@@ -1,19 +1,67 @@
-"""Blocks beyond components: control loops and thermal couplings (attached before solving)."""
+"""Blocks beyond components: control loops and thermal couplings, attached before solving."""
 
 from __future__ import annotations
 
-from workbench.errors import SpecificationError
+from workbench.components.coils import Coil
+from workbench.solver.controls import ControlLoop
+from workbench.solver.couplings import ThermalCoupling, find_coupled_coils
 from workbench.solver.system import System
 
 __all__ = ["attach"]
 
 
 def attach(system: System) -> dict[int, int]:
-    """Attach control loops and thermal couplings; return extra equations per circuit."""
+    """Attach couplings and control loops as blocks.
+
+    Returns
+    -------
+    dict
+        Extra equations per circuit beyond those of its components (couplings add one to each
+        side; a control loop adds one unknown and one equation, which cancel).
+    """
     flat = system.flat
-    if flat.controls or flat.thermal_couplings:
-        raise SpecificationError(
-            "control loops and thermal couplings are not solved yet (issue 5); remove "
-            "'controls' and 'thermal_couplings' to solve the plant alone"
+    extra: dict[int, int] = {}
+    coils = [
+        (flat.components[c.name].circuit, c)
+        for c in system.components.values()
+        if isinstance(c, Coil)
+    ]
+    for i, cfg in enumerate(flat.thermal_couplings):
+        hot, cold = find_coupled_coils(i, cfg, coils)
+        system.blocks.append(ThermalCoupling(i, cfg, hot, cold))
+        extra[cfg.hot_circuit] = extra.get(cfg.hot_circuit, 0) + 1
+        extra[cfg.cold_circuit] = extra.get(cfg.cold_circuit, 0) + 1
+        _cascade_hints(system, hot, cold)
+    for cfg in flat.controls:
+        index = system.add_variable(f"u[controls.{cfg.id}]", "z")
+        loop = ControlLoop(
+            cfg,
+            system.components[cfg.measure.component],
+            system.components[cfg.actuator.component],
+            index,
         )
-    return {}
+        system.blocks.append(loop)
+    return extra
+
+
+def _cascade_hints(system: System, hot: Coil, cold: Coil) -> None:
+    """Starting saturation temperatures of the coupled coils: around the midpoint of the stages."""
+    flat = system.flat
+    hot_circuit, cold_circuit = (
+        flat.components[hot.name].circuit,
+        flat.components[cold.name].circuit,
+    )
+    t_low = t_high = None
+    for comp in system.components.values():
+        if not isinstance(comp, Coil) or not comp.has_secondary:
+            continue
+        circuit = flat.components[comp.name].circuit
+        if circuit == hot_circuit and not comp.refrigerant_is_hot:
+            t_low = float(comp.params.get("t_evap_k", comp.t_sec_in - 8.0))
+        if circuit == cold_circuit and comp.refrigerant_is_hot:
+            t_high = float(comp.params.get("t_cond_k", comp.t_sec_in + 10.0))
+    if t_low is None or t_high is None:
+        return
+    mid = 0.5 * (t_low + t_high)
+    system.saturation_hints[hot.name] = mid + 4.0
+    system.saturation_hints[cold.name] = mid - 4.0

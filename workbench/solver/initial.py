@@ -34,7 +34,9 @@ def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float]:
     for i in loop:
         comp = system.components[flat.edges[i].dst]
         if isinstance(comp, Coil):
-            if comp.has(comp.sat_spec):
+            if comp.name in system.saturation_hints:
+                t = system.saturation_hints[comp.name]
+            elif comp.has(comp.sat_spec):
                 t = float(comp.params[comp.sat_spec])
             elif comp.has_secondary:
                 t = comp.t_sec_in + (10.0 if comp.refrigerant_is_hot else -8.0)

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy.sparse.linalg as spla
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_backend
 from workbench.scenario import FlatScenario, ScenarioConfig, flatten, load_scenario
+from workbench.solver.controls import ControlLoop
 from workbench.solver.diagnostics import (
     check_degrees_of_freedom,
     hint_for,
@@ -171,6 +173,39 @@ def _run_strategy(
     )
 
 
+def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | None]:
+    """d(measured)/d(actuator) of each loop at the solution, with the plant responding.
+
+    The loop is opened (its residual becomes ``u - a`` with the actuator applied unclamped)
+    and the implicit-function theorem on the full Jacobian gives the plant's response
+    ``dx/da = J^-1 e_loop``; the measured output is then differentiated along it. Other loops
+    stay closed.
+    """
+    out: dict[str, float | None] = {}
+    for loop in system.blocks:
+        if not isinstance(loop, ControlLoop):
+            continue
+        c = loop.config
+        xs = x.copy()
+        xs[loop.index] = loop.actuator(x)
+        loop.fixed, loop.linear = float(xs[loop.index]), True
+        try:
+            jac = system.jacobian(xs)
+            row = system.eq_offsets[system.blocks.index(loop)]
+            rhs = np.zeros(system.n_eqs)
+            rhs[row] = 1.0 / system.eq_scale[row]
+            dxda = spla.splu(jac.tocsc()).solve(rhs)
+            t = 1e-6 / max(float(np.max(np.abs(dxda) / system.var_scale)), 1e-12)
+            y0 = loop.measured.measure(xs, c.measure.output)
+            y1 = loop.measured.measure(xs + t * dxda, c.measure.output)
+            out[c.id] = (y1 - y0) / t
+        except (FluidPropertyError, ValueError, ZeroDivisionError, RuntimeError):
+            out[c.id] = None
+        finally:
+            loop.fixed, loop.linear = None, False
+    return out
+
+
 def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
     x = state.x
     f = _safe_residuals(system, x)
@@ -192,10 +227,23 @@ def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
     if not state.converged:
         with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):
             result.structure.extend(structural_problems(system, match_equations(system, x)))
+    sensitivities = _control_sensitivities(system, x) if state.converged else {}
     try:
         collect_results(system, x, result)
     except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
         result.problems.append(f"results could not be evaluated at the last iterate: {exc}")
+    for entry in result.controls:
+        entry["sensitivity"] = sensitivities.get(entry["id"])
+        loop = next(
+            b for b in system.blocks if isinstance(b, ControlLoop) and b.config.id == entry["id"]
+        )
+        sens, gain = entry["sensitivity"], loop.config.gain
+        if sens is not None and sens * gain < 0:
+            out, factor = loop.config.measure.output, loop.config.actuator.factor
+            result.problems.append(
+                f"controls.{entry['id']}: gain {gain:+g} has the wrong sign: "
+                f"d({out})/d({factor}) = {sens:+.4g} at the solution; use a gain of the opposite sign"
+            )
     if result.problems and result.converged:
         result.converged = False
         result.message = "the equations are satisfied but the state is physically impossible"

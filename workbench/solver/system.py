@@ -79,6 +79,8 @@ class System:
     eq_scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
     eq_offsets: list[int] = field(default_factory=list)
     evaluations: int = 0
+    saturation_hints: dict[str, float] = field(default_factory=dict)
+    """Starting saturation temperatures [K] per coil name (set for coupled coils)."""
 
     @property
     def n_vars(self) -> int:
@@ -174,6 +176,6 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
         for a, b in comp.streams:
             for port in (a, b):
                 ports[port] = topo.edge_vars[topo.port_edge[(comp.name, port)]]
-        comp.bind(ports, {})
+        comp.bind(ports)
     system.blocks = list(components.values())
     return system

@@ -9,6 +9,7 @@ import pandas as pd
 
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.solver.controls import ControlLoop
 from workbench.solver.results import SolveResult
 from workbench.solver.system import System
 from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
@@ -49,8 +50,9 @@ def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
 def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     """Evaluate tables, outputs, checks and the summary at ``x`` into ``result``.
 
-    ``energy_balance_w`` adds the model heat flows (secondary side of UA coils) and the model
-    compressor power: heat in + power - heat out [W]. Edge enthalpies telescope to zero around
+    ``energy_balance_w`` adds the model heat flows (secondary side of UA coils, the coupling
+    model for coupled coils, whose ambient loss counts as heat out) and the model compressor
+    power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
     result.edges = edge_table(system, x)
@@ -65,20 +67,20 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         if isinstance(comp, Compressor):
             power += float(out["power"])
             balance += comp.power(x)  # model power, not the edge enthalpy rise
-        elif isinstance(comp, Coil):
+        elif isinstance(comp, Coil) and not comp.coupled:
             q = float(out["capacity"])
             q_model = comp.zones(x).q if comp.ua_mode else q
             balance += -q_model if comp.refrigerant_is_hot else q_model
-            if getattr(comp, "coupled", False):
-                continue
             if comp.refrigerant_is_hot:
                 heating += q
             else:
                 cooling += q
-    for block in system.blocks:
-        contribute = getattr(block, "contribute", None)
-        if contribute is not None:
-            contribute(x, result)
+    for block in system.blocks[len(system.components) :]:
+        balance += getattr(block, "balance_w", lambda _x: 0.0)(x)
+        entry = block.result(x)
+        (result.controls if isinstance(block, ControlLoop) else result.couplings).append(entry)
+        if result.converged and hasattr(block, "check"):
+            result.problems.extend(block.check(x))
     result.summary = {
         "cooling_capacity_w": cooling,
         "heating_capacity_w": heating,

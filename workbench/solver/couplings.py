@@ -1,0 +1,132 @@
+"""Thermal couplings between circuits, as blocks of the Newton system.
+
+A coupling ``{hot_circuit, cold_circuit, ua, efficiency}`` joins the hot circuit's condenser
+that has no secondary stream of its own (no ``air_inlet_temp_c`` / ``secondary_inlet_temp_k``)
+to the cold circuit's evaporator without a secondary stream: a cascade heat exchanger where
+the hot circuit condenses and the cold circuit evaporates. Exactly one such coil must exist
+on each side.
+
+The exchanger is counterflow with conductance ``ua`` [W/K], solved zone by zone on both
+refrigerant profiles (:func:`workbench.components.zones.coupled_heat_flow`). Of the heat
+``Q`` leaving the hot refrigerant, ``efficiency * Q`` reaches the cold refrigerant and
+``(1 - efficiency) * Q`` is lost to ambient (reported). Equations (SI)::
+
+    0 = h_hot,out - h_hot,in + Q / m_hot                   (hot_side)
+    0 = h_cold,out - h_cold,in - efficiency * Q / m_cold   (cold_side)
+
+These replace the coils' own heat-transfer equations, so the two circuits become one system:
+each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
+the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.components.base import Component
+from workbench.components.coils import Coil
+from workbench.components.zones import CoupledResult, coupled_heat_flow
+from workbench.errors import SpecificationError
+from workbench.scenario.models import ThermalCouplingConfig
+
+__all__ = ["ThermalCoupling", "find_coupled_coils"]
+
+
+def find_coupled_coils(
+    index: int, config: ThermalCouplingConfig, coils: list[tuple[int, Coil]]
+) -> tuple[Coil, Coil]:
+    """The hot circuit's free condenser and the cold circuit's free evaporator.
+
+    Raises
+    ------
+    SpecificationError
+        When a side has no candidate or more than one.
+    """
+    sides = []
+    for circuit, hot in ((config.hot_circuit, True), (config.cold_circuit, False)):
+        kind = "Condenser" if hot else "Evaporator"
+        found = [
+            c
+            for cid, c in coils
+            if cid == circuit and c.refrigerant_is_hot == hot and not c.has_secondary
+        ]
+        if len(found) != 1:
+            names = ", ".join(repr(c.name) for c in found) or "none"
+            raise SpecificationError(
+                f"thermal_couplings[{index}]: circuit {circuit} needs exactly one {kind} without "
+                f"a secondary stream (no air_inlet_temp_c / secondary_inlet_temp_k) to be the "
+                f"coupled side; found {names}"
+            )
+        sides.append(found[0])
+    return sides[0], sides[1]
+
+
+class ThermalCoupling:
+    """One thermal coupling (see module docstring)."""
+
+    def __init__(self, index: int, config: ThermalCouplingConfig, hot: Coil, cold: Coil) -> None:
+        self.config = config
+        self.index = index
+        self.name = f"thermal_couplings[{index}]"
+        self.hot, self.cold = hot, cold
+        hot.couple()
+        cold.couple()
+        self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
+
+    @property
+    def _local(self) -> list[int]:
+        return self.local_vars
+
+    def heat_flow(self, x: np.ndarray) -> CoupledResult:
+        """Heat flows of the exchanger at ``x``."""
+        h, c = self.hot.port(x, "inlet"), self.cold.port(x, "inlet")
+        return coupled_heat_flow(
+            self.hot.fluid,
+            (h.p, h.h, h.m),
+            (c.p, c.h, c.m),
+            float(self.config.ua),
+            float(self.config.efficiency),
+        )
+
+    def equation_names(self) -> list[str]:
+        return ["hot_side", "cold_side"]
+
+    def residual_kinds(self) -> list[str]:
+        return ["enthalpy", "enthalpy"]
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
+        ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
+        r = self.heat_flow(x)
+        return np.array([ho.h - hi.h + r.q / hi.m, co.h - ci.h - r.q_cold / ci.m])
+
+    def jacobian(self, x: np.ndarray, f0: np.ndarray, step) -> list[tuple[int, int, float]]:
+        return Component.jacobian(self, x, f0, step)  # type: ignore[arg-type]
+
+    def balance_w(self, x: np.ndarray) -> float:
+        """Model heat into the cold circuit minus heat out of the hot one [W] (= -loss)."""
+        r = self.heat_flow(x)
+        return r.q_cold - r.q
+
+    def result(self, x: np.ndarray) -> dict[str, object]:
+        """The coupling's entry of ``SolveResult.couplings``."""
+        r = self.heat_flow(x)
+        return {
+            "coupling": self.name,
+            "hot_circuit": self.config.hot_circuit,
+            "cold_circuit": self.config.cold_circuit,
+            "hot_component": self.hot.name,
+            "cold_component": self.cold.name,
+            "ua": float(self.config.ua),
+            "efficiency": float(self.config.efficiency),
+            "heat_from_hot_w": r.q,
+            "heat_to_cold_w": r.q_cold,
+            "loss_to_ambient_w": r.q - r.q_cold,
+            "min_temperature_difference": r.min_dt,
+        }
+
+    def check(self, x: np.ndarray) -> list[str]:
+        r = self.heat_flow(x)
+        if r.q > 0 and r.min_dt < -1e-6:
+            return [f"{self.name}: temperatures cross in the cascade heat exchanger"]
+        return []
