@@ -40,8 +40,9 @@ def test_flatten_split_units_substitution_override_then_default() -> None:
     assert b["unit_b.compressor"].params["speed_hz"] == 40
     assert b["unit_b.evaporator"].params["fan_speed"] == 0.7
     assert b["unit_b.condenser"].params["air_inlet_temp_c"] == 30
-    assert b["unit_b.compressor"].params["displacement_m3"] == 1.5e-5
-    assert b["unit_b.condenser"].params["ua"] == 900
+    defaults = split_units()["subsystems"]["split_unit"]["params"]
+    assert b["unit_b.compressor"].params["displacement_m3"] == defaults["displacement_m3"]
+    assert b["unit_b.condenser"].params["ua"] == defaults["condenser_ua"]
     # literal template values are copied as they are; no defaults are filled in
     assert b["unit_b.compressor"].params["isentropic_efficiency"] == 0.7
     assert "z_flow" not in b["unit_b.compressor"].params
