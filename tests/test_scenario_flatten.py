@@ -80,14 +80,16 @@ def test_flatten_v1_heat_pump_keeps_every_parameter() -> None:
 
 
 def test_flatten_cascade_keeps_couplings_and_solver() -> None:
-    flat = _flat(cascade())
+    doc = cascade()
+    flat = _flat(doc)
     assert flat.circuits == [0, 1]
     (coupling,) = flat.thermal_couplings
+    given = doc["thermal_couplings"][0]
     assert (coupling.hot_circuit, coupling.cold_circuit, coupling.ua, coupling.efficiency) == (
         0,
         1,
-        2000,
-        0.95,
+        given["ua"],
+        given["efficiency"],
     )
     assert flat.solver.strategy == "fallback"
     assert flat.components["lt_condenser"].params == {"subcooling_k": 2}
