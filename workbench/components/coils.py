@@ -52,6 +52,8 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
+        self._q_last: float | None = None  # last zone-model heat flow, to bracket the next
+        self._zones_cache: tuple[tuple[float, ...], ZoneResult] | None = None
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -113,7 +115,10 @@ class Coil(Component):
     def zones(self, x: np.ndarray) -> ZoneResult:
         """Zone model at the current state (UA mode)."""
         inlet = self.port(x, "inlet")
-        return coil_heat_flow(
+        key = (inlet.p, inlet.h, inlet.m, self.ua_total(x))
+        if self._zones_cache is not None and self._zones_cache[0] == key:
+            return self._zones_cache[1]
+        result = coil_heat_flow(
             self.fluid,
             inlet.p,
             inlet.h,
@@ -122,7 +127,11 @@ class Coil(Component):
             self.secondary_capacity_rate(),
             self.ua_total(x),
             self.refrigerant_is_hot,
+            q_guess=self._q_last,
         )
+        self._q_last = result.q or None
+        self._zones_cache = (key, result)
+        return result
 
     def outlet_target(self, p_out: float, delta: float) -> float:
         """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""

@@ -41,7 +41,30 @@ __all__ = [
     "coil_heat_flow",
     "coupled_heat_flow",
     "enthalpy_at",
+    "find_root",
 ]
+
+
+def find_root(g, q_hi: float, q_guess: float | None) -> float:
+    """Root of the increasing function ``g`` on ``(0, q_hi)`` [W], bracketed near ``q_guess``.
+
+    Brent's method to 1e-12 of ``q_hi``; a bracket of +-1e-4 relative around the guess is tried
+    first and widened tenfold until it holds the root, else the full interval is used.
+    """
+    lo_full, hi_full = 0.0, q_hi
+    if q_guess is not None and 0.0 < q_guess < q_hi:
+        width = 1e-4 * q_guess
+        while width < q_hi:
+            lo, hi = max(q_guess - width, 0.0), min(q_guess + width, q_hi)
+            g_lo, g_hi = g(lo), g(hi)
+            if g_lo <= 0.0 <= g_hi:
+                return brentq(g, lo, hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+            if g_lo > 0.0:
+                hi_full = lo
+            else:
+                lo_full = hi
+            width *= 10.0
+    return brentq(g, lo_full, hi_full, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
 
 
 def counterflow_ua(q: float, dt_a: float, dt_b: float) -> float:
@@ -136,6 +159,7 @@ def coil_heat_flow(
     c_sec: float,
     ua: float,
     refrigerant_is_hot: bool,
+    q_guess: float | None = None,
 ) -> ZoneResult:
     """Heat flow of a counterflow coil with refrigerant zones.
 
@@ -157,6 +181,9 @@ def coil_heat_flow(
         Available conductance [W/K], >= 0.
     refrigerant_is_hot : bool
         True for a condenser (refrigerant gives heat), False for an evaporator.
+    q_guess : float, optional
+        A nearby heat flow [W] (the last solution): the root is first bracketed closely
+        around it, which saves most iterations during finite differences and Newton steps.
 
     Returns
     -------
@@ -209,7 +236,7 @@ def coil_heat_flow(
         total = profile(q)[0]
         return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
 
-    q = brentq(g, 0.0, q_hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+    q = find_root(g, q_hi, q_guess)
     _total, zones, min_dt, h_out = profile(q)
     return ZoneResult(q, h_out, t_sec_in + sign * q / c_sec, zones, min_dt, q_hi)
 
@@ -270,6 +297,7 @@ def coupled_heat_flow(
     cold: tuple[float, float, float],
     ua: float,
     efficiency: float,
+    q_guess: float | None = None,
 ) -> CoupledResult:
     """Counterflow heat flow between a hot and a cold refrigerant stream.
 
@@ -336,6 +364,6 @@ def coupled_heat_flow(
         total = profile(q)[0]
         return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
 
-    q = brentq(g, 0.0, q_hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+    q = find_root(g, q_hi, q_guess)
     _total, zones, min_dt = profile(q)
     return CoupledResult(q, efficiency * q, min_dt, zones, q_hi)

@@ -69,6 +69,7 @@ class ThermalCoupling:
         self.index = index
         self.name = f"thermal_couplings[{index}]"
         self.hot, self.cold = hot, cold
+        self._q_last: float | None = None
         hot.couple()
         cold.couple()
         self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
@@ -80,13 +81,16 @@ class ThermalCoupling:
     def heat_flow(self, x: np.ndarray) -> CoupledResult:
         """Heat flows of the exchanger at ``x``."""
         h, c = self.hot.port(x, "inlet"), self.cold.port(x, "inlet")
-        return coupled_heat_flow(
+        result = coupled_heat_flow(
             self.hot.fluid,
             (h.p, h.h, h.m),
             (c.p, c.h, c.m),
             float(self.config.ua),
             float(self.config.efficiency),
+            q_guess=self._q_last,
         )
+        self._q_last = result.q or None
+        return result
 
     def equation_names(self) -> list[str]:
         return ["hot_side", "cold_side"]

@@ -6,7 +6,8 @@ equation an enthalpy, and so on). A sweep then visits the blocks in flow order a
 equation for its unknown with a few scalar secant steps, holding the others fixed: the
 classical "march around the loop" of cycle programs, written generically. It converges slowly
 but from far away; each block's equations are solved together for their matched unknowns
-(a few small Newton steps with the same step limits as the global Newton); the ``fallback`` strategy uses it between two Newton runs.
+(a few small Newton steps with the same step limits as the global Newton), and a sweep that
+raises the residual norm is halved (up to six times); the ``fallback`` strategy uses it between two Newton runs.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from workbench.errors import FluidPropertyError
-from workbench.solver.newton import IterationLog, _safe_residuals
+from workbench.solver.newton import IterationLog, _safe_residuals, limit_step
 from workbench.solver.system import System
 
 __all__ = ["picard", "match_equations"]
@@ -35,10 +36,28 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
     return maximum_bipartite_matching(pattern, perm_type="column")
 
 
-def _solve_block(system: System, block, x: np.ndarray, rows: list[int], cols: list[int]) -> None:
-    """Solve a block's equations ``rows`` for its matched unknowns ``cols`` (a few Newton steps)."""
-    fluid = system.fluid
-    for _ in range(4):
+def _block_norm(block, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:
+    try:
+        f = block.residuals(x)[rows] / scale
+    except (FluidPropertyError, ValueError, ZeroDivisionError):
+        return float("inf")
+    return float(np.dot(f, f)) if np.all(np.isfinite(f)) else float("inf")
+
+
+def _solve_block(
+    system: System, block, x: np.ndarray, rows: list[int], cols: list[int], offset: int
+) -> None:
+    """Solve a block's equations ``rows`` for its matched unknowns ``cols``.
+
+    Small Newton steps on the block alone, each scaled as a whole to the global step limits and
+    backtracked until the block's scaled residual norm drops.
+    """
+    scale = system.eq_scale[[offset + r for r in rows]]
+    sub_vars = np.array(cols)
+    for _ in range(8):
+        norm = _block_norm(block, x, rows, scale)
+        if norm == float("inf") or norm < 1e-30:
+            return
         try:
             f0 = block.residuals(x)[rows]
             jac = np.empty((len(rows), len(cols)))
@@ -52,19 +71,18 @@ def _solve_block(system: System, block, x: np.ndarray, rows: list[int], cols: li
             return
         if not np.all(np.isfinite(delta)):
             return
-        for j, col in enumerate(cols):
-            kind = system.var_kinds[col]
-            d = float(delta[j])
-            if kind == "p":
-                d = float(np.clip(d, -0.2 * x[col], 0.2 * x[col]))
-                d = float(np.clip(x[col] + d, fluid.p_min, fluid.p_max) - x[col])
-            elif kind == "h":
-                p = x[col - 1]
-                d = float(np.clip(d, -5e4, 5e4))
-                d = float(np.clip(x[col] + d, fluid.h_min(p), fluid.h_max(p)) - x[col])
-            elif kind == "m":
-                d = max(d, -0.5 * x[col])
-            x[col] += d
+        full = np.zeros_like(x)
+        full[sub_vars] = delta
+        alpha = limit_step(system, x, full)
+        x_try = x.copy()
+        while alpha > 1e-4:
+            x_try[sub_vars] = x[sub_vars] + alpha * delta
+            if _block_norm(block, x_try, rows, scale) < norm:
+                x[sub_vars] = x_try[sub_vars]
+                break
+            alpha *= 0.5
+        else:
+            return
 
 
 def picard(
@@ -99,12 +117,20 @@ def picard(
             state.x, state.message = x, "timeout_ms reached"
             return state
         state.iterations += 1
+        x_old = x.copy()
         for block, offset in zip(system.blocks, system.eq_offsets):
             n = len(block.equation_names())
             rows = [r for r in range(n) if match[offset + r] >= 0]
             cols = [int(match[offset + r]) for r in rows]
             if rows:
-                _solve_block(system, block, x, rows, cols)
+                _solve_block(system, block, x, rows, cols, offset)
+        # relax a sweep that made things worse: halve it until the residual norm drops
+        norm2 = float(np.dot(f, f))
+        for _ in range(6):
+            f_new = _safe_residuals(system, x)
+            if f_new is not None and float(np.dot(f_new, f_new)) < norm2:
+                break
+            x = x_old + 0.5 * (x - x_old)
     f = _safe_residuals(system, x)
     state.history.append(float(np.max(np.abs(f))) if f is not None and f.size else float("inf"))
     state.x = x
