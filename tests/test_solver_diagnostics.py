@@ -151,3 +151,13 @@ def test_two_circuits_are_solved_together_and_counted_separately():
         2 * solve(one).summary["cooling_capacity_w"], rel=1e-9
     )
     assert set(result.edges["circuit"]) == {0, 1}
+
+
+def test_verbose_logs_every_iteration(caplog):
+    doc = ua_heat_pump()
+    doc["solver"] = {"verbose": True}
+    with caplog.at_level("DEBUG", logger="workbench.solver"):
+        result = solve(doc)
+    lines = [r.getMessage() for r in caplog.records if "newton iteration" in r.getMessage()]
+    assert result.converged
+    assert len(lines) == result.iterations + 1

@@ -128,12 +128,18 @@ def solve(
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     tol, max_it = float(cfg.tolerance), int(cfg.max_iterations)
     previous_level = log.level
+    handler = None
     if cfg.verbose:
         log.setLevel(logging.DEBUG)
+        if not logging.getLogger().handlers and not log.handlers:
+            handler = logging.StreamHandler()  # nobody configured logging: show it on stderr
+            log.addHandler(handler)
     try:
         state = _run_strategy(system, x0, cfg.strategy, tol, max_it, deadline)
     finally:
         log.setLevel(previous_level)
+        if handler is not None:
+            log.removeHandler(handler)
     return _finish(system, state, t0)
 
 
