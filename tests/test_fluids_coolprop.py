@@ -130,3 +130,12 @@ def test_coolprop_map_evaluates_arrays():
     out = b.map("T_ph", [3e5, 5e5], 420e3)
     assert out.shape == (2,)
     assert out[1] == b.T_ph(5e5, 420e3)
+
+
+@pytest.mark.parametrize("offset_k", [-3.0, -1.0, 1.0, 3.0])
+def test_tabular_h_pT_near_saturation_takes_the_right_phase(offset_k):
+    heos = get_backend("R134a", "CoolProp")
+    table = get_backend("R134a", "CoolProp", tabular=True)
+    p = 8.0e5
+    t = heos.T_sat(p) + offset_k
+    assert table.h_pT(p, t) == pytest.approx(heos.h_pT(p, t), rel=1e-3)

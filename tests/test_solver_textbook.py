@@ -116,3 +116,12 @@ def test_textbook_result_counts_property_calls_and_serialises():
     assert names["comp"]["type"] == "Compressor"
     assert names["evap"]["superheat"] == pytest.approx(5.0, abs=1e-6)
     assert names["cond"]["subcooling"] == pytest.approx(3.0, abs=1e-6)
+
+
+def test_tabular_backend_reproduces_the_heos_cycle():
+    doc = textbook_r134a(eta_s=0.75, superheat_k=5.0, subcooling_k=3.0)
+    heos = solve(doc)
+    table = solve(doc, tabular=True)
+    assert table.converged, table.report()
+    for key in ("cooling_capacity_w", "compressor_power_w", "cop_cooling"):
+        assert table.summary[key] == pytest.approx(heos.summary[key], rel=1e-3)

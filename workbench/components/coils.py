@@ -115,7 +115,14 @@ class Coil(Component):
     def zones(self, x: np.ndarray) -> ZoneResult:
         """Zone model at the current state (UA mode)."""
         inlet = self.port(x, "inlet")
-        key = (inlet.p, inlet.h, inlet.m, self.ua_total(x))
+        key = (
+            inlet.p,
+            inlet.h,
+            inlet.m,
+            self.ua_total(x),
+            self.t_sec_in,
+            self.secondary_capacity_rate(),
+        )
         if self._zones_cache is not None and self._zones_cache[0] == key:
             return self._zones_cache[1]
         result = coil_heat_flow(
@@ -123,9 +130,9 @@ class Coil(Component):
             inlet.p,
             inlet.h,
             inlet.m,
-            self.t_sec_in,
-            self.secondary_capacity_rate(),
-            self.ua_total(x),
+            key[4],
+            key[5],
+            key[3],
             self.refrigerant_is_hot,
             q_guess=self._q_last,
         )

@@ -175,12 +175,29 @@ class CoolPropBackend(FluidBackend):
         self._flashes += 1
         self._last_p = math.nan
         state = self._as
+        phase = self._tabular_phase(p, T) if self.tabular else None
         try:
+            if phase is not None:
+                state.specify_phase(phase)
             state.update(_PT, p, T)
         except ValueError as exc:
             raise self.error("h from (p, T)", str(exc).strip(), p=p, T=T) from None
+        finally:
+            if phase is not None:
+                state.unspecify_phase()
         h = state.hmass()
         return h if h == h else self._checked(h, "h from (p, T)", p=p, T=T)
+
+    def _tabular_phase(self, p: float, T: float) -> int | None:
+        """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
+        of the saturation line a few kelvin away from it (CoolProp issue #629)."""
+        if p >= self.p_crit:
+            return None
+        if T < self.T_bubble(p):
+            return CP.iphase_liquid
+        if T > self.T_dew(p):
+            return CP.iphase_gas
+        return None
 
     def h_ps(self, p: float, s: float) -> float:
         """Enthalpy [J/kg] from pressure [Pa] and entropy [J/kg/K]."""

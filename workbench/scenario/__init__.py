@@ -10,7 +10,7 @@
 
 from workbench.scenario.flat import FlatComponent, FlatEdge, FlatScenario
 from workbench.scenario.flatten import flatten
-from workbench.scenario.load import load_scenario, parse_scenario, read_json
+from workbench.scenario.load import load_flat, load_scenario, parse_scenario, read_json
 from workbench.scenario.models import (
     ActuatorConfig,
     CircuitConfig,
@@ -38,6 +38,7 @@ __all__ = [
     "EdgeConfig",
     "FlatComponent",
     "FlatEdge",
+    "load_flat",
     "FlatScenario",
     "InitialStateConfig",
     "InstanceConfig",

@@ -18,10 +18,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import allowed, format_path, suggest
 
-__all__ = ["load_scenario", "parse_scenario", "read_json"]
+__all__ = ["load_scenario", "load_flat", "parse_scenario", "read_json"]
 
 
 def read_json(source: str | Path) -> tuple[Any, str]:
@@ -114,6 +115,25 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> ScenarioConfig:
     if issues:
         raise ScenarioError(issues, label)
     return scenario
+
+
+def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
+    """Load, validate and flatten in one pass (what the solver needs).
+
+    Same checks and errors as :func:`load_scenario` followed by :func:`flatten`, with the
+    semantic checks run once instead of twice.
+    """
+    from workbench.scenario.validate import check_scenario
+
+    if isinstance(source, Mapping):
+        data, label = source, None
+    else:
+        data, label = read_json(source)
+    scenario = parse_scenario(data, label)
+    flat, issues = check_scenario(scenario)
+    if issues:
+        raise ScenarioError(issues, label)
+    return flat
 
 
 def _short(value: Any) -> str:

@@ -1,7 +1,8 @@
 """Damped Newton iteration on the scaled system, with a sparse LU solve.
 
-Each iteration solves ``J dx = -F`` (scipy's SuperLU on the sparse Jacobian with columns
-scaled by the typical magnitude of each unknown), limits the step so that pressures stay
+Each iteration solves ``J dx = -F`` (the Jacobian is assembled sparse, block by block, with
+columns scaled by the typical magnitude of each unknown; scipy's SuperLU solves it, or dense
+LAPACK below :data:`DENSE_LIMIT` unknowns, where that is faster), limits the step so that pressures stay
 positive and inside the backend's range, pressures change by at most 50 % and enthalpies stay
 between the backend's ``h_min(p)`` and ``h_max(p)``, and backtracks (Armijo, halving) on the
 Euclidean norm of the scaled residuals. Property failures during a trial step count as a
@@ -85,6 +86,31 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
     return max(alpha, 1e-6)
 
 
+DENSE_LIMIT = 150
+"""Below this many unknowns the linear solve uses dense LAPACK (faster than SuperLU there)."""
+
+
+def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Solve ``J dx = -f`` with columns scaled by the typical size of each unknown."""
+    rows, cols, vals = system.jacobian_entries(x, f)
+    vals = vals * system.var_scale[cols]
+    n, m = system.n_eqs, system.n_vars
+    if m <= DENSE_LIMIT:
+        jac = np.zeros((n, m))
+        np.add.at(jac, (rows, cols), vals)
+        try:
+            dz = np.linalg.solve(jac, -f)
+        except np.linalg.LinAlgError:
+            dz = np.linalg.lstsq(jac, -f, rcond=None)[0]
+    else:
+        jac = sp.csc_matrix((vals, (rows, cols)), shape=(n, m))
+        try:
+            dz = spla.splu(jac).solve(-f)
+        except RuntimeError:
+            dz = np.linalg.lstsq(jac.toarray(), -f, rcond=None)[0]
+    return dz * system.var_scale
+
+
 def _safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
     try:
         f = system.residuals(x)
@@ -109,7 +135,6 @@ def newton(
     if f is None:
         state.x, state.message = x, "property evaluation failed at the starting point"
         return state
-    col_scale = sp.diags(system.var_scale)
     for _ in range(max_iterations):
         norm = float(np.max(np.abs(f))) if f.size else 0.0
         state.history.append(norm)
@@ -121,12 +146,7 @@ def newton(
             state.x, state.message = x, "timeout_ms reached"
             return state
         state.iterations += 1
-        jac = system.jacobian(x, f)
-        try:
-            dz = spla.splu((jac @ col_scale).tocsc()).solve(-f)
-        except RuntimeError:
-            dz = np.linalg.lstsq((jac @ col_scale).toarray(), -f, rcond=None)[0]
-        dx = dz * system.var_scale
+        dx = _newton_step(system, x, f)
         if not np.all(np.isfinite(dx)):
             state.x, state.message = x, "the Newton step is not finite (singular Jacobian)"
             return state

@@ -99,7 +99,7 @@ class SolveResult:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     structure: list[str] = field(default_factory=list)
-    edges: pd.DataFrame = field(default_factory=pd.DataFrame)
+    edge_rows: list[dict[str, Any]] = field(default_factory=list)
     components: dict[str, dict[str, Any]] = field(default_factory=dict)
     summary: dict[str, float | None] = field(default_factory=dict)
     controls: list[dict[str, Any]] = field(default_factory=list)
@@ -113,6 +113,18 @@ class SolveResult:
     scenario_name: str | None = None
 
     # -- tables ----------------------------------------------------------------------------
+    @property
+    def edges(self) -> pd.DataFrame:
+        """One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
+
+        Built on first access (a sweep that only reads the summary never pays for it).
+        """
+        cached = self.__dict__.get("_edges_frame")
+        if cached is None:
+            cached = pd.DataFrame(self.edge_rows)
+            self.__dict__["_edges_frame"] = cached
+        return cached
+
     def components_table(self) -> pd.DataFrame:
         """Component outputs as a table (one row per component, SI columns)."""
         rows = [{"name": name, **out} for name, out in self.components.items()]
@@ -143,7 +155,7 @@ class SolveResult:
             "structure": self.structure,
             "summary": self.summary,
             "components": components,
-            "edges": self.edges.to_dict(orient="records") if not self.edges.empty else [],
+            "edges": self.edge_rows,
             "controls": self.controls,
             "couplings": self.couplings,
             "property_calls": self.property_calls,

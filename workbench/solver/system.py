@@ -119,8 +119,10 @@ class System:
         """Forward-difference perturbation of unknown ``i`` at value ``xi``."""
         return 1e-7 * max(abs(xi), 0.01 * self.var_scale[i]) if self.var_kinds[i] != "z" else 1e-7
 
-    def jacobian(self, x: np.ndarray, f_scaled: np.ndarray | None = None) -> sp.csc_matrix:
-        """Sparse Jacobian of the scaled residuals ``d(F/scale)/dx`` [1/unit of x]."""
+    def jacobian_entries(
+        self, x: np.ndarray, f_scaled: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows, columns and values of the Jacobian of the scaled residuals [1/unit of x]."""
         rows: list[int] = []
         cols: list[int] = []
         vals: list[float] = []
@@ -137,6 +139,11 @@ class System:
                 rows.append(offset + r)
                 cols.append(c)
                 vals.append(v / self.eq_scale[offset + r])
+        return np.array(rows, dtype=int), np.array(cols, dtype=int), np.array(vals)
+
+    def jacobian(self, x: np.ndarray, f_scaled: np.ndarray | None = None) -> sp.csc_matrix:
+        """Sparse Jacobian of the scaled residuals ``d(F/scale)/dx`` [1/unit of x]."""
+        rows, cols, vals = self.jacobian_entries(x, f_scaled)
         return sp.csc_matrix((vals, (rows, cols)), shape=(self.n_eqs, self.n_vars))
 
     def block_of_equation(self, row: int) -> tuple[Any, int]:

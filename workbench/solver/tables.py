@@ -14,10 +14,10 @@ from workbench.solver.results import SolveResult
 from workbench.solver.system import System
 from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
 
-__all__ = ["collect_results", "edge_table"]
+__all__ = ["collect_results", "edge_rows", "edge_table"]
 
 
-def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
+def edge_rows(system: System, x: np.ndarray) -> list[dict]:
     """One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
 
     ``s`` is the specific entropy in kJ/(kg K); ``quality`` is empty outside the dome.
@@ -44,7 +44,12 @@ def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
                 "s": float(st.s) / 1e3,
             }
         )
-    return pd.DataFrame(rows)
+    return rows
+
+
+def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
+    """The edge rows of :func:`edge_rows` as a DataFrame."""
+    return pd.DataFrame(edge_rows(system, x))
 
 
 def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
@@ -55,7 +60,7 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
-    result.edges = edge_table(system, x)
+    result.edge_rows = edge_rows(system, x)
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
