@@ -188,14 +188,14 @@ class CoolPropBackend(FluidBackend):
         h = state.hmass()
         return h if h == h else self._checked(h, "h from (p, T)", p=p, T=T)
 
-    def _tabular_phase(self, p: float, T: float) -> int | None:
+    def _tabular_phase(self, p: float, t: float) -> int | None:
         """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
         of the saturation line a few kelvin away from it (CoolProp issue #629)."""
         if p >= self.p_crit:
             return None
-        if T < self.T_bubble(p):
+        if t < self.T_bubble(p):
             return CP.iphase_liquid
-        if T > self.T_dew(p):
+        if t > self.T_dew(p):
             return CP.iphase_gas
         return None
 
