@@ -1,8 +1,15 @@
 """The main job behind the README's first command.
 
-Validates and flattens every example scenario, solves it, and executes the notebooks, writing
-everything into an output folder (``output/`` by default), then prints where the results are.
-Parts whose modules are not written yet are skipped with a message.
+Validates and flattens every example scenario, solves it (a JSON result and a P-h diagram per
+example), and executes every notebook with papermill, writing everything into an output
+folder (``output/`` by default), then prints where the results are::
+
+    output/flat/<name>.json         flat scenarios (templates expanded)
+    output/results/<name>.json      solve results (``workbench solve --json`` format)
+    output/figures/<name>_ph.png    P-h diagrams
+    output/notebooks/<nb>.ipynb     executed notebooks, their artefacts in output/notebooks/<nb>/
+
+A step that fails is reported and makes the exit code 1; the other steps still run.
 """
 
 from __future__ import annotations
@@ -10,6 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+import traceback
 from pathlib import Path
 
 __all__ = ["run_main_job", "main"]
@@ -17,22 +26,112 @@ __all__ = ["run_main_job", "main"]
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_main_job(examples: Path, output: Path) -> int:
-    """Run the main job; return a process exit code (0 when every step succeeded)."""
+def _solve_examples(scenario_files: list[Path], output: Path) -> int:
+    from workbench.errors import WorkbenchError
+    from workbench.plotting import plot_ph
     from workbench.scenario import flatten, load_scenario
+    from workbench.solver import solve
 
-    output.mkdir(parents=True, exist_ok=True)
     failures = 0
+    for path in scenario_files:
+        name = path.stem
+        try:
+            scenario = load_scenario(path)
+            flat = flatten(scenario)
+            flat_path = output / "flat" / path.name
+            flat_path.parent.mkdir(parents=True, exist_ok=True)
+            flat_path.write_text(json.dumps(flat.to_dict(), indent=2) + "\n")
+            print(f"  validated and flattened {path.name} -> {flat_path}")
+            result = solve(scenario)
+            result_path = output / "results" / f"{name}.json"
+            result_path.parent.mkdir(parents=True, exist_ok=True)
+            result_path.write_text(result.to_json() + "\n")
+            fig, _ax = plot_ph(result, scenario=scenario)
+            figure_path = output / "figures" / f"{name}_ph.png"
+            figure_path.parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(figure_path, dpi=120, bbox_inches="tight")
+            s = result.summary
+            cop = s.get("cop_heating")
+            state = "converged" if result.converged else "NOT converged"
+            print(
+                f"  solved {path.name}: {state} in {result.iterations} iterations, "
+                f"COP heating {cop:.3f}"
+                if cop is not None
+                else f"  solved {path.name}: {state}"
+            )
+            if not result.converged:
+                failures += 1
+                print("    " + result.report().replace("\n", "\n    "))
+        except WorkbenchError as exc:
+            failures += 1
+            print(f"  FAILED {path.name}: {exc}")
+    return failures
+
+
+def _run_notebooks(output: Path) -> int:
+    try:
+        import papermill
+    except ModuleNotFoundError:
+        print("  notebooks skipped: papermill missing (pip install 'thermal-workbench[notebooks]')")
+        return 1
+    from workbench.notebook_ui.run import ensure_kernel, list_notebooks, run_notebook
+
+    failures = 0
+    folder = output / "notebooks"
+    kernel = ensure_kernel()
+    server_was_running = _embedded_running()
+    for path in list_notebooks():
+        t0 = time.perf_counter()
+        try:
+            target = run_notebook(path, output_dir=folder, kernel_name=kernel)
+            print(f"  executed {path.name} in {time.perf_counter() - t0:.1f} s -> {target}")
+        except papermill.PapermillExecutionError as exc:
+            failures += 1
+            print(
+                f"  FAILED {path.name} in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
+                f"(see {folder / path.name})"
+            )
+        except Exception as exc:  # a broken kernel or environment: report, go on
+            failures += 1
+            print(f"  FAILED {path.name}: {type(exc).__name__}: {exc}")
+            traceback.print_exc(limit=3)
+    if server_was_running is False and _embedded_running():
+        from workbench.notes import stop_embedded
+
+        stop_embedded()  # leave the embedded database as the job found it
+        print("  stopped the embedded note database the notes notebook started")
+    return failures
+
+
+def _embedded_running() -> bool | None:
+    """Whether the embedded note database runs (None: notes extra missing or DATABASE_URL set)."""
+    import os
+
+    if os.environ.get("DATABASE_URL"):
+        return None
+    try:
+        from workbench.notes import embedded_status
+    except ModuleNotFoundError:
+        return None
+    return embedded_status().running
+
+
+def run_main_job(examples: Path, output: Path, notebooks: bool = True) -> int:
+    """Run the main job; return a process exit code (0 when every step succeeded)."""
+    output.mkdir(parents=True, exist_ok=True)
     scenario_files = sorted(examples.glob("*.json"))
     print(f"main job: {len(scenario_files)} example scenarios from {examples}")
-    for path in scenario_files:
-        scenario = load_scenario(path)
-        flat = flatten(scenario)
-        flat_path = output / "flat" / path.name
-        flat_path.parent.mkdir(parents=True, exist_ok=True)
-        flat_path.write_text(json.dumps(flat.to_dict(), indent=2) + "\n")
-        print(f"  validated and flattened {path.name} -> {flat_path}")
-    print(f"main job: results are in {output.resolve()}")
+    failures = _solve_examples(scenario_files, output)
+    if notebooks:
+        print("main job: executing the notebooks")
+        failures += _run_notebooks(output)
+    root = output.resolve()
+    print(f"main job: results are in {root / 'results'}")
+    print(f"main job: figures are in {root / 'figures'}")
+    if notebooks:
+        print(f"main job: executed notebooks and their artefacts are in {root / 'notebooks'}")
+    if failures:
+        print(f"main job: {failures} step(s) failed (see above)")
     return 1 if failures else 0
 
 
@@ -40,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workbench.main_job", description=__doc__)
     parser.add_argument("--examples", type=Path, default=REPO_ROOT / "examples" / "scenarios")
     parser.add_argument("--output", type=Path, default=Path("output"))
+    parser.add_argument("--no-notebooks", action="store_true", help="only solve the examples")
     args = parser.parse_args(argv)
-    return run_main_job(args.examples, args.output)
+    return run_main_job(args.examples, args.output, notebooks=not args.no_notebooks)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,237 @@
+"""The notebooks: stored clean, executed with papermill on a real kernel, and their widgets.
+
+Notebook runs write a ``summary.json`` next to their artefacts; the tests assert on those
+values (and on the CSV, JSON and PNG files), checked against physics and the package.
+"""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pandas as pd
+import pytest
+from CoolProp.CoolProp import PropsSI
+
+from workbench.cli.main import main
+from workbench.errors import ScenarioError
+from workbench.notebook_ui import (
+    ScenarioBuilder,
+    ensure_kernel,
+    list_notebooks,
+    notebook_outputs,
+    run_notebook,
+)
+from workbench.scenario import load_scenario
+
+pytest_plugins = ["notes_fixtures"]
+
+NOTEBOOKS = [p.stem for p in list_notebooks()]
+
+
+@pytest.fixture(scope="session")
+def kernel() -> str:
+    return ensure_kernel()
+
+
+def _run(name: str, tmp_path, kernel: str, **parameters) -> dict:
+    artefacts = tmp_path / name
+    run_notebook(
+        name,
+        {"output_dir": str(artefacts), **parameters},
+        output=tmp_path / f"{name}.ipynb",
+        kernel_name=kernel,
+    )
+    executed = nbformat.read(str(tmp_path / f"{name}.ipynb"), as_version=4)
+    errors = [
+        o
+        for c in executed.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert not errors
+    return json.loads((artefacts / "summary.json").read_text())
+
+
+# -- stored notebooks ------------------------------------------------------------------------
+def test_the_four_notebooks_exist():
+    assert NOTEBOOKS == [
+        "01_scenario_builder",
+        "02_parameter_sweep",
+        "03_controls_and_couplings",
+        "04_note_search",
+    ]
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_is_committed_without_outputs_and_has_a_parameters_cell(name):
+    path = next(p for p in list_notebooks() if p.stem == name)
+    assert notebook_outputs(path) == [], f"{path} has outputs; clear them before committing"
+    nb = nbformat.read(str(path), as_version=4)
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and "output_dir" in tagged[0].source
+
+
+def test_notebook_outputs_detects_a_stored_output(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    nb.cells[0].outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"})]
+    nb.cells[0].execution_count = 1
+    nbformat.write(nb, str(tmp_path / "dirty.ipynb"))
+    assert notebook_outputs(tmp_path / "dirty.ipynb") == ["cell 0"]
+
+
+# -- the scenario builder widget -------------------------------------------------------------
+def test_builder_validates_typed_values_with_their_json_path(tmp_path):
+    builder = ScenarioBuilder.from_file("examples/scenarios/split_units_v2.json")
+    assert builder.issues == []
+    builder.document["circuits"] = [
+        {
+            "components": [{"name": "comp", "type": "Compressor", "mass_flow_kg_s": 0.05}],
+            "edges": [],
+        }
+    ]
+    field = builder._param_field("comp", "mass_flow_kg_s", 0.05)
+    field.value = "-1"  # what typing does
+    assert any(i.startswith("circuits[0].components[0].mass_flow_kg_s") for i in builder.issues), (
+        builder.issues
+    )
+    assert "issue" in builder._status.value
+    with pytest.raises(ScenarioError):
+        builder.save(tmp_path / "bad.json")
+    assert not (tmp_path / "bad.json").exists()
+
+
+def test_builder_edits_solves_and_saves_a_loadable_scenario(tmp_path):
+    builder = ScenarioBuilder.from_file("examples/scenarios/heat_pump_v1.json")
+    assert builder.set_parameter("evaporator", "fan_speed", 1.4) == [
+        "circuits[0].components[3].fan_speed: 1.4 is out of range: expected a number in [0, 1]"
+    ]
+    assert builder.set_parameter("evaporator", "fan_speed", 0.8) == []
+    with pytest.raises(KeyError, match="no component 'evap'"):
+        builder.set_parameter("evap", "fan_speed", 0.8)
+    result = builder.solve(show=False)
+    assert result.converged
+    saved = load_scenario(builder.save(tmp_path / "s.json"))
+    evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
+    assert evap.fan_speed == 0.8
+
+
+# -- executed notebooks ----------------------------------------------------------------------
+@pytest.mark.notebook
+def test_01_scenario_builder(tmp_path, kernel):
+    summary = _run(
+        "01_scenario_builder",
+        tmp_path,
+        kernel,
+        edits={"evaporator": {"air_inlet_temp_c": 2.0}},
+    )
+    assert summary["converged"] and summary["issues"] == []
+    assert summary["demo_issues"][0].startswith("fluid: unknown fluid 'NotARefrigerant'")
+    saved = load_scenario(summary["scenario_json"])
+    evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
+    assert evap.air_inlet_temp_c == 2.0
+    # heating COP below the Carnot COP between the secondary inlets (30 C water, 2 C air)
+    carnot = 303.15 / (303.15 - 275.15)
+    assert 2.0 < summary["cop_heating"] < carnot
+    assert summary["cop_heating"] == pytest.approx(summary["cop_cooling"] + 1.0, rel=1e-9)
+    assert (tmp_path / "01_scenario_builder" / "ph.png").stat().st_size > 10_000
+
+
+@pytest.mark.notebook
+def test_02_parameter_sweep_writes_one_row_per_value(tmp_path, kernel):
+    csv = tmp_path / "fan.csv"
+    values = [0.4, 0.7, 1.0]
+    summary = _run("02_parameter_sweep", tmp_path, kernel, values=values, output_csv=str(csv))
+    df = pd.read_csv(csv)
+    parameter = "unit_a.evaporator.fan_speed"
+    assert len(df) == 3 and df[parameter].tolist() == values
+    assert {"converged", "cop_cooling", "cooling_capacity_w", "compressor_power_w"} <= set(df)
+    assert df["converged"].all() and summary["converged"] == 3
+    assert df["cooling_capacity_w"].is_monotonic_increasing  # more evaporator air
+    assert ((df["cop_cooling"] > 1.0) & (df["cop_cooling"] < 10.0)).all()
+    assert (tmp_path / "02_parameter_sweep" / "sweep.png").exists()
+
+
+@pytest.mark.notebook
+def test_03_controls_and_couplings(tmp_path, kernel):
+    summary = _run("03_controls_and_couplings", tmp_path, kernel, targets=[4.0, 7.0])
+    control = summary["control"]
+    assert control["converged"] and control["saturated"] is None
+    assert control["measured"] == pytest.approx(control["target"], abs=1e-5)
+    sweep = summary["target_sweep"]
+    assert all(sweep["converged"])
+    assert sweep["measured"] == pytest.approx([4.0, 7.0], abs=1e-5)
+    assert sweep["actuator"][1] < sweep["actuator"][0]  # more superheat: a more closed valve
+    cascade = summary["cascade"]
+    assert cascade["converged"] and cascade["circuits"] == [0, 1]
+    assert abs(cascade["energy_balance_w"]) < 1e-6 * cascade["compressor_power_w"]
+    assert cascade["coupling_heat_to_cold_w"] == pytest.approx(
+        0.95 * cascade["coupling_heat_from_hot_w"], rel=1e-9
+    )
+    # a -20 C air evaporator rejecting to 35 C air in two stages: COP well under Carnot
+    carnot = 253.15 / (308.15 - 253.15)
+    assert 0.5 < cascade["cop_cooling"] < carnot
+    assert PropsSI("Tcrit", "R134a") > 308.15  # subcritical rejection, as the example assumes
+
+
+@pytest.mark.notebook
+@pytest.mark.db
+def test_04_note_search(tmp_path, kernel, pg_admin_url):
+    from notes_fixtures import make_database
+
+    from workbench.notes import db
+
+    name, url = make_database(pg_admin_url, "nb")
+    try:
+        summary = _run("04_note_search", tmp_path, kernel, database_url=url)
+    finally:
+        db.drop_database(pg_admin_url, name)
+    assert summary["notes"] == 8 and summary["imported"] == 8
+    assert summary["validate_ok"] and summary["reindex_embedded"] == 0
+    ice = summary["queries"]["why does the evaporator ice up"]
+    assert ice["hybrid"][0] == "Evaporator frosting at low suction temperature"
+    assert ice["semantic"][0] == "Evaporator frosting at low suction temperature"
+    oil = summary["queries"]["oil trap in the suction riser"]
+    assert oil["keyword"][0] == "Oil return in suction risers"
+    assert all(len(hits) <= 3 for hits in ice.values())
+
+
+# -- workbench run-notebook ------------------------------------------------------------------
+@pytest.mark.notebook
+def test_run_notebook_command(tmp_path, capsys):
+    csv = tmp_path / "out.csv"
+    code = main(
+        [
+            "run-notebook",
+            "02",
+            "-p",
+            "values",
+            "[0.6, 0.9]",
+            "-p",
+            "output_csv",
+            str(csv),
+            "--output-dir",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0
+    assert len(pd.read_csv(csv)) == 2
+    assert (tmp_path / "02_parameter_sweep.ipynb").exists()
+    assert json.loads((tmp_path / "02_parameter_sweep" / "summary.json").read_text())["rows"] == 2
+    # a cell that raises: exit 1, the executed notebook is still written
+    bad = main(
+        [
+            "run-notebook",
+            "02_parameter_sweep",
+            "-p",
+            "parameter",
+            "unit_a.evaporator.no_such_parameter",
+            "--output-dir",
+            str(tmp_path / "bad"),
+        ]
+    )
+    assert bad == 1
+    assert "no parameter 'no_such_parameter'" in capsys.readouterr().err
+    assert (tmp_path / "bad" / "02_parameter_sweep.ipynb").exists()
+    assert main(["run-notebook", "99_nothing"]) == 2

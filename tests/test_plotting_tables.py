@@ -1,0 +1,81 @@
+"""Styled results tables and the sweep plot."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.plotting import plot_sweep, results_tables, style_results
+from workbench.scenario import load_scenario
+from workbench.solver import solve
+from workbench.sweep import sweep
+
+
+@pytest.fixture(scope="module")
+def split_result():
+    result = solve(load_scenario("examples/scenarios/split_units_v2.json"))
+    assert result.converged
+    return result
+
+
+def test_style_results_edges_shade_phases_and_caption_the_outcome(split_result):
+    html = style_results(split_result).to_html()
+    assert "split air conditioners" in html and "converged" in html
+    assert "two-phase" in html and "#eeeeee" in html  # two-phase cells shaded grey
+    assert "#fbe3d6" in html  # vapour cells shaded
+    # four significant digits of the first pressure
+    p0 = split_result.edges["p_bar"].iloc[0]
+    assert f"{p0:.4g}" in html
+
+
+def test_style_results_summary_and_components(split_result):
+    tables = results_tables(split_result)
+    assert list(tables["summary"].index)[:3] == [
+        "cooling_capacity_w",
+        "heating_capacity_w",
+        "compressor_power_w",
+    ]
+    assert tables["components"].loc["unit_a.compressor", "type"] == "Compressor"
+    summary_html = style_results(split_result, "summary").to_html()
+    assert "#b00020" not in summary_html  # balance closes: not highlighted
+    with pytest.raises(ValueError, match="unknown table 'nope'"):
+        style_results(split_result, "nope")
+
+
+def test_plot_sweep_draws_the_frame_and_marks_failed_points():
+    values = [0.4, 0.7, 1.0, 1.3]  # 1.3 is out of range for fan_speed: a failed row
+    df = sweep(
+        "examples/scenarios/split_units_v2.json",
+        {"unit_a.evaporator.fan_speed": values},
+        processes=1,
+        progress=False,
+    )
+    assert df["converged"].tolist() == [True, True, True, False]
+    fig, ax = plot_sweep(df, "unit_a.evaporator.fan_speed")
+    cop = next(ln for ln in ax.get_lines() if ln.get_gid() == "cop_cooling")
+    assert list(cop.get_xdata()) == values[:3]
+    assert cop.get_ydata() == pytest.approx(df["cop_cooling"].iloc[:3].to_numpy())
+    right = [a for a in fig.axes if a is not ax][0]
+    cap = next(ln for ln in right.get_lines() if ln.get_gid() == "cooling_capacity_w")
+    assert cap.get_ydata() == pytest.approx(df["cooling_capacity_w"].iloc[:3].to_numpy() / 1e3)
+    failed = next(ln for ln in ax.get_lines() if ln.get_gid() == "failed")
+    assert list(failed.get_xdata()) == [1.3]
+    with pytest.raises(KeyError, match="not in the sweep frame"):
+        plot_sweep(df, "unit_b.evaporator.fan_speed")
+
+
+def test_plot_sweep_by_draws_one_line_per_group():
+    df = pd.DataFrame(
+        {
+            "a": [1.0, 2.0, 1.0, 2.0],
+            "b": [10, 10, 20, 20],
+            "converged": [True] * 4,
+            "cop_cooling": [3.0, 3.5, 2.5, 3.0],
+            "cop_heating": np.nan,
+        }
+    )
+    _fig, ax = plot_sweep(df, "a", by="b", powers=())
+    lines = [ln for ln in ax.get_lines() if ln.get_gid() == "cop_cooling"]
+    assert [list(ln.get_ydata()) for ln in lines] == [[3.0, 3.5], [2.5, 3.0]]
+    assert {ln.get_linestyle() for ln in lines} == {"-", "--"}

@@ -1,0 +1,30 @@
+"""Diagrams and tables of solve results: P-h and T-s charts, sweeps, convergence, tables.
+
+Every plotting function returns ``(Figure, Axes)`` for further customisation and accepts
+``ax=`` to draw into an existing figure::
+
+    from workbench.plotting import plot_ph
+    fig, ax = plot_ph(result, scenario=scenario)
+    fig.savefig("ph.png", dpi=120)
+
+Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), kW.
+"""
+
+from workbench.plotting.convergence import plot_convergence
+from workbench.plotting.cycle import CycleLoop, cycle_loops
+from workbench.plotting.ph import plot_ph
+from workbench.plotting.sweeps import plot_sweep
+from workbench.plotting.tables import TABLES, results_tables, style_results
+from workbench.plotting.ts import plot_ts
+
+__all__ = [
+    "plot_ph",
+    "plot_ts",
+    "plot_sweep",
+    "plot_convergence",
+    "style_results",
+    "results_tables",
+    "cycle_loops",
+    "CycleLoop",
+    "TABLES",
+]

@@ -1,0 +1,82 @@
+"""Shared pieces of the diagrams: the fluid of a scenario, axes, circuit colours."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from workbench.fluids import FluidBackend, get_backend
+
+__all__ = ["fluid_of", "new_axes", "circuit_colour", "CIRCUIT_COLOURS"]
+
+CIRCUIT_COLOURS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#ff7f0e",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+)
+"""One colour per circuit, in circuit order (cycled beyond eight circuits)."""
+
+
+def circuit_colour(index: int) -> str:
+    """Colour of the ``index``-th circuit drawn."""
+    return CIRCUIT_COLOURS[index % len(CIRCUIT_COLOURS)]
+
+
+def fluid_of(scenario: Any = None, fluid: FluidBackend | str | None = None) -> FluidBackend | None:
+    """The working-fluid backend of a scenario (or the one given).
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, FlatScenario, dict, str, path or None
+        The scenario; a path, JSON string or dict is loaded (and validated) first.
+    fluid : FluidBackend or str, optional
+        A backend, or a fluid name (with the Test backend unless the scenario names another),
+        taking precedence over the scenario.
+
+    Returns
+    -------
+    FluidBackend or None
+        None when neither is given (the diagram then has no dome).
+    """
+    if isinstance(fluid, FluidBackend):
+        return fluid
+    backend_name = None
+    name = fluid
+    if scenario is not None:
+        if isinstance(scenario, str | Path | dict):
+            from workbench.scenario import load_scenario
+
+            scenario = load_scenario(scenario)
+        backend_name = getattr(scenario, "fluid_backend", None)
+        name = name or scenario.fluid
+    if name is None:
+        return None
+    return get_backend(name, backend_name)
+
+
+def new_axes(ax: Axes | None, figsize: tuple[float, float] = (8.0, 5.5)) -> tuple[Figure, Axes]:
+    """The figure and axes to draw on: ``ax``'s figure, or a new figure.
+
+    A new figure goes through pyplot when the caller already uses pyplot (a notebook with
+    ``import matplotlib.pyplot as plt`` shows it inline); otherwise it is a plain
+    :class:`~matplotlib.figure.Figure` outside pyplot's global state (scripts, the CLI, many
+    figures in a loop), saved with ``fig.savefig``.
+    """
+    if ax is not None:
+        return ax.figure, ax  # type: ignore[return-value]
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=figsize, layout="constrained")
+    else:
+        fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.add_subplot()

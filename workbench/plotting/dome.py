@@ -1,0 +1,129 @@
+"""Saturation dome, isotherms and isobars computed from a fluid backend (SI in, SI out)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.errors import FluidPropertyError
+from workbench.fluids import FluidBackend
+
+__all__ = ["Dome", "saturation_dome", "isotherm_ph", "isobar_ts", "pressure_range", "nice_levels"]
+
+
+@dataclass
+class Dome:
+    """Saturated liquid and vapour lines from ``p_low`` up to just below the critical point.
+
+    Attributes
+    ----------
+    p_pa : ndarray
+        Pressures [Pa] (ascending).
+    h_liq, h_vap : ndarray
+        Saturated liquid and vapour enthalpy [J/kg].
+    s_liq, s_vap : ndarray
+        Saturated liquid and vapour entropy [J/kg/K].
+    t_k : ndarray
+        Saturation temperature [K].
+    """
+
+    p_pa: np.ndarray
+    h_liq: np.ndarray
+    h_vap: np.ndarray
+    s_liq: np.ndarray
+    s_vap: np.ndarray
+    t_k: np.ndarray
+
+
+def _safe(fn: Callable[..., float], *args: float) -> float:
+    try:
+        value = fn(*args)
+    except (FluidPropertyError, ValueError, ZeroDivisionError):
+        return float("nan")
+    return float("nan") if value is None else float(value)
+
+
+def _p_top(fluid: FluidBackend) -> float:
+    """Highest pressure with a two-phase region [Pa]."""
+    return min(float(fluid.p_crit), float(fluid.p_max)) * 0.998
+
+
+def pressure_range(fluid: FluidBackend, p_cycle: Sequence[float] = ()) -> tuple[float, float]:
+    """Pressure span [Pa] of a diagram: around the cycle, inside the backend's range."""
+    p_lo_valid = float(fluid.p_min) * 1.02
+    if len(p_cycle):
+        lo = max(min(p_cycle) / 3.0, p_lo_valid)
+        hi = min(max(max(p_cycle) * 2.0, _p_top(fluid)), float(fluid.p_max))
+    else:
+        lo = max(_p_top(fluid) / 100.0, p_lo_valid)
+        hi = _p_top(fluid)
+    return lo, hi
+
+
+def saturation_dome(fluid: FluidBackend, p_low: float, n: int = 80) -> Dome:
+    """Saturation lines from ``p_low`` [Pa] to just below the critical pressure.
+
+    Points are spaced geometrically in pressure, with extra points near the critical point
+    where the two lines turn towards each other.
+    """
+    top = _p_top(fluid)
+    p_low = min(p_low, top / 2.0)
+    u = np.linspace(0.0, 1.0, n)
+    # dense near the top: log-spaced, then squeezed towards the critical point
+    p = np.exp(np.log(p_low) + (np.log(top) - np.log(p_low)) * (1.0 - (1.0 - u) ** 1.6))
+    h_liq = np.array([_safe(fluid.h_liq, x) for x in p])
+    h_vap = np.array([_safe(fluid.h_vap, x) for x in p])
+    s_liq = np.array([_safe(fluid.s_liq, x) for x in p])
+    s_vap = np.array([_safe(fluid.s_vap, x) for x in p])
+    t = np.array([_safe(fluid.T_sat, x) for x in p])
+    return Dome(p, h_liq, h_vap, s_liq, s_vap, t)
+
+
+def isotherm_ph(
+    fluid: FluidBackend, t_k: float, p_low: float, p_high: float, n: int = 60
+) -> tuple[np.ndarray, np.ndarray]:
+    """An isotherm on the P-h chart: enthalpy [J/kg] against pressure [Pa].
+
+    Below the critical temperature the line is the vapour branch (``p < p_sat``), the
+    horizontal two-phase segment at ``p_sat`` and the liquid branch (``p > p_sat``).
+    """
+    p_sat = _safe(fluid.p_sat, t_k) if t_k < float(fluid.T_crit) else float("nan")
+    ps = np.geomspace(p_low, p_high, n)
+    if np.isfinite(p_sat) and p_low < p_sat < p_high:
+        eps = 1e-6 * p_sat
+        vap = ps[ps < p_sat - eps]
+        liq = ps[ps > p_sat + eps]
+        p_all = np.concatenate([vap, [p_sat - eps, p_sat - eps], [p_sat + eps], liq])
+        h_all = np.concatenate(
+            [
+                [_safe(fluid.h_pT, x, t_k) for x in vap],
+                [_safe(fluid.h_vap, p_sat), _safe(fluid.h_liq, p_sat)],
+                [_safe(fluid.h_liq, p_sat)],
+                [_safe(fluid.h_pT, x, t_k) for x in liq],
+            ]
+        )
+        return h_all, p_all
+    return np.array([_safe(fluid.h_pT, x, t_k) for x in ps]), ps
+
+
+def isobar_ts(
+    fluid: FluidBackend, p_pa: float, h_low: float, h_high: float, n: int = 60
+) -> tuple[np.ndarray, np.ndarray]:
+    """An isobar on the T-s chart: entropy [J/kg/K] and temperature [K] over an enthalpy span."""
+    hs = np.linspace(h_low, h_high, n)
+    s = np.array([_safe(fluid.s_ph, p_pa, h) for h in hs])
+    t = np.array([_safe(fluid.T_ph, p_pa, h) for h in hs])
+    return s, t
+
+
+def nice_levels(lo: float, hi: float, count: int = 5) -> list[float]:
+    """About ``count`` round values between ``lo`` and ``hi`` (steps of 1, 2, 2.5, 5 x 10^k)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)) or hi <= lo:
+        return []
+    raw = (hi - lo) / max(count, 1)
+    mag = 10.0 ** np.floor(np.log10(raw))
+    step = min((m * mag for m in (1, 2, 2.5, 5, 10)), key=lambda st: abs(np.log(st / raw)))
+    start = np.ceil(lo / step) * step
+    return [round(float(v), 10) for v in np.arange(start, hi + 1e-9 * step, step)]

@@ -1,0 +1,105 @@
+"""Drawing the solved cycle on a diagram: one colour per circuit, numbered states."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+
+from workbench.fluids import FluidBackend
+from workbench.plotting.common import circuit_colour
+from workbench.plotting.cycle import CycleLoop, segment_states
+
+__all__ = ["draw_cycle", "XY"]
+
+XY = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""Map arrays ``(p [Pa], h [J/kg], T [K], s [J/kg/K])`` to diagram coordinates ``(x, y)``."""
+
+
+def draw_cycle(
+    ax: Axes,
+    loops: list[CycleLoop],
+    fluid: FluidBackend | None,
+    xy: XY,
+    *,
+    numbers: bool = True,
+    segment_points: int = 24,
+) -> dict[int, str]:
+    """Draw each loop's process paths and its numbered states.
+
+    Lines carry ``gid`` ``"cycle-<circuit>"`` and state markers ``"states-<circuit>"`` so
+    callers (and tests) can find them. Returns the colour used per circuit.
+    """
+    circuits = sorted({loop.circuit for loop in loops})
+    colours = {c: circuit_colour(k) for k, c in enumerate(circuits)}
+    labelled: set[int] = set()
+    for loop in loops:
+        colour = colours[loop.circuit]
+        n = len(loop.rows)
+        closed = n > 1
+        xs: list[np.ndarray] = []
+        ys: list[np.ndarray] = []
+        for k in range(n if closed else n - 1):
+            a, b = k, (k + 1) % n
+            p, h, t, s = segment_states(
+                fluid,
+                loop.p_pa[a],
+                loop.h_j_kg[a],
+                loop.p_pa[b],
+                loop.h_j_kg[b],
+                segment_points,
+            )
+            # the ends are the solver's states, not re-evaluated ones
+            t[0], s[0], t[-1], s[-1] = loop.t_k[a], loop.s_j_kgk[a], loop.t_k[b], loop.s_j_kgk[b]
+            x, y = xy(p, h, t, s)
+            xs.append(x)
+            ys.append(y)
+        label = None if loop.circuit in labelled else f"circuit {loop.circuit}"
+        labelled.add(loop.circuit)
+        if xs:
+            ax.plot(
+                np.concatenate(xs),
+                np.concatenate(ys),
+                color=colour,
+                lw=2.0,
+                label=label,
+                gid=f"cycle-{loop.circuit}",
+                zorder=3,
+            )
+        x_pts, y_pts = xy(loop.p_pa, loop.h_j_kg, loop.t_k, loop.s_j_kgk)
+        ax.plot(
+            x_pts,
+            y_pts,
+            "o",
+            color=colour,
+            ms=5,
+            gid=f"states-{loop.circuit}",
+            zorder=4,
+            label=None if xs else label,
+        )
+        if numbers:
+            for num, x, y in zip(loop.numbers, x_pts, y_pts):
+                ax.annotate(
+                    str(num),
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(5, 5),
+                    fontsize=9,
+                    color=colour,
+                    fontweight="bold",
+                    gid=f"number-{num}",
+                )
+    return colours
+
+
+def finite_limits(values: Any, pad: float = 0.05) -> tuple[float, float] | None:
+    """(low, high) of the finite values with a relative margin, or None."""
+    arr = np.asarray(values, dtype=float)
+    arr = arr[np.isfinite(arr)]
+    if arr.size == 0:
+        return None
+    lo, hi = float(arr.min()), float(arr.max())
+    span = hi - lo or abs(hi) or 1.0
+    return lo - pad * span, hi + pad * span

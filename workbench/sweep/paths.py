@@ -1,0 +1,176 @@
+"""Sweep paths: which value of a flat scenario a swept column sets, or an output column reads.
+
+Inputs (set before each solve):
+
+- ``<component>.<parameter>``: a component parameter of the flat scenario (names after
+  flattening, ``unit_a.evaporator.fan_speed``); the longest component name that prefixes the
+  path wins, so instance names with dots work. Legacy ``f_`` factors are read as ``z_``.
+- ``controls.<id>.<field>``: ``target``, ``gain``, ``band`` or ``smooth_eps`` of a control loop.
+- ``solver.<field>``: a solver setting (``tolerance``, ``max_iterations`` ...).
+
+Outputs (read after each solve, optional extra columns):
+
+- ``<component>.<output>``: an entry of ``result.components`` (SI).
+- ``controls.<id>.<key>``: an entry of a control loop's result (``measured``, ``actuator`` ...).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.components.catalog import get_spec, normalise_factor
+from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario import FlatScenario, SolverConfig
+
+__all__ = ["SweepPath", "resolve_path", "resolve_output", "case_document", "read_output"]
+
+CONTROL_FIELDS = ("target", "gain", "band", "smooth_eps")
+"""Numeric fields of a control loop that can be swept."""
+
+
+@dataclass(frozen=True)
+class SweepPath:
+    """A resolved path.
+
+    Attributes
+    ----------
+    path : str
+        The path as written (the column name).
+    kind : str
+        ``"component"``, ``"control"`` or ``"solver"``.
+    owner : str
+        Component name or control id (empty for the solver).
+    key : str
+        Parameter, field or output name.
+    integer : bool
+        The value must be an integer (converted from an integral float).
+    """
+
+    path: str
+    kind: str
+    owner: str
+    key: str
+    integer: bool = False
+
+
+def _fail(path: str, message: str) -> ScenarioError:
+    return ScenarioError([ScenarioIssue(f"sweep[{path!r}]", message)], source="sweep")
+
+
+def _longest_prefix(path: str, names: list[str]) -> str | None:
+    matches = [n for n in names if path.startswith(n + ".") and len(path) > len(n) + 1]
+    return max(matches, key=len) if matches else None
+
+
+def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
+    """Resolve an input path against a flat scenario.
+
+    Raises
+    ------
+    ScenarioError
+        No component, control or solver field of that name, or a parameter the component
+        type does not have; the message lists what exists.
+    """
+    comp_name = _longest_prefix(path, list(flat.components))
+    if comp_name is not None:
+        comp = flat.components[comp_name]
+        key = normalise_factor(path[len(comp_name) + 1 :])
+        spec = get_spec(comp.type)
+        param = spec.param(key) if spec else None
+        if spec is not None and param is None:
+            raise _fail(
+                path,
+                f"{comp.type} {comp_name!r} has no parameter {key!r}; "
+                f"parameters: {', '.join(spec.param_names)}",
+            )
+        if param is not None and param.kind not in ("number", "integer"):
+            raise _fail(path, f"parameter {key!r} of {comp_name!r} is a {param.kind}, not a number")
+        return SweepPath(path, "component", comp_name, key, bool(param and param.kind == "integer"))
+    if path.startswith("controls."):
+        ids = [c.id for c in flat.controls]
+        cid = _longest_prefix(path[len("controls.") :], ids)
+        if cid is None:
+            raise _fail(path, f"no control loop matches; loops: {', '.join(ids) or 'none'}")
+        key = path[len("controls.") + len(cid) + 1 :]
+        if key not in CONTROL_FIELDS:
+            raise _fail(path, f"controls.<id>.<field> takes one of {', '.join(CONTROL_FIELDS)}")
+        return SweepPath(path, "control", cid, key)
+    if path.startswith("solver."):
+        key = path[len("solver.") :]
+        fields = SolverConfig.model_fields
+        if key not in fields or key in ("strategy", "verbose"):
+            numeric = [f for f in fields if f not in ("strategy", "verbose")]
+            raise _fail(path, f"solver field must be one of {', '.join(numeric)}")
+        return SweepPath(path, "solver", "", key, fields[key].annotation is int)
+    raise _fail(
+        path,
+        "not '<component>.<parameter>', 'controls.<id>.<field>' or 'solver.<field>'; "
+        f"components: {', '.join(flat.components)}",
+    )
+
+
+def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
+    """Resolve an output path (``<component>.<output>`` or ``controls.<id>.<key>``).
+
+    Raises
+    ------
+    ScenarioError
+        The component or control loop does not exist.
+    """
+    comp_name = _longest_prefix(path, list(flat.components))
+    if comp_name is not None:
+        return SweepPath(path, "component", comp_name, path[len(comp_name) + 1 :])
+    if path.startswith("controls."):
+        cid = _longest_prefix(path[len("controls.") :], [c.id for c in flat.controls])
+        if cid is not None:
+            return SweepPath(path, "control", cid, path[len("controls.") + len(cid) + 1 :])
+    raise _fail(path, "an output is '<component>.<output>' or 'controls.<id>.<key>'")
+
+
+def _plain(value: Any, integer: bool) -> Any:
+    """A JSON-plain value (numpy scalars to Python; integral floats to int where needed)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if integer and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def case_document(
+    doc: dict[str, Any], specs: list[SweepPath], values: tuple[Any, ...]
+) -> dict[str, Any]:
+    """A copy of the flat scenario document ``doc`` with each path set to its value."""
+    doc = copy.deepcopy(doc)
+    for spec, value in zip(specs, values):
+        _set_value(doc, spec, value)
+    return doc
+
+
+def _set_value(doc: dict[str, Any], spec: SweepPath, value: Any) -> None:
+    value = _plain(value, spec.integer)
+    if spec.kind == "component":
+        for circuit in doc["circuits"]:
+            for comp in circuit["components"]:
+                if comp["name"] == spec.owner:
+                    comp[spec.key] = value
+                    return
+        raise _fail(spec.path, f"component {spec.owner!r} is not in the scenario")
+    if spec.kind == "control":
+        for loop in doc.get("controls", []):
+            if loop["id"] == spec.owner:
+                loop[spec.key] = value
+                return
+        raise _fail(spec.path, f"control loop {spec.owner!r} is not in the scenario")
+    doc.setdefault("solver", {})[spec.key] = value
+
+
+def read_output(result: Any, spec: SweepPath) -> Any:
+    """The value of an output path in a solve result (None when absent)."""
+    if spec.kind == "component":
+        return (result.components.get(spec.owner) or {}).get(spec.key)
+    for entry in result.controls:
+        if entry.get("id") == spec.owner:
+            return entry.get(spec.key)
+    return None
