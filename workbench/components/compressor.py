@@ -140,6 +140,48 @@ class Compressor(Component):
         flow = inlet.m - self.factor(x, "z_flow") * self.model_mass_flow(x)
         return np.array([flow, energy])
 
+    def jacobian(self, x: np.ndarray, f0: np.ndarray, step) -> list[tuple[int, int, float]]:
+        """Analytic derivatives for the isentropic power model with a fixed or displacement flow.
+
+        With ``dh = T ds + v dp`` (valid in and out of the dome): ``ds/dh_in = 1/T_in``,
+        ``ds/dp_in = -v_in/T_in``, ``dh2s/ds = T_2s``, ``dh2s/dp_out = v_2s``. Maps and loops
+        that drive a factor of this compressor fall back to finite differences.
+        """
+        if self.power_mode == "map" or self.flow_mode == "map" or self.factor_sources:
+            return super().jacobian(x, f0, step)
+        fl = self.fluid
+        pin, pout = self.ports["inlet"], self.ports["outlet"]
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        t_in = fl.T_ph(inlet.p, inlet.h)
+        v_in = 1.0 / fl.rho_ph(inlet.p, inlet.h)
+        s_in = fl.s_ph(inlet.p, inlet.h)
+        h2s = fl.h_ps(outlet.p, s_in)
+        t_2s = fl.T_ph(outlet.p, h2s)
+        v_2s = 1.0 / fl.rho_ph(outlet.p, h2s)
+        k = self.factor(x, "z_power") / float(self.params["isentropic_efficiency"])
+        row = 0
+        entries: list[tuple[int, int, float]] = []
+        if self.flow_mode != "none":
+            entries.append((0, pin.m, 1.0))
+            if self.flow_mode == "displacement":
+                par = self.params
+                c = (
+                    self.factor(x, "z_flow")
+                    * par["displacement_m3"]
+                    * par["speed_hz"]
+                    * par["volumetric_efficiency"]
+                    * self.factor(x, "z_etav")
+                )
+                entries.append((0, pin.p, -c * fl.drho_dp_h(inlet.p, inlet.h)))
+                entries.append((0, pin.h, -c * fl.drho_dh_p(inlet.p, inlet.h)))
+            row = 1
+        # energy: h_out - h_in - k (h2s - h_in)
+        entries.append((row, pout.h, 1.0))
+        entries.append((row, pin.h, -1.0 - k * (t_2s / t_in - 1.0)))
+        entries.append((row, pin.p, k * t_2s * v_in / t_in))
+        entries.append((row, pout.p, -k * v_2s))
+        return entries
+
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         fl = self.fluid
