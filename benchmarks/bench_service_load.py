@@ -1,0 +1,363 @@
+"""Load test of the HTTP API: concurrent clients search while reindex jobs run.
+
+On a throwaway database (the embedded server in a temporary folder, or ``DATABASE_URL``), the
+script imports ``--notes`` notes for four owners, starts ``workbench serve`` as a separate
+process on a free loopback port, then runs ``--clients`` client threads that search for
+``--seconds`` seconds while the administrator keeps a forced reindex running (a new job starts
+as soon as the previous one finishes). A short baseline phase without reindex comes first.
+
+Every query is one note's unique code word, so that note must come back (it is the only keyword
+match, and its fused score beats every semantic-only hit): a miss counts as a lost note. Afterwards the set of note ids must be unchanged and validate must pass.
+Latency is measured by the clients (request to response); the table goes into
+docs/benchmarks.md between the ``bench:service-load`` markers::
+
+    python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
+
+Exit status 1 when a request failed or a note was lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_notes_common import REPO, machine_line, write_section  # noqa: E402
+
+from workbench.notes import db  # noqa: E402
+from workbench.notes.migrations import migrate  # noqa: E402
+from workbench.notes.service.serving import free_port  # noqa: E402
+from workbench.notes.store import NoteInput, import_notes  # noqa: E402
+
+OWNERS = ("ana", "ben", "cho", "dev")
+ADMIN_TOKEN = "bench-admin-" + uuid.uuid4().hex
+WORDS = [
+    "evaporator",
+    "condenser",
+    "compressor",
+    "superheat",
+    "subcooling",
+    "defrost",
+    "frost",
+    "oil",
+    "riser",
+    "suction",
+    "discharge",
+    "expansion",
+    "valve",
+    "glide",
+    "refrigerant",
+    "charge",
+    "leak",
+    "pressure",
+    "capacity",
+    "fan",
+    "coil",
+    "brine",
+    "glycol",
+    "cascade",
+    "inverter",
+    "scroll",
+    "screw",
+    "receiver",
+    "accumulator",
+    "filter",
+    "drier",
+    "sight",
+    "glass",
+]
+
+
+@dataclass
+class Phase:
+    """What the clients saw in one phase."""
+
+    name: str
+    latencies_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    misses: int = 0
+    seconds: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def make_notes(n: int, rng: random.Random) -> dict[str, list[NoteInput]]:
+    """Notes per owner, each with a unique code word ``u<number>x`` in its title."""
+    per: dict[str, list[NoteInput]] = {o: [] for o in OWNERS}
+    for i in range(n):
+        owner = OWNERS[i % len(OWNERS)]
+        topic = rng.sample(WORDS, 3)
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(12, 40)))
+        per[owner].append(
+            NoteInput(f"Unit u{i:06d}x {' '.join(topic)}", f"{body}.", external_id=f"n{i}")
+        )
+    return per
+
+
+def client_loop(
+    base: str,
+    tokens: dict[str, str],
+    notes: dict[str, list[NoteInput]],
+    phase: Phase,
+    deadline: float,
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while time.monotonic() < deadline:
+            owner = rng.choice(OWNERS)
+            note = rng.choice(notes[owner])
+            # the code word alone: only this note matches it, so it ranks first in the keyword
+            # branch and its fused score beats every note that only the semantic branch found
+            query = note.title.split()[1]
+            start = time.perf_counter()
+            try:
+                r = client.post(
+                    "/api/notes/search",
+                    params={"q": query, "limit": 10},
+                    headers={"Authorization": f"Bearer {tokens[owner]}"},
+                )
+                elapsed = (time.perf_counter() - start) * 1e3
+                if r.status_code != 200:
+                    with phase.lock:
+                        phase.errors.append(f"{r.status_code} {r.text[:200]}")
+                    continue
+                body = r.json()
+                found = any(h["external_id"] == note.external_id for h in body["results"])
+                with phase.lock:
+                    phase.latencies_ms.append(elapsed)
+                    phase.server_ms.append(body["took_ms"])
+                    phase.misses += 0 if found else 1
+            except httpx.HTTPError as exc:
+                with phase.lock:
+                    phase.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+def reindex_loop(base: str, phase: Phase, jobs: dict, deadline: float) -> None:
+    """Keep a forced reindex running until the deadline; the last job is awaited.
+
+    ``jobs["in_window"]`` counts the notes re-embedded before the deadline (from the progress
+    endpoint), ``jobs["tail_s"]`` how long the last job ran on after it.
+    """
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    with httpx.Client(base_url=base, timeout=30) as c:
+        while time.monotonic() < deadline:
+            r = c.post("/api/notes/reindex", params={"force": True}, headers=admin)
+            if r.status_code != 202:
+                with phase.lock:
+                    phase.errors.append(f"reindex: {r.status_code} {r.text[:200]}")
+                return
+            job = r.json()["job"]
+            done_in_window = 0
+            while True:
+                state = c.get(f"/api/notes/reindex/{job}", headers=admin).json()
+                if time.monotonic() < deadline:
+                    done_in_window = state["done"]
+                if state["state"] != "running":
+                    break
+                time.sleep(0.2)
+            jobs["in_window"] += done_in_window
+            if state["state"] == "succeeded":
+                jobs["completed"] += 1
+            else:
+                jobs["failed"] += 1
+                with phase.lock:
+                    phase.errors.append(f"reindex job failed: {state['error']}")
+        jobs["tail_s"] = max(0.0, time.monotonic() - deadline)
+
+
+def run_phase(base, tokens, notes, name, seconds, clients, reindex: bool) -> tuple[Phase, dict]:  # noqa: ANN001
+    phase = Phase(name)
+    deadline = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=client_loop, args=(base, tokens, notes, phase, deadline, s))
+        for s in range(clients)
+    ]
+    jobs = {"completed": 0, "failed": 0, "in_window": 0, "tail_s": 0.0}
+    indexer = threading.Thread(target=reindex_loop, args=(base, phase, jobs, deadline))
+    start = time.monotonic()
+    if reindex:
+        indexer.start()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    phase.seconds = time.monotonic() - start
+    if reindex:
+        indexer.join()
+    return phase, jobs
+
+
+def note_ids(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        return {r[0] for r in conn.execute('SELECT id FROM "Note"')}
+
+
+def wait_ready(base: str, proc: subprocess.Popen, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"workbench serve exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("workbench serve did not become ready")
+
+
+def row(phase: Phase, clients: int) -> str:
+    lat = phase.latencies_ms
+    if not lat:
+        return f"| {phase.name} | {clients} | 0 | - | - | - | - | - | {len(phase.errors)} | {phase.misses} |"
+    return (
+        f"| {phase.name} | {clients} | {len(lat)} | {len(lat) / phase.seconds:.1f} | "
+        f"{_percentile(lat, 0.5):.1f} | {_percentile(lat, 0.95):.1f} | {_percentile(lat, 0.99):.1f} | "
+        f"{statistics.median(phase.server_ms):.1f} | {len(phase.errors)} | {phase.misses} |"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--baseline-seconds", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-write", action="store_true", help="print, do not update the docs")
+    args = parser.parse_args()
+    if not (1 <= args.clients <= 64 and 1 <= args.seconds <= 600 and 1 <= args.notes <= 100_000):
+        parser.error("keep it bounded: 1-64 clients, 1-600 s, 1-100000 notes")
+
+    load_before = os.getloadavg()[0]
+    rng = random.Random(args.seed)
+    notes = make_notes(args.notes, rng)
+    tokens = {o: f"bench-{o}-{uuid.uuid4().hex}" for o in OWNERS}
+    home = Path(tempfile.mkdtemp(prefix="wb-load-"))
+    if os.environ.get(db.ENV_DATABASE_URL):
+        admin_url = db.with_database(os.environ[db.ENV_DATABASE_URL], "postgres")
+        own_server = False
+    else:
+        admin_url = db.with_database(db.start_embedded(home), "postgres")
+        own_server = True
+    name = f"bench_load_{uuid.uuid4().hex[:8]}"
+    url = db.create_database(admin_url, name)
+    proc = None
+    try:
+        t0 = time.perf_counter()
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrate(conn)
+            for owner, records in notes.items():
+                import_notes(conn, owner, records)
+        import_s = time.perf_counter() - t0
+        before = note_ids(url)
+        print(f"imported {len(before)} notes in {import_s:.1f} s", flush=True)
+
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+        env.update(
+            DATABASE_URL=url,
+            WORKBENCH_HOME=str(home / "service"),
+            WORKBENCH_API_TOKENS=",".join(f"{t}:{o}" for o, t in tokens.items()),
+            WORKBENCH_ADMIN_TOKEN=ADMIN_TOKEN,
+        )
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "workbench.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            env=env,
+        )
+        wait_ready(base, proc)
+
+        base_phase, _ = run_phase(
+            base, tokens, notes, "search only", args.baseline_seconds, args.clients, False
+        )
+        load_phase, jobs = run_phase(
+            base, tokens, notes, "search during reindex", args.seconds, args.clients, True
+        )
+
+        after = note_ids(url)
+        with httpx.Client(base_url=base, timeout=120) as c:
+            report = c.post(
+                "/api/admin/embeddings/validate", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}
+            ).json()
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            proc.wait(30)
+        db.drop_database(admin_url, name)
+        if own_server:
+            db.stop_embedded(home)
+
+    lost = len(before - after) + base_phase.misses + load_phase.misses
+    errors = len(base_phase.errors) + len(load_phase.errors)
+    reindex_rate = jobs["in_window"] / args.seconds
+    table = "\n".join(
+        [
+            "## HTTP API under load (`benchmarks/bench_service_load.py`)",
+            "",
+            f"{machine_line()}; 1-min load average {load_before:.1f} when the run started (other "
+            "jobs share the machine). `workbench serve` (uvicorn, one process, pool of 8) on loopback, "
+            f"{len(before)} notes of {len(OWNERS)} owners, local embedding model; "
+            f"{args.clients} client threads (httpx) in a separate process send "
+            "`POST /api/notes/search?q=...&limit=10` (hybrid) back to back. Each query names one "
+            "note's unique code word; a response without that note counts as a miss (lost note). "
+            "Each search embeds its query with the local model, so the clients and the reindex "
+            "compete for the same two cores.",
+            "",
+            "Latency measured by the clients [ms]; `server` is the median `took_ms` the API reports.",
+            "",
+            "| phase | clients | requests | req/s | p50 | p95 | p99 | server p50 | errors | misses |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            row(base_phase, args.clients),
+            row(load_phase, args.clients),
+            "",
+            f"During the {args.seconds:.0f} s load phase a forced reindex ran all the time "
+            f"(one job after the other): {jobs['in_window']} notes re-embedded in the window "
+            f"({reindex_rate:.0f} notes/s next to the searches), {jobs['completed']} jobs "
+            f"completed, {jobs['failed']} failed; the last job finished {jobs['tail_s']:.0f} s "
+            f"after the clients stopped. Notes before {len(before)}, after "
+            f"{len(after)}, missing {len(before - after)}; validate after the run: "
+            f"{'ok' if report.get('ok') else 'FAILED ' + str(report.get('counts'))}.",
+        ]
+    )
+    print(table)
+    for message in (base_phase.errors + load_phase.errors)[:10]:
+        print("error:", message, file=sys.stderr)
+    if not args.no_write:
+        write_section("service-load", table)
+    return 1 if errors or lost or not report.get("ok") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

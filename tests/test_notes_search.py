@@ -1,0 +1,249 @@
+"""Hybrid search against the real database: modes, OR semantics, RRF, owners, HNSW settings."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from workbench.errors import NoteStoreError
+from workbench.notes.search import SearchSettings, keyword_terms, search, tsquery_text
+from workbench.notes.store import NoteInput, import_notes
+
+pytest_plugins = ["notes_fixtures"]
+
+pytestmark = pytest.mark.db
+
+ALICE = [
+    (
+        "defrost",
+        "Defrost heater failure",
+        "The electric defrost heater on the freezer coil burned out; ice blocked the airflow.",
+    ),
+    (
+        "oil",
+        "Oil return in long risers",
+        "Install an oil trap at the bottom of every suction riser taller than 3 m.",
+    ),
+    ("glide", "Zeotropic glide", "R407C shows roughly 7 K of temperature glide in the evaporator."),
+    (
+        "txv",
+        "Expansion valve hunting",
+        "The thermostatic expansion valve hunts when the bulb is mounted on top of the suction line.",
+    ),
+    (
+        "fouling",
+        "Condenser fouling",
+        "Dirty condenser fins raised the head pressure by 4 bar in summer.",
+    ),
+    (
+        "cop",
+        "Heat pump COP",
+        "Seasonal COP of the air-source heat pump dropped below 2.5 in January.",
+    ),
+    (
+        "leak",
+        "Refrigerant leak test",
+        "Nitrogen pressure test at 25 bar held for 24 h before evacuation.",
+    ),
+    (
+        "vfd",
+        "Compressor speed control",
+        "A variable frequency drive keeps the suction pressure steady at part load.",
+    ),
+]
+BOB = [
+    ("bob-defrost", "Defrost timer", "Bob's defrost timer note: start defrost every 6 hours."),
+    ("bob-ice", "Coil icing", "Frost and ice on the evaporator coil of the walk-in cooler."),
+]
+
+
+@pytest.fixture(scope="module")
+def conn(module_db_url: str, minilm):
+    with psycopg.connect(module_db_url, autocommit=True) as c:
+        import_notes(c, "alice", [NoteInput(t, b, e) for e, t, b in ALICE], provider=minilm)
+        import_notes(c, "bob", [NoteInput(t, b, e) for e, t, b in BOB], provider=minilm)
+        yield c
+
+
+def _ext(hits) -> list[str]:
+    return [h.external_id for h in hits]
+
+
+def test_keyword_terms_or_query() -> None:
+    terms = keyword_terms("Why does the evaporator coil keep icing up, the EVAPORATOR?")
+    assert terms == ["evaporator", "coil", "keep", "icing"]
+    assert tsquery_text(terms) == "'evaporator' | 'coil' | 'keep' | 'icing'"
+    assert keyword_terms("the of and") == ["the", "of", "and"]  # nothing but function words
+
+
+def test_keyword_mode_ranks_matching_notes(conn: psycopg.Connection, minilm) -> None:
+    hits = search(conn, "defrost heater", owner="alice", mode="keyword", provider=minilm)
+    assert _ext(hits) == ["defrost"]
+    assert hits[0].keyword_rank == 1 and hits[0].semantic_rank is None
+    assert "<b>defrost</b>" in hits[0].snippet.lower()
+    assert hits[0].score == pytest.approx(1 / 61)
+
+
+def test_keyword_mode_uses_or_semantics_for_long_queries(conn: psycopg.Connection, minilm) -> None:
+    query = "what should I do when the suction riser is too tall for oil to come back"
+    hits = search(conn, query, owner="alice", mode="keyword", provider=minilm)
+    assert hits and hits[0].external_id == "oil"  # no note holds every word of the query
+    for hit in hits:  # every hit matches at least one query word
+        matched = conn.execute(
+            "SELECT tsv @@ to_tsquery('simple', %s) FROM \"Note\" WHERE id = %s",
+            (tsquery_text(keyword_terms(query)), hit.id),
+        ).fetchone()[0]
+        assert matched
+
+
+def test_semantic_mode_finds_paraphrase_without_shared_words(
+    conn: psycopg.Connection, minilm
+) -> None:
+    query = "fluid mixture whose boiling temperature changes during evaporation"
+    hits = search(conn, query, owner="alice", mode="semantic", limit=3, provider=minilm)
+    assert hits[0].external_id == "glide"
+    assert [h.semantic_rank for h in hits] == [1, 2, 3]
+    assert all(h.keyword_rank is None for h in hits)
+
+
+def test_hybrid_scores_are_rrf_of_branch_ranks(conn: psycopg.Connection, minilm) -> None:
+    settings = SearchSettings(rrf_k=10)
+    hits = search(
+        conn, "ice on the evaporator coil", owner=None, limit=10, provider=minilm, settings=settings
+    )
+    assert len(hits) == 10  # every note: alice's and bob's
+    for hit in hits:
+        expected = sum(1 / (10 + r) for r in (hit.keyword_rank, hit.semantic_rank) if r is not None)
+        assert hit.score == pytest.approx(expected)
+    keys = [(-h.score, h.id) for h in hits]
+    assert keys == sorted(keys)  # best first, ties by id
+    assert hits[0].external_id == "bob-ice"  # matched by both branches
+    assert hits[0].keyword_rank == 1 and hits[0].semantic_rank == 1
+    kw = search(
+        conn, "ice on the evaporator coil", owner=None, mode="keyword", limit=10, provider=minilm
+    )
+    sem = search(
+        conn, "ice on the evaporator coil", owner=None, mode="semantic", limit=10, provider=minilm
+    )
+    by_id = {h.id: h for h in hits}
+    for i, h in enumerate(kw, start=1):
+        assert by_id[h.id].keyword_rank == i
+    for i, h in enumerate(sem, start=1):
+        assert by_id[h.id].semantic_rank == i
+
+
+def test_weights_change_the_fusion(conn: psycopg.Connection, minilm) -> None:
+    q = "defrost of the frozen coil"
+    only_kw = search(
+        conn, q, owner=None, provider=minilm, settings=SearchSettings(semantic_weight=0.0)
+    )
+    assert only_kw[0].keyword_rank == 1
+
+
+def test_owner_scope(conn: psycopg.Connection, minilm) -> None:
+    for mode in ("hybrid", "keyword", "semantic"):
+        alice = search(
+            conn, "defrost timer ice", owner="alice", mode=mode, limit=20, provider=minilm
+        )
+        assert alice and all(not e.startswith("bob") for e in _ext(alice))
+        bob = search(conn, "defrost timer ice", owner="bob", mode=mode, limit=20, provider=minilm)
+        assert set(_ext(bob)) <= {"bob-defrost", "bob-ice"}
+    assert search(conn, "defrost", owner="carol", provider=minilm) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"query": "   "}, "the search query is empty"),
+        ({"query": "x" * 1001}, "1001 characters; at most 1000"),
+        ({"query": "ok", "limit": 0}, "limit must be between 1 and 1000"),
+        ({"query": "ok", "mode": "fuzzy"}, "unknown search mode 'fuzzy'"),
+    ],
+)
+def test_search_rejects_bad_input(
+    conn: psycopg.Connection, minilm, kwargs: dict, message: str
+) -> None:
+    with pytest.raises(NoteStoreError, match=message):
+        search(conn, owner="alice", provider=minilm, **{"limit": 10, "mode": "hybrid", **kwargs})
+
+
+def test_semantic_branch_only_compares_the_configured_model(
+    migrated_conn: psycopg.Connection, minilm
+) -> None:
+    conn = migrated_conn
+    import_notes(conn, "alice", [NoteInput(t, b, e) for e, t, b in ALICE], provider=minilm)
+    conn.execute(
+        'UPDATE "NoteEmbedding" SET model = %s WHERE "noteId" = (SELECT id FROM "Note" WHERE "externalId" = %s)',
+        ("openai/other-model", "glide"),
+    )
+    hits = search(
+        conn,
+        "temperature glide of zeotropic blends",
+        owner="alice",
+        mode="semantic",
+        limit=8,
+        provider=minilm,
+    )
+    assert "glide" not in _ext(hits) and len(hits) == 7
+    hybrid = search(conn, "temperature glide of zeotropic blends", owner="alice", provider=minilm)
+    glide = next(h for h in hybrid if h.external_id == "glide")
+    assert glide.keyword_rank == 1 and glide.semantic_rank is None
+
+
+def test_ef_search_and_iterative_scan_return_every_candidate(
+    migrated_conn: psycopg.Connection, minilm
+) -> None:
+    conn = migrated_conn
+    crowd = [
+        NoteInput(f"Log entry {i}", f"Routine inspection number {i} of unit {i % 7}", f"c{i}")
+        for i in range(150)
+    ]
+    import_notes(conn, "crowd", crowd, provider=minilm)
+    import_notes(conn, "carol", [NoteInput(t, b, e) for e, t, b in ALICE[:5]], provider=minilm)
+    settings = SearchSettings(semantic_candidates=120)
+    hits = search(
+        conn,
+        "inspection",
+        owner="crowd",
+        mode="semantic",
+        limit=120,
+        provider=minilm,
+        settings=settings,
+    )
+    assert len(hits) == 120  # more than the default hnsw.ef_search of 40
+    carol = search(
+        conn, "unit inspection log", owner="carol", mode="semantic", limit=5, provider=minilm
+    )
+    assert sorted(_ext(carol)) == sorted(e for e, _, _ in ALICE[:5])
+    # without the settings the HNSW scan stops at ef_search (40) rows: that is what they fix
+    vec = conn.execute(
+        'SELECT embedding::text FROM "NoteEmbedding" e JOIN "Note" n ON n.id = e."noteId"'
+        " WHERE n.\"externalId\" = 'c3'"
+    ).fetchone()[0]
+    with conn.transaction():
+        conn.execute("SET LOCAL enable_seqscan = off")
+        plain = conn.execute(
+            'SELECT "noteId" FROM "NoteEmbedding" ORDER BY embedding <=> %s::vector LIMIT 120',
+            (vec,),
+        ).fetchall()
+    assert len(plain) == 40
+
+
+def test_keyword_branch_weighs_rare_words_higher(migrated_conn: psycopg.Connection, minilm) -> None:
+    conn = migrated_conn
+    common = [
+        NoteInput(f"Compressor log {i}", "compressor compressor running normally", f"c{i}")
+        for i in range(12)
+    ]
+    rare = NoteInput("Maintenance", "the scroll set was replaced", "rare")
+    import_notes(conn, "alice", [*common, rare], provider=minilm)
+    hits = search(
+        conn, "compressor scroll", owner="alice", mode="keyword", limit=20, provider=minilm
+    )
+    assert hits[0].external_id == "rare"  # one rare word beats a frequent word repeated
+    assert len(hits) == 13
+    conn.execute('ANALYZE "Note"')  # with planner statistics (reltuples) the order is the same
+    again = search(
+        conn, "compressor scroll", owner="alice", mode="keyword", limit=20, provider=minilm
+    )
+    assert [h.id for h in again] == [h.id for h in hits]

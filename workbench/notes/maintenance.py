@@ -1,0 +1,282 @@
+"""Maintenance: regenerate embeddings (reindex) and check them (validate).
+
+``reindex`` walks the notes in id order, one batch at a time: it reads a batch, embeds the notes
+that need it outside any transaction, then writes that batch's embeddings in one transaction.
+A failure (the provider or the database) stops the run; batches already written stay, and the
+batch that failed keeps its previous embeddings. A note whose embedding was made by the
+configured model from its current text (same content hash) is skipped unless ``force``.
+
+``validate`` asks the database for every kind of bad row and returns counts and note ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import psycopg
+
+from workbench.errors import NoteStoreError
+from workbench.notes.embeddings import (
+    CONTENT_HASH_SQL,
+    STORE_DIMENSION,
+    EmbeddingProvider,
+    content_hash,
+    embedding_text,
+    get_provider,
+    to_vector_literal,
+)
+from workbench.notes.store import UPSERT_EMBEDDING_SQL
+
+__all__ = [
+    "ReindexResult",
+    "ValidationReport",
+    "reindex",
+    "validate",
+    "VALIDATION_CHECKS",
+]
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    """Counts of one reindex run.
+
+    Attributes
+    ----------
+    total : int
+        Notes looked at.
+    embedded : int
+        Embeddings written.
+    skipped : int
+        Notes whose embedding was current.
+    batches : int
+        Transactions committed.
+    """
+
+    total: int
+    embedded: int
+    skipped: int
+    batches: int
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Result of :func:`validate`.
+
+    Attributes
+    ----------
+    model : str
+        The configured model the rows were checked against.
+    total_notes, total_embeddings : int
+        Rows looked at.
+    counts : dict of str to int
+        Number of offending notes per check (every check is present, zero when clean).
+    ids : dict of str to list of str
+        Offending note ids per check (at most ``max_ids`` each, sorted).
+    """
+
+    model: str
+    total_notes: int
+    total_embeddings: int
+    counts: dict[str, int]
+    ids: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when no check found a bad row."""
+        return not any(self.counts.values())
+
+
+_BATCH_SQL = """
+SELECT n.id, n.title, n.content, e.model, e."contentHash", e.embedding IS NULL
+  FROM "Note" n LEFT JOIN "NoteEmbedding" e ON e."noteId" = n.id
+ WHERE n.id > %(after)s{owner}
+ ORDER BY n.id
+ LIMIT %(batch)s
+"""
+
+
+def reindex(
+    conn: psycopg.Connection,
+    *,
+    provider: EmbeddingProvider | None = None,
+    owner: str | None = None,
+    batch_size: int = 64,
+    force: bool = False,
+    progress: bool | Callable[[int, int], None] = False,
+) -> ReindexResult:
+    """Regenerate embeddings in batches, one transaction per batch.
+
+    Parameters
+    ----------
+    conn : psycopg.Connection
+        Autocommit connection.
+    provider : EmbeddingProvider, optional
+        Default :func:`~workbench.notes.embeddings.get_provider`.
+    owner : str, optional
+        Only this owner's notes (default all).
+    batch_size : int
+        Notes per batch and transaction.
+    force : bool
+        Re-embed every note, current or not.
+    progress : bool or callable
+        True shows a tqdm bar; a callable gets ``(done, total)`` after each batch.
+
+    Returns
+    -------
+    ReindexResult
+
+    Raises
+    ------
+    EmbeddingError, NoteStoreError
+        The run stops; the failing batch keeps its previous embeddings.
+    """
+    if batch_size < 1:
+        raise NoteStoreError(f"batch_size must be at least 1, got {batch_size}")
+    provider = provider or get_provider()
+    owner_sql = ' AND n."ownerId" = %(owner)s' if owner is not None else ""
+    total = conn.execute(
+        f'SELECT count(*) FROM "Note" n WHERE TRUE{owner_sql}', {"owner": owner}
+    ).fetchone()[0]
+    bar = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, desc="reindex", unit="note")
+    after, done, embedded, skipped, batches = "", 0, 0, 0, 0
+    try:
+        while True:
+            rows = conn.execute(
+                _BATCH_SQL.format(owner=owner_sql),
+                {"after": after, "batch": batch_size, "owner": owner},
+            ).fetchall()
+            if not rows:
+                break
+            after = rows[-1][0]
+            todo = [
+                (note_id, title, content, content_hash(title, content))
+                for note_id, title, content, model, stored_hash, missing in rows
+                if force
+                or missing
+                or model != provider.model_id
+                or stored_hash != content_hash(title, content)
+            ]
+            skipped += len(rows) - len(todo)
+            if todo:
+                vectors = provider.embed([embedding_text(t, c) for _, t, c, _ in todo])
+                params = [
+                    (
+                        note_id,
+                        to_vector_literal(vec, source=f"note {note_id}"),
+                        provider.model_id,
+                        provider.dimension,
+                        digest,
+                    )
+                    for (note_id, _, _, digest), vec in zip(todo, vectors, strict=True)
+                ]
+                with conn.transaction(), conn.cursor() as cur:
+                    # only notes that still exist (a note deleted meanwhile is not resurrected)
+                    cur.execute(
+                        'SELECT id FROM "Note" WHERE id = ANY(%s) FOR UPDATE',
+                        ([p[0] for p in params],),
+                    )
+                    alive = {r[0] for r in cur.fetchall()}
+                    cur.executemany(UPSERT_EMBEDDING_SQL, [p for p in params if p[0] in alive])
+                batches += 1
+                embedded += len(todo)
+            done += len(rows)
+            if bar is not None:
+                bar.update(len(rows))
+            elif callable(progress):
+                progress(done, total)
+    finally:
+        if bar is not None:
+            bar.close()
+    return ReindexResult(total=done, embedded=embedded, skipped=skipped, batches=batches)
+
+
+VALIDATION_CHECKS: dict[str, str] = {
+    "missing_embedding": """
+        SELECT n.id FROM "Note" n
+         WHERE NOT EXISTS (SELECT 1 FROM "NoteEmbedding" e WHERE e."noteId" = n.id)""",
+    "duplicate_embedding": """
+        SELECT e."noteId" FROM "NoteEmbedding" e GROUP BY e."noteId" HAVING count(*) > 1""",
+    "null_vector": """
+        SELECT e."noteId" FROM "NoteEmbedding" e WHERE e.embedding IS NULL""",
+    "wrong_dimension": f"""
+        SELECT e."noteId" FROM "NoteEmbedding" e
+         WHERE e.embedding IS NOT NULL AND vector_dims(e.embedding) <> {STORE_DIMENSION}""",
+    "wrong_model": """
+        SELECT e."noteId" FROM "NoteEmbedding" e
+         WHERE e.model IS DISTINCT FROM %(model)s""",
+    "native_dimension_mismatch": f"""
+        SELECT e."noteId" FROM "NoteEmbedding" e
+         WHERE e.embedding IS NOT NULL AND e.model = %(model)s
+           AND (e.dimension IS DISTINCT FROM %(dimension)s
+                OR (%(dimension)s < {STORE_DIMENSION} AND vector_norm(subvector(
+                    e.embedding, %(dimension)s + 1, {STORE_DIMENSION} - %(dimension)s)) > 0))""",
+    "nan_values": """
+        SELECT e."noteId" FROM "NoteEmbedding" e
+         WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 'NaN'::float8""",
+    "zero_vector": """
+        SELECT e."noteId" FROM "NoteEmbedding" e
+         WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 0""",
+    "stale_hash": f"""
+        SELECT n.id FROM "Note" n JOIN "NoteEmbedding" e ON e."noteId" = n.id
+         WHERE e."contentHash" IS DISTINCT FROM {CONTENT_HASH_SQL.format(alias="n")}""",
+}
+"""One query per kind of bad row, each returning the offending note ids."""
+
+
+def validate(
+    conn: psycopg.Connection,
+    *,
+    provider: EmbeddingProvider | None = None,
+    model: str | None = None,
+    dimension: int | None = None,
+    max_ids: int = 100,
+) -> ValidationReport:
+    """Check every note has exactly one current, well-formed embedding of the configured model.
+
+    Parameters
+    ----------
+    conn : psycopg.Connection
+        Any connection.
+    provider : EmbeddingProvider, optional
+        Supplies the configured ``model_id`` and native ``dimension`` (default: the configured
+        provider; not loaded when ``model`` and ``dimension`` are given).
+    model, dimension : optional
+        Override the provider's.
+    max_ids : int
+        Ids listed per check.
+
+    Returns
+    -------
+    ValidationReport
+        Counts for every check in :data:`VALIDATION_CHECKS` and the offending ids.
+    """
+    if model is None or dimension is None:
+        provider = provider or get_provider()
+        model = model or provider.model_id
+        dimension = dimension or provider.dimension
+    params = {"model": model, "dimension": dimension}
+    counts: dict[str, int] = {}
+    ids: dict[str, list[str]] = {}
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        for name, query in VALIDATION_CHECKS.items():
+            rows = conn.execute(
+                f"SELECT id, count(*) OVER () FROM ({query}) AS bad(id) ORDER BY id LIMIT %(n)s",
+                {**params, "n": max_ids},
+            ).fetchall()
+            counts[name] = rows[0][1] if rows else 0
+            ids[name] = [r[0] for r in rows]
+        total_notes = conn.execute('SELECT count(*) FROM "Note"').fetchone()[0]
+        total_embeddings = conn.execute('SELECT count(*) FROM "NoteEmbedding"').fetchone()[0]
+    return ValidationReport(
+        model=model,
+        total_notes=total_notes,
+        total_embeddings=total_embeddings,
+        counts=counts,
+        ids=ids,
+    )

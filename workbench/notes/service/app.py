@@ -1,0 +1,58 @@
+"""The FastAPI application: wires the routers, the error handlers and the lifespan only.
+
+``create_app(services)`` serves already started :class:`~.services.Services` (the ``workbench
+serve`` command waits for the database first); ``create_app()`` without them starts them in the
+lifespan, for ``uvicorn --factory workbench.notes.service.app:create_app``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from fastapi import FastAPI
+
+from workbench.notes.service.errors import install_error_handlers
+from workbench.notes.service.routers import admin, health, notes
+from workbench.notes.service.services import Services, start_services
+
+__all__ = ["create_app"]
+
+_DESCRIPTION = """Hybrid keyword + semantic search over engineering notes.
+
+Send `Authorization: Bearer <token>` on every `/api` route. A caller sees and searches only its
+own notes; reindex and validate need the administrator token. Errors are JSON:
+`{"error": CODE, "message": TEXT}`."""
+
+
+def create_app(services: Services | None = None) -> FastAPI:
+    """Build the application.
+
+    Parameters
+    ----------
+    services : Services, optional
+        Started services; they are closed when the application stops. None: started (and
+        closed) by the application's lifespan from the environment.
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        running = services or await anyio.to_thread.run_sync(start_services)
+        app.state.services = running
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(running.close)
+
+    app = FastAPI(
+        title="Thermal Workbench note search",
+        version="1",
+        description=_DESCRIPTION,
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(health.router)
+    app.include_router(notes.router)
+    app.include_router(admin.router)
+    return app

@@ -1,0 +1,90 @@
+"""Dependencies shared by the routers: the services, the caller, a pooled connection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+import psycopg
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from workbench.notes.service.auth import Principal
+from workbench.notes.service.errors import ApiError
+from workbench.notes.service.services import Services
+
+__all__ = [
+    "bearer_scheme",
+    "get_services",
+    "get_principal",
+    "require_admin",
+    "get_connection",
+    "ServicesDep",
+    "CallerDep",
+    "AdminDep",
+    "ConnectionDep",
+]
+
+bearer_scheme = HTTPBearer(
+    auto_error=False,
+    description="A token of WORKBENCH_API_TOKENS, WORKBENCH_ADMIN_TOKEN or the tokens file.",
+)
+_CHALLENGE = {"WWW-Authenticate": "Bearer"}
+
+
+def get_services(request: Request) -> Services:
+    """The running services (503 while the server is starting or stopping)."""
+    services = getattr(request.app.state, "services", None)
+    if services is None or services.closed:
+        raise ApiError(503, "starting", "the service is starting or stopping; retry shortly")
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_principal(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+    services: ServicesDep,
+) -> Principal:
+    """The caller of the bearer token (401 when it is missing or unknown)."""
+    if credentials is None or not credentials.credentials:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "missing bearer token: send 'Authorization: Bearer <token>'",
+            headers=_CHALLENGE,
+        )
+    principal = services.tokens.lookup(credentials.credentials)
+    if principal is None:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "unknown bearer token",
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        )
+    return principal
+
+
+CallerDep = Annotated[Principal, Depends(get_principal)]
+
+
+def require_admin(principal: CallerDep) -> Principal:
+    """The caller, if it holds the administrator token (403 otherwise)."""
+    if not principal.admin:
+        raise ApiError(
+            403, "forbidden", f"owner {principal.owner!r} is not an administrator of this service"
+        )
+    return principal
+
+
+AdminDep = Annotated[Principal, Depends(require_admin)]
+
+
+def get_connection(services: ServicesDep) -> Iterator[psycopg.Connection]:
+    """A pooled autocommit connection for the duration of one request."""
+    with services.pool.connection() as conn:
+        yield conn
+
+
+ConnectionDep = Annotated[psycopg.Connection, Depends(get_connection)]

@@ -1,0 +1,176 @@
+"""``/api/notes``: search, create, read, replace, delete, list and bulk import (owner-scoped)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import psycopg
+from fastapi import APIRouter, Query, Response, status
+
+from workbench.errors import NoteStoreError
+from workbench.notes import store
+from workbench.notes.service.dependencies import CallerDep, ConnectionDep, ServicesDep
+from workbench.notes.service.errors import ERROR_RESPONSES, ApiError
+from workbench.notes.service.schemas import (
+    ErrorBody,
+    ImportRequest,
+    ImportResultOut,
+    NoteCreate,
+    NoteList,
+    NoteOut,
+    NoteReplace,
+    SearchHitOut,
+    SearchResponse,
+)
+from workbench.notes.service.services import MAX_RESULTS, query_problem, run_search
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/notes", tags=["notes"], responses=ERROR_RESPONSES)
+_NOT_FOUND = {404: {"model": ErrorBody, "description": "No such note of the caller"}}
+_CONFLICT = {409: {"model": ErrorBody, "description": "External id already used by the caller"}}
+
+
+def _out(note: store.Note) -> NoteOut:
+    return NoteOut(
+        id=note.id,
+        owner=note.owner,
+        external_id=note.external_id,
+        title=note.title,
+        content=note.content,
+        created_at=note.created_at,
+        updated_at=note.updated_at,
+    )
+
+
+@router.post("/search", response_model=SearchResponse, summary="Hybrid search of your notes")
+def search_notes(
+    principal: CallerDep,
+    services: ServicesDep,
+    q: Annotated[str | None, Query(description="The search text, 1 to 1,000 characters.")] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_RESULTS, description="Results wanted, 1 to 100.")
+    ] = 10,
+    mode: Annotated[
+        Literal["hybrid", "keyword", "semantic"],
+        Query(description="Fused ranking, or one branch alone for comparison."),
+    ] = "hybrid",
+) -> SearchResponse:
+    """Keyword (full-text) and semantic (cosine) rankings fused with Reciprocal Rank Fusion."""
+    problem = query_problem(q, "query parameter 'q'")
+    if problem:
+        raise ApiError(422, "invalid_request", problem)
+    hits, took_ms = run_search(services, q, owner=principal.owner, limit=limit, mode=mode)
+    return SearchResponse(
+        query=q,
+        took_ms=round(took_ms, 3),
+        results=[SearchHitOut(**hit.__dict__) for hit in hits],
+    )
+
+
+@router.post(
+    "",
+    response_model=NoteOut,
+    status_code=status.HTTP_201_CREATED,
+    responses=_CONFLICT,
+    summary="Create a note",
+)
+def create_note(
+    body: NoteCreate,
+    response: Response,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> NoteOut:
+    """Store a note of the caller with its embedding."""
+    try:
+        note = store.add_note(
+            conn, principal.owner, body.title, body.content, external_id=body.external_id
+        )
+    except NoteStoreError as exc:
+        if isinstance(exc.__cause__, psycopg.errors.UniqueViolation):
+            raise ApiError(409, "conflict", str(exc)) from exc
+        raise
+    response.headers["Location"] = f"/api/notes/{note.id}"
+    return _out(note)
+
+
+@router.get("", response_model=NoteList, summary="List your notes")
+def list_notes(
+    principal: CallerDep,
+    conn: ConnectionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> NoteList:
+    """The caller's notes, newest first."""
+    notes = store.list_notes(conn, owner=principal.owner, limit=limit, offset=offset)
+    total = store.count_notes(conn, owner=principal.owner)
+    return NoteList(notes=[_out(n) for n in notes], total=total, limit=limit, offset=offset)
+
+
+@router.post("/import", response_model=ImportResultOut, summary="Import notes in bulk")
+def import_notes(
+    body: ImportRequest,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> ImportResultOut:
+    """Insert or update up to 10,000 notes in one transaction (idempotent by external id)."""
+    records = [
+        store.NoteInput(
+            title=r.title, content=r.content, external_id=r.external_id, source=f"body.notes[{i}]"
+        )
+        for i, r in enumerate(body.notes)
+    ]
+    first_seen: dict[str, int] = {}
+    for i, rec in enumerate(records):
+        if rec.external_id is None:
+            continue
+        if rec.external_id in first_seen:
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"body.notes[{i}].external_id: {rec.external_id!r} already appears at "
+                f"body.notes[{first_seen[rec.external_id]}]",
+            )
+        first_seen[rec.external_id] = i
+    result = store.import_notes(conn, principal.owner, records)
+    return ImportResultOut(**result.__dict__)
+
+
+@router.get("/{note_id}", response_model=NoteOut, responses=_NOT_FOUND, summary="Read a note")
+def read_note(
+    note_id: str,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> NoteOut:
+    """One note of the caller (another owner's note answers 404)."""
+    return _out(store.get_note(conn, note_id, owner=principal.owner))
+
+
+@router.put("/{note_id}", response_model=NoteOut, responses=_NOT_FOUND, summary="Replace a note")
+def replace_note(
+    note_id: str,
+    body: NoteReplace,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> NoteOut:
+    """Replace title and content; the embedding is recomputed when the text changed."""
+    note = store.update_note(
+        conn, note_id, owner=principal.owner, title=body.title, content=body.content
+    )
+    return _out(note)
+
+
+@router.delete(
+    "/{note_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=_NOT_FOUND,
+    summary="Delete a note",
+)
+def delete_note(
+    note_id: str,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> Response:
+    """Delete a note of the caller and its embedding."""
+    store.delete_note(conn, note_id, owner=principal.owner)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

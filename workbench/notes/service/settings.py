@@ -1,0 +1,97 @@
+"""Settings of the note service, read once from the environment.
+
+=================================  ==============  ===============================================
+variable                           default         meaning
+=================================  ==============  ===============================================
+``DATABASE_URL``                   unset           the PostgreSQL server; unset: the embedded one
+``WORKBENCH_API_TOKENS``           unset           ``token:owner,token2:owner2`` (see ``auth``)
+``WORKBENCH_ADMIN_TOKEN``          unset           the administrator's token
+``WORKBENCH_TOKENS_FILE``          unset           a JSON tokens file (default
+                                                   ``$WORKBENCH_HOME/tokens.json`` when present)
+``WORKBENCH_DB_WAIT_S``            120             how long to wait for the database at start [s]
+``WORKBENCH_DB_POOL_SIZE``         8               connections of the pool
+``WORKBENCH_MIGRATE_ON_START``     1               apply pending migrations at start (0: only check)
+``WORKBENCH_REINDEX_BATCH_SIZE``   64              notes per reindex batch and transaction
+=================================  ==============  ===============================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from workbench.errors import NoteStoreError
+
+__all__ = ["ServiceSettings"]
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
+    raw = env.get(name, "")
+    if raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise NoteStoreError(f"{name}={raw!r} is not a number") from exc
+    if value < minimum:
+        raise NoteStoreError(f"{name}={raw!r} must be at least {minimum:g}")
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise NoteStoreError(f"{name}={raw!r} must be 1/0, true/false, yes/no or on/off")
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """What the HTTP API and the tool server need to start.
+
+    Attributes
+    ----------
+    database_url : str or None
+        libpq URL; None: ``DATABASE_URL`` or the embedded server, resolved at start.
+    db_wait_s : float
+        How long to wait for the database before giving up [s].
+    pool_size : int
+        Maximum connections of the pool [connections].
+    migrate_on_start : bool
+        Apply pending migrations at start (False: readiness reports them as pending).
+    reindex_batch_size : int
+        Notes per reindex batch (one transaction each).
+    """
+
+    database_url: str | None = None
+    db_wait_s: float = 120.0
+    pool_size: int = 8
+    migrate_on_start: bool = True
+    reindex_batch_size: int = 64
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ServiceSettings:
+        """Read the settings from the environment.
+
+        Raises
+        ------
+        NoteStoreError
+            A malformed value, naming the variable.
+        """
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            db_wait_s=_number(env, "WORKBENCH_DB_WAIT_S", 120.0, minimum=0.0),
+            pool_size=int(_number(env, "WORKBENCH_DB_POOL_SIZE", 8, minimum=2)),
+            migrate_on_start=_flag(env, "WORKBENCH_MIGRATE_ON_START", True),
+            reindex_batch_size=int(_number(env, "WORKBENCH_REINDEX_BATCH_SIZE", 64, minimum=1)),
+        )
+
+    def with_(self, **changes: object) -> ServiceSettings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)

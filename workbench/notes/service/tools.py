@@ -1,0 +1,143 @@
+"""The MCP tool server: ``search_notes(query, limit)`` over streamable HTTP at ``/mcp``.
+
+It uses the ``mcp`` SDK (2.x, :class:`mcp.server.mcpserver.MCPServer`) with the same bearer tokens
+as the HTTP API: the SDK's bearer middleware asks :class:`RegistryTokenVerifier`, which answers
+with the token's owner, and the tool searches that owner's notes only through the same
+:func:`~workbench.notes.service.services.run_search` as ``POST /api/notes/search``. A request
+without a valid token is refused with 401 before it reaches the tool. ``GET /healthz`` answers
+without a token.
+
+The server is stateless (each request stands alone) and answers with JSON, so that any number of
+clients can call it without sessions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount
+
+from workbench.errors import NoteStoreError
+from workbench.notes.service.auth import TokenRegistry
+from workbench.notes.service.schemas import SearchHitOut, SearchResponse
+from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, run_search
+
+__all__ = ["ADMIN_SCOPE", "RegistryTokenVerifier", "build_tool_server", "create_tools_app"]
+
+ADMIN_SCOPE = "notes:admin"
+"""Scope carried by the administrator's token."""
+
+
+class RegistryTokenVerifier:
+    """Token verifier of the MCP SDK backed by the service's :class:`TokenRegistry`."""
+
+    def __init__(self, tokens: TokenRegistry) -> None:
+        self._tokens = tokens
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The access of a bearer token: ``client_id`` and ``subject`` are its owner."""
+        principal = self._tokens.lookup(token)
+        if principal is None:
+            return None
+        return AccessToken(
+            token=token,
+            client_id=principal.owner,
+            subject=principal.owner,
+            scopes=[ADMIN_SCOPE] if principal.admin else [],
+        )
+
+
+def build_tool_server(
+    services: Services, *, public_url: str = "http://127.0.0.1:3001"
+) -> MCPServer:
+    """The MCP server with the ``search_notes`` tool.
+
+    Parameters
+    ----------
+    services : Services
+        Started services (pool and tokens).
+    public_url : str
+        This server's base URL, announced as the token issuer.
+    """
+    server = MCPServer(
+        "workbench-notes",
+        instructions="Search the caller's engineering notes (refrigeration, heat pumps).",
+        token_verifier=RegistryTokenVerifier(services.tokens),
+        auth=AuthSettings(issuer_url=public_url, resource_server_url=None),
+    )
+
+    @server.tool()
+    async def search_notes(query: str, limit: int = 10) -> SearchResponse:
+        """Hybrid keyword + semantic search of your notes, best first.
+
+        Args:
+            query: What to look for, in words (1 to 1,000 characters).
+            limit: How many results, 1 to 100.
+        """
+        access = get_access_token()
+        if access is None:  # the bearer middleware refuses such requests first
+            raise ToolError("not authenticated: send 'Authorization: Bearer <token>'")
+        problem = query_problem(query, "query")
+        if problem:
+            raise ToolError(problem)
+        if not 1 <= limit <= MAX_RESULTS:
+            raise ToolError(f"limit must be between 1 and {MAX_RESULTS}, got {limit}")
+        try:
+            hits, took_ms = await anyio.to_thread.run_sync(
+                lambda: run_search(services, query, owner=access.client_id, limit=limit)
+            )
+        except NoteStoreError as exc:
+            raise ToolError(str(exc)) from exc
+        return SearchResponse(
+            query=query,
+            took_ms=round(took_ms, 3),
+            results=[SearchHitOut(**hit.__dict__) for hit in hits],
+        )
+
+    @server.custom_route("/healthz", methods=["GET"])
+    async def healthz(_: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    return server
+
+
+def create_tools_app(
+    services: Services, *, host: str = "127.0.0.1", port: int = 3001, public_url: str | None = None
+) -> Starlette:
+    """The ASGI application of the tool server (``/mcp`` and ``/healthz``).
+
+    Parameters
+    ----------
+    services : Services
+        Started services; closed when the application stops.
+    host : str
+        The interface it listens on (loopback turns on the SDK's DNS-rebinding protection).
+    port : int
+        The port it listens on (for the default ``public_url``).
+    public_url : str, optional
+        Base URL announced as token issuer (default ``http://<host>:<port>``).
+    """
+    server = build_tool_server(services, public_url=public_url or f"http://{host}:{port}")
+    inner = server.streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        try:
+            async with inner.router.lifespan_context(inner):
+                yield
+        finally:
+            await anyio.to_thread.run_sync(services.close)
+
+    return Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
