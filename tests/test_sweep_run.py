@@ -133,3 +133,15 @@ def test_dask_client_gives_the_same_numbers(grid_frame):
     assert df["cooling_capacity_w"].to_numpy() == pytest.approx(
         grid_frame["cooling_capacity_w"], rel=1e-7
     )
+
+
+def test_tabular_sweep_matches_the_heos_sweep():
+    from solver_cases import textbook_r134a
+
+    doc = textbook_r134a(eta_s=0.75, superheat_k=5.0, subcooling_k=3.0)
+    grid = {"evap.t_evap_k": [255.0, 258.0, 261.0]}
+    heos = sweep(doc, grid, processes=1, progress=False)
+    table = sweep(doc, grid, processes=1, progress=False, tabular=True)
+    assert table["converged"].all()
+    np.testing.assert_allclose(table["cop_cooling"], heos["cop_cooling"], rtol=1e-4)
+    np.testing.assert_allclose(table["cooling_capacity_w"], heos["cooling_capacity_w"], rtol=1e-4)

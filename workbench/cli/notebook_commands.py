@@ -52,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--processes", type=int, help="local worker processes (1: in-process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--tabular",
+        action="store_true",
+        help="CoolProp's tabular BICUBIC&HEOS backend: faster, within about 1e-6 of HEOS",
+    )
     p.set_defaults(func=run_sweep)
 
     p = subparsers.add_parser(
@@ -150,6 +155,7 @@ def run_sweep(args: argparse.Namespace) -> int:
             processes=args.processes,
             progress=not args.no_progress,
             outputs=args.outputs,
+            tabular=args.tabular,
         )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

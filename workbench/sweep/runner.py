@@ -57,6 +57,7 @@ def solve_case(
     specs: list[SweepPath],
     values: tuple[Any, ...],
     previous: SolveResult | None,
+    tabular: bool = False,
 ) -> tuple[SolveResult | None, str | None]:
     """Solve one case; never raises for a bad value or a failed solve.
 
@@ -72,9 +73,9 @@ def solve_case(
     try:
         scenario = load_scenario(case_document(base_doc, specs, values))
         with _SOLVE_LOCK:
-            result = solve(scenario, initial=previous)
+            result = solve(scenario, initial=previous, tabular=tabular)
             if not result.converged and previous is not None:
-                cold = solve(scenario)
+                cold = solve(scenario, tabular=tabular)
                 if cold.converged or cold.residual_norm < result.residual_norm:
                     result = cold
         return result, None
@@ -89,6 +90,7 @@ def run_chunk(
     cases: Sequence[tuple[int, tuple[Any, ...]]],
     outputs: Sequence[SweepPath] = (),
     on_case: Callable[[], None] | None = None,
+    tabular: bool = False,
 ) -> list[tuple[int, dict[str, Any]]]:
     """Solve neighbouring cases in order, each warm-started from the last converged one.
 
@@ -104,6 +106,8 @@ def run_chunk(
         Extra output columns to read from each result.
     on_case : callable, optional
         Called after each case (progress).
+    tabular : bool
+        Use CoolProp's tabular BICUBIC&HEOS backend (see :func:`workbench.solver.solve`).
 
     Returns
     -------
@@ -113,7 +117,7 @@ def run_chunk(
     rows: list[tuple[int, dict[str, Any]]] = []
     previous: SolveResult | None = None
     for index, values in cases:
-        result, error = solve_case(base_doc, specs, values, previous)
+        result, error = solve_case(base_doc, specs, values, previous, tabular)
         row = {spec.path: value for spec, value in zip(specs, values)}
         row.update(_row(result, error))
         for out in outputs:
