@@ -6,6 +6,7 @@ import math
 
 import CoolProp.CoolProp as CP
 import pytest
+from CoolProp.CoolProp import PropsSI
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_backend
@@ -24,17 +25,28 @@ def test_coolprop_matches_raw_abstractstate():
     assert b.h_pT(1e6, 330.0) == raw.hmass()
 
 
-def test_coolprop_cached_state_is_invalidated_by_other_calls():
+def test_coolprop_keeps_recent_hp_states_flashed_and_correct():
+    from workbench.fluids.coolprop_backend import HP_CACHE_SIZE
+
     b = get_backend("R134a", "CoolProp", shared=False)
     t1 = b.T_ph(3e5, 420e3)
     b.reset_stats()
     assert b.s_ph(3e5, 420e3) > 0 and b.rho_ph(3e5, 420e3) > 0
     assert b.stats.calls == 2 and b.stats.flashes == 0  # served from the cached flash
-    b.h_vap(8e5)  # moves the AbstractState elsewhere
+    b.h_vap(8e5)  # saturation calls use their own state: the HP states stay valid
+    flashes = b.stats.flashes
     assert b.T_ph(3e5, 420e3) == t1
-    assert b.stats.flashes == 2
-    b.T_ph(3e5, 420e3 + 1.0)
-    assert b.stats.flashes == 3
+    assert b.stats.flashes == flashes
+    # a ring of HP_CACHE_SIZE states: the oldest is flashed again once more states arrived
+    for k in range(HP_CACHE_SIZE):
+        b.T_ph(3e5, 421e3 + k)
+    flashes = b.stats.flashes
+    assert b.T_ph(3e5, 420e3) == t1
+    assert b.stats.flashes == flashes + 1
+    # every cached value is the one a fresh flash gives
+    fresh = get_backend("R134a", "CoolProp", shared=False)
+    for k in range(HP_CACHE_SIZE):
+        assert b.T_ph(3e5, 421e3 + k) == fresh.T_ph(3e5, 421e3 + k)
 
 
 def test_coolprop_two_phase_state_and_quality():
@@ -139,3 +151,15 @@ def test_tabular_h_pT_near_saturation_takes_the_right_phase(offset_k):
     p = 8.0e5
     t = heos.T_sat(p) + offset_k
     assert table.h_pT(p, t) == pytest.approx(heos.h_pT(p, t), rel=1e-3)
+
+
+def test_coolprop_repeated_ps_and_pt_flashes_are_remembered_exactly():
+    b = get_backend("R134a", "CoolProp", shared=False)
+    s1 = b.s_ph(3e5, 420e3)
+    h2s = b.h_ps(9e5, s1)
+    h_sub = b.h_pT(9e5, 300.0)
+    b.reset_stats()
+    assert b.h_ps(9e5, s1) == h2s and b.h_pT(9e5, 300.0) == h_sub
+    assert b.stats.calls == 2 and b.stats.flashes == 0
+    assert h2s == pytest.approx(PropsSI("H", "P", 9e5, "S", s1, "R134a"), rel=1e-12)
+    assert b.h_ps(9e5, s1 + 1.0) != h2s and b.stats.flashes == 1

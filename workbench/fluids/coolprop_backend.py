@@ -37,6 +37,21 @@ _TWO_PHASE = CP.iphase_twophase
 _T = CP.AbstractState.T
 _H = CP.AbstractState.hmass
 _S = CP.AbstractState.smass
+HP_CACHE_SIZE = 6
+"""Number of (p, h) states kept flashed by the CoolProp backend."""
+
+MEMO_SIZE = 32
+"""Number of remembered ``h_pT`` and ``h_ps`` results (exact inputs; oldest dropped first)."""
+
+
+def _remember(
+    memo: dict[tuple[float, float], float], key: tuple[float, float], value: float
+) -> None:
+    if len(memo) >= MEMO_SIZE:
+        del memo[next(iter(memo))]
+    memo[key] = value
+
+
 _PHASES = {
     CP.iphase_liquid: "liquid",
     CP.iphase_gas: "vapour",
@@ -81,8 +96,17 @@ class CoolPropBackend(FluidBackend):
         self._t_max = a.Tmax()
         self.p_min = a.trivial_keyed_output(CP.iP_triple) or 1.0
         self.p_max = a.pmax()
-        self._last_p = math.nan  # inputs of the last HP flash (nan: none cached)
+        self._last_p = math.nan  # unused by HP flashes (kept for the other input pairs)
         self._last_h = math.nan
+        # HP flashes go to a small ring of their own AbstractStates, so that the few states a
+        # solver revisits (compressor suction and discharge, coil outlets) stay flashed while
+        # saturation and (p, T) calls use ``self._as``
+        self._hp_states = [self._as_new() for _ in range(HP_CACHE_SIZE)]
+        self._hp_keys: list[tuple[float, float]] = [(math.nan, math.nan)] * HP_CACHE_SIZE
+        self._hp_next = 0
+        # the last results of the expensive (p, T) and (p, s) flashes, by exact inputs
+        self._memo_pt: dict[tuple[float, float], float] = {}
+        self._memo_ps: dict[tuple[float, float], float] = {}
         self._pure = CP.get_fluid_param_string(fluid, "pure") == "true"
         self._melting = a.has_melting_line()
         self._limits: dict[tuple[str, float], float] = {}  # cache of h_min / h_max per pressure
@@ -102,24 +126,33 @@ class CoolPropBackend(FluidBackend):
         except ValueError as exc:
             raise self.error(what, str(exc).strip(), **inputs) from None
 
+    def _as_new(self) -> Any:
+        return CP.AbstractState(self.cp_backend, self.name)
+
     def _hp(self, p: float, h: float) -> Any:
-        """Flash at (p, h) unless it is the cached state; return the AbstractState."""
+        """Flash at (p, h) unless one of the cached HP states has these inputs."""
         self._calls += 1
-        if p == self._last_p and h == self._last_h:
-            return self._as
+        key = (p, h)
+        keys = self._hp_keys
+        for i in range(HP_CACHE_SIZE):
+            if keys[i] == key:
+                return self._hp_states[i]
         self._flashes += 1
+        i = self._hp_next
+        self._hp_next = (i + 1) % HP_CACHE_SIZE
+        state = self._hp_states[i]
         try:
-            self._as.update(_HP, h, p)
+            state.update(_HP, h, p)
         except ValueError as exc:
-            self._last_p = math.nan
+            keys[i] = (math.nan, math.nan)
             raise self.error("state from (p, h)", str(exc).strip(), p=p, h=h) from None
-        self._last_p = p
-        self._last_h = h
-        return self._as
+        keys[i] = key
+        return state
 
     def _checked(self, value: float, what: str, **inputs: Any) -> float:
         if value != value or value in (math.inf, -math.inf):
             self._last_p = math.nan
+            self._hp_keys = [(math.nan, math.nan)] * HP_CACHE_SIZE
             raise self.error(what, f"CoolProp returned {value}", **inputs)
         return value
 
@@ -172,6 +205,9 @@ class CoolPropBackend(FluidBackend):
             glide of a blend).
         """
         self._calls += 1
+        memo = self._memo_pt.get((p, T))
+        if memo is not None:
+            return memo
         self._flashes += 1
         self._last_p = math.nan
         state = self._as
@@ -186,7 +222,10 @@ class CoolPropBackend(FluidBackend):
             if phase is not None:
                 state.unspecify_phase()
         h = state.hmass()
-        return h if h == h else self._checked(h, "h from (p, T)", p=p, T=T)
+        if h != h:
+            self._checked(h, "h from (p, T)", p=p, T=T)
+        _remember(self._memo_pt, (p, T), h)
+        return h
 
     def _tabular_phase(self, p: float, t: float) -> int | None:
         """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
@@ -202,6 +241,9 @@ class CoolPropBackend(FluidBackend):
     def h_ps(self, p: float, s: float) -> float:
         """Enthalpy [J/kg] from pressure [Pa] and entropy [J/kg/K]."""
         self._calls += 1
+        memo = self._memo_ps.get((p, s))
+        if memo is not None:
+            return memo
         self._flashes += 1
         self._last_p = math.nan
         state = self._as
@@ -210,7 +252,10 @@ class CoolPropBackend(FluidBackend):
         except ValueError as exc:
             raise self.error("h from (p, s)", str(exc).strip(), p=p, s=s) from None
         h = state.hmass()
-        return h if h == h else self._checked(h, "h from (p, s)", p=p, s=s)
+        if h != h:
+            self._checked(h, "h from (p, s)", p=p, s=s)
+        _remember(self._memo_ps, (p, s), h)
+        return h
 
     # == saturation ==============================================================================
     def _sat_out(self, p: float, q: float, out: Any, what: str) -> float:
