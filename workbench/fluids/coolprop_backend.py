@@ -1,8 +1,11 @@
 """The ``CoolProp`` backend: CoolProp's low-level ``AbstractState`` behind the backend interface.
 
 One ``AbstractState`` per backend object, reused for every call (``PropsSI`` rebuilds one per
-call and is 30-50x slower). The last (p, h) flash is remembered, so ``T_ph``, ``s_ph`` and
-``rho_ph`` at the same inputs cost one flash. ``HEOS`` is the default; ``tabular=True`` uses
+call and is 30-50x slower). (p, h) flashes go to a ring of :data:`HP_CACHE_SIZE` states of
+their own, so ``T_ph``, ``s_ph``, ``rho_ph`` and derivatives at any of the last few (p, h)
+inputs cost no flash, and the results of the last :data:`MEMO_SIZE` ``h_pT`` and ``h_ps``
+calls are remembered by exact inputs (a solver revisits the same compressor and coil states
+many times per solve). ``HEOS`` is the default; ``tabular=True`` uses
 ``BICUBIC&HEOS`` (tables built on first use and cached by CoolProp in ``~/.CoolProp``).
 
 Saturation of zeotropic or pseudo-pure blends (R410A has a glide of about 0.1 K): ``h_liq``
@@ -104,9 +107,11 @@ class CoolPropBackend(FluidBackend):
         self._hp_states = [self._as_new() for _ in range(HP_CACHE_SIZE)]
         self._hp_keys: list[tuple[float, float]] = [(math.nan, math.nan)] * HP_CACHE_SIZE
         self._hp_next = 0
+        self._hp_index: dict[tuple[float, float], Any] = {}
         # the last results of the expensive (p, T) and (p, s) flashes, by exact inputs
         self._memo_pt: dict[tuple[float, float], float] = {}
         self._memo_ps: dict[tuple[float, float], float] = {}
+        self._sat_bounds: dict[float, tuple[float, float]] = {}  # bubble and dew T per p
         self._pure = CP.get_fluid_param_string(fluid, "pure") == "true"
         self._melting = a.has_melting_line()
         self._limits: dict[tuple[str, float], float] = {}  # cache of h_min / h_max per pressure
@@ -133,26 +138,28 @@ class CoolPropBackend(FluidBackend):
         """Flash at (p, h) unless one of the cached HP states has these inputs."""
         self._calls += 1
         key = (p, h)
-        keys = self._hp_keys
-        for i in range(HP_CACHE_SIZE):
-            if keys[i] == key:
-                return self._hp_states[i]
+        state = self._hp_index.get(key)
+        if state is not None:
+            return state
         self._flashes += 1
         i = self._hp_next
         self._hp_next = (i + 1) % HP_CACHE_SIZE
+        self._hp_index.pop(self._hp_keys[i], None)
         state = self._hp_states[i]
         try:
             state.update(_HP, h, p)
         except ValueError as exc:
-            keys[i] = (math.nan, math.nan)
+            self._hp_keys[i] = (math.nan, math.nan)
             raise self.error("state from (p, h)", str(exc).strip(), p=p, h=h) from None
-        keys[i] = key
+        self._hp_keys[i] = key
+        self._hp_index[key] = state
         return state
 
     def _checked(self, value: float, what: str, **inputs: Any) -> float:
         if value != value or value in (math.inf, -math.inf):
             self._last_p = math.nan
             self._hp_keys = [(math.nan, math.nan)] * HP_CACHE_SIZE
+            self._hp_index.clear()
             raise self.error(what, f"CoolProp returned {value}", **inputs)
         return value
 
@@ -232,9 +239,15 @@ class CoolPropBackend(FluidBackend):
         of the saturation line a few kelvin away from it (CoolProp issue #629)."""
         if p >= self.p_crit:
             return None
-        if t < self.T_bubble(p):
+        bounds = self._sat_bounds.get(p)
+        if bounds is None:
+            bounds = (self.T_bubble(p), self.T_dew(p))
+            if len(self._sat_bounds) >= MEMO_SIZE:
+                del self._sat_bounds[next(iter(self._sat_bounds))]
+            self._sat_bounds[p] = bounds
+        if t < bounds[0]:
             return CP.iphase_liquid
-        if t > self.T_dew(p):
+        if t > bounds[1]:
             return CP.iphase_gas
         return None
 
