@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import pytest
 from CoolProp.CoolProp import PropsSI
-from solver_cases import loop_edges, textbook_r134a, ua_heat_pump
+from solver_cases import textbook_r134a, ua_heat_pump
 
 from workbench.components.compressor import ahri540
 from workbench.solver import solve
+
+SUCTION_LINE_HX_EDGES = [
+    {"from": "comp:outlet", "to": "cond:inlet"},
+    {"from": "cond:outlet", "to": "ihx:hot_inlet"},
+    {"from": "ihx:hot_outlet", "to": "valve:inlet"},
+    {"from": "valve:outlet", "to": "evap:inlet"},
+    {"from": "evap:outlet", "to": "ihx:cold_inlet"},
+    {"from": "ihx:cold_outlet", "to": "comp:inlet"},
+]
+"""A suction-line heat exchanger between the condenser outlet and the compressor inlet."""
 
 
 def _components(doc):
@@ -78,14 +88,7 @@ def test_internal_heat_exchanger_moves_heat_from_liquid_to_suction():
     doc = textbook_r134a(eta_s=0.75, superheat_k=2.0, subcooling_k=2.0)
     circuit = doc["circuits"][0]
     circuit["components"].append({"name": "ihx", "type": "HeatExchanger", "effectiveness": 0.6})
-    circuit["edges"] = [
-        {"from": "comp:outlet", "to": "cond:inlet"},
-        {"from": "cond:outlet", "to": "ihx:hot_inlet"},
-        {"from": "ihx:hot_outlet", "to": "valve:inlet"},
-        {"from": "valve:outlet", "to": "evap:inlet"},
-        {"from": "evap:outlet", "to": "ihx:cold_inlet"},
-        {"from": "ihx:cold_outlet", "to": "comp:inlet"},
-    ]
+    circuit["edges"] = SUCTION_LINE_HX_EDGES
     result = solve(doc)
     assert result.converged, result.report()
     e = result.edges.set_index("edge")
@@ -113,15 +116,7 @@ def test_internal_heat_exchanger_ua_mode_converges_with_positive_heat():
     doc = textbook_r134a(eta_s=0.75, superheat_k=2.0, subcooling_k=2.0)
     circuit = doc["circuits"][0]
     circuit["components"].append({"name": "ihx", "type": "HeatExchanger", "ua": 20.0})
-    circuit["edges"] = loop_edges("comp", "cond", "valve", "evap")
-    circuit["edges"] = [
-        {"from": "comp:outlet", "to": "cond:inlet"},
-        {"from": "cond:outlet", "to": "ihx:hot_inlet"},
-        {"from": "ihx:hot_outlet", "to": "valve:inlet"},
-        {"from": "valve:outlet", "to": "evap:inlet"},
-        {"from": "evap:outlet", "to": "ihx:cold_inlet"},
-        {"from": "ihx:cold_outlet", "to": "comp:inlet"},
-    ]
+    circuit["edges"] = SUCTION_LINE_HX_EDGES
     result = solve(doc)
     assert result.converged, result.report()
     assert result.components["ihx"]["heatTransferRate"] > 0

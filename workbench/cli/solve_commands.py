@@ -68,6 +68,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def _print_tables(result) -> None:
+    from workbench.solver.results import HEADLINE_OUTPUTS
+
     name = result.scenario_name or "scenario"
     print(f"== {name}: {result.report()}")
     print()
@@ -77,21 +79,7 @@ def _print_tables(result) -> None:
         print(result.edges.to_string(index=False))
         print()
         comp = result.components_table()
-        keep = [
-            c
-            for c in (
-                "type",
-                "capacity",
-                "power",
-                "massFlowRate",
-                "pressure",
-                "temperature",
-                "saturationTemperature",
-                "superheat",
-                "subcooling",
-            )
-            if c in comp.columns
-        ]
+        keep = [c for c in HEADLINE_OUTPUTS if c in comp.columns]
         print(comp[keep].to_string())
         print()
         for key, value in result.summary.items():

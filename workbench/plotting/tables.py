@@ -7,22 +7,14 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from workbench.solver.results import HEADLINE_OUTPUTS
+
 __all__ = ["style_results", "results_tables", "TABLES"]
 
 TABLES = ("edges", "components", "summary", "controls", "couplings")
 """Names accepted by :func:`style_results`."""
 
-_COMPONENT_COLUMNS = (
-    "type",
-    "capacity",
-    "power",
-    "massFlowRate",
-    "pressure",
-    "temperature",
-    "saturationTemperature",
-    "superheat",
-    "subcooling",
-)
+_COMPONENT_COLUMNS = HEADLINE_OUTPUTS
 
 _PHASE_COLOURS = {
     "liquid": "background-color: #dbe9f6",

@@ -104,17 +104,7 @@ def load_scenario(source: str | Path | Mapping[str, Any]) -> ScenarioConfig:
     ScenarioError
         Every problem found, each with its JSON path, what is wrong and what is allowed.
     """
-    from workbench.scenario.validate import check_scenario
-
-    if isinstance(source, Mapping):
-        data, label = source, None
-    else:
-        data, label = read_json(source)
-    scenario = parse_scenario(data, label)
-    _, issues = check_scenario(scenario)
-    if issues:
-        raise ScenarioError(issues, label)
-    return scenario
+    return _load_checked(source)[0]
 
 
 def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
@@ -123,6 +113,11 @@ def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
     Same checks and errors as :func:`load_scenario` followed by :func:`flatten`, with the
     semantic checks run once instead of twice.
     """
+    return _load_checked(source)[1]
+
+
+def _load_checked(source: str | Path | Mapping[str, Any]) -> tuple[ScenarioConfig, FlatScenario]:
+    """Read, parse and check a document once; raise ScenarioError with every issue."""
     from workbench.scenario.validate import check_scenario
 
     if isinstance(source, Mapping):
@@ -133,7 +128,7 @@ def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
     flat, issues = check_scenario(scenario)
     if issues:
         raise ScenarioError(issues, label)
-    return flat
+    return scenario, flat
 
 
 def _short(value: Any) -> str:

@@ -16,7 +16,20 @@ import pandas as pd
 
 from workbench.errors import ConvergenceError
 
-__all__ = ["SolveResult", "SUMMARY_KEYS"]
+__all__ = ["SolveResult", "SUMMARY_KEYS", "HEADLINE_OUTPUTS"]
+
+HEADLINE_OUTPUTS = (
+    "type",
+    "capacity",
+    "power",
+    "massFlowRate",
+    "pressure",
+    "temperature",
+    "saturationTemperature",
+    "superheat",
+    "subcooling",
+)
+"""Component columns shown first in tables (the contract's output names)."""
 
 SUMMARY_KEYS = (
     "cooling_capacity_w",
