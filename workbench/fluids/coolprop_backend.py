@@ -99,8 +99,6 @@ class CoolPropBackend(FluidBackend):
         self._t_max = a.Tmax()
         self.p_min = a.trivial_keyed_output(CP.iP_triple) or 1.0
         self.p_max = a.pmax()
-        self._last_p = math.nan  # unused by HP flashes (kept for the other input pairs)
-        self._last_h = math.nan
         # HP flashes go to a small ring of their own AbstractStates, so that the few states a
         # solver revisits (compressor suction and discharge, coil outlets) stay flashed while
         # saturation and (p, T) calls use ``self._as``
@@ -125,7 +123,6 @@ class CoolPropBackend(FluidBackend):
     # == core ====================================================================================
     def _update(self, pair: int, a: float, b: float, what: str, **inputs: Any) -> None:
         self._flashes += 1
-        self._last_p = math.nan
         try:
             self._as.update(pair, a, b)
         except ValueError as exc:
@@ -157,7 +154,6 @@ class CoolPropBackend(FluidBackend):
 
     def _checked(self, value: float, what: str, **inputs: Any) -> float:
         if value != value or value in (math.inf, -math.inf):
-            self._last_p = math.nan
             self._hp_keys = [(math.nan, math.nan)] * HP_CACHE_SIZE
             self._hp_index.clear()
             raise self.error(what, f"CoolProp returned {value}", **inputs)
@@ -216,7 +212,6 @@ class CoolPropBackend(FluidBackend):
         if memo is not None:
             return memo
         self._flashes += 1
-        self._last_p = math.nan
         state = self._as
         phase = self._tabular_phase(p, T) if self.tabular else None
         try:
@@ -258,7 +253,6 @@ class CoolPropBackend(FluidBackend):
         if memo is not None:
             return memo
         self._flashes += 1
-        self._last_p = math.nan
         state = self._as
         try:
             state.update(_PS, p, s)
@@ -275,7 +269,6 @@ class CoolPropBackend(FluidBackend):
         """One ``PQ`` flash and one output; the hot path of every saturation property."""
         self._calls += 1
         self._flashes += 1
-        self._last_p = math.nan
         try:
             self._as.update(_PQ, p, q)
         except ValueError as exc:
@@ -289,7 +282,6 @@ class CoolPropBackend(FluidBackend):
         """Dew-point saturation temperature [K] at pressure [Pa] (``PQ``, ``Q = 1``)."""
         self._calls += 1
         self._flashes += 1
-        self._last_p = math.nan
         state = self._as
         try:
             state.update(_PQ, p, 1.0)
@@ -316,7 +308,6 @@ class CoolPropBackend(FluidBackend):
         """Saturated liquid (bubble) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
         self._flashes += 1
-        self._last_p = math.nan
         state = self._as
         try:
             state.update(_PQ, p, 0.0)
@@ -329,7 +320,6 @@ class CoolPropBackend(FluidBackend):
         """Saturated vapour (dew) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
         self._flashes += 1
-        self._last_p = math.nan
         state = self._as
         try:
             state.update(_PQ, p, 1.0)
