@@ -280,15 +280,7 @@ class CoolPropBackend(FluidBackend):
 
     def T_sat(self, p: float) -> float:
         """Dew-point saturation temperature [K] at pressure [Pa] (``PQ``, ``Q = 1``)."""
-        self._calls += 1
-        self._flashes += 1
-        state = self._as
-        try:
-            state.update(_PQ, p, 1.0)
-        except ValueError as exc:
-            raise self.error("T_sat", str(exc).strip(), p=p, q=1.0) from None
-        value = state.T()
-        return value if value == value else self._checked(value, "T_sat", p=p, q=1.0)
+        return self._sat_out(p, 1.0, _T, "T_sat")
 
     def T_dew(self, p: float) -> float:
         """Dew-point temperature [K] at pressure [Pa]."""
@@ -306,27 +298,11 @@ class CoolPropBackend(FluidBackend):
 
     def h_liq(self, p: float) -> float:
         """Saturated liquid (bubble) enthalpy [J/kg] at pressure [Pa]."""
-        self._calls += 1
-        self._flashes += 1
-        state = self._as
-        try:
-            state.update(_PQ, p, 0.0)
-        except ValueError as exc:
-            raise self.error("h_liq", str(exc).strip(), p=p, q=0.0) from None
-        value = state.hmass()
-        return value if value == value else self._checked(value, "h_liq", p=p, q=0.0)
+        return self._sat_out(p, 0.0, _H, "h_liq")
 
     def h_vap(self, p: float) -> float:
         """Saturated vapour (dew) enthalpy [J/kg] at pressure [Pa]."""
-        self._calls += 1
-        self._flashes += 1
-        state = self._as
-        try:
-            state.update(_PQ, p, 1.0)
-        except ValueError as exc:
-            raise self.error("h_vap", str(exc).strip(), p=p, q=1.0) from None
-        value = state.hmass()
-        return value if value == value else self._checked(value, "h_vap", p=p, q=1.0)
+        return self._sat_out(p, 1.0, _H, "h_vap")
 
     def s_liq(self, p: float) -> float:
         """Saturated liquid (bubble) entropy [J/kg/K] at pressure [Pa]."""
