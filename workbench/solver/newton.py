@@ -53,6 +53,33 @@ class IterationLog:
     message: str = ""
     methods: list[str] = field(default_factory=list)
 
+    def should_stop(
+        self, x: np.ndarray, f: np.ndarray, tolerance: float, deadline: float | None, label: str
+    ) -> bool:
+        """Record the largest scaled residual of ``f``; True when converged or out of time."""
+        norm = float(np.max(np.abs(f))) if f.size else 0.0
+        self.history.append(norm)
+        log.debug("%s %d: max scaled residual %.3e", label, self.iterations, norm)
+        if norm < tolerance:
+            self.x, self.converged, self.message = x, True, "converged"
+            return True
+        if deadline is not None and time.perf_counter() > deadline:
+            self.x, self.message = x, "timeout_ms reached"
+            return True
+        return False
+
+    def finish(
+        self, x: np.ndarray, f: np.ndarray | None, tolerance: float, max_iterations: int
+    ) -> IterationLog:
+        """Close a run that used up its iterations at ``x`` with residuals ``f``."""
+        self.history.append(float(np.max(np.abs(f))) if f is not None and f.size else float("inf"))
+        self.x = x
+        self.converged = self.history[-1] < tolerance
+        self.message = (
+            "converged" if self.converged else f"max_iterations ({max_iterations}) reached"
+        )
+        return self
+
 
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
     """Largest fraction ``alpha`` in (0, 1] of ``dx`` that keeps ``x + alpha dx`` valid."""
@@ -136,14 +163,7 @@ def newton(
         state.x, state.message = x, "property evaluation failed at the starting point"
         return state
     for _ in range(max_iterations):
-        norm = float(np.max(np.abs(f))) if f.size else 0.0
-        state.history.append(norm)
-        log.debug("newton iteration %d: max scaled residual %.3e", state.iterations, norm)
-        if norm < tolerance:
-            state.x, state.converged, state.message = x, True, "converged"
-            return state
-        if deadline is not None and time.perf_counter() > deadline:
-            state.x, state.message = x, "timeout_ms reached"
+        if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
         state.iterations += 1
         dx = _newton_step(system, x, f)
@@ -167,8 +187,4 @@ def newton(
                 break  # accept a small step that does not decrease: lets Newton leave a plateau
             alpha *= 0.5
         x, f = x_new, f_new
-    state.history.append(float(np.max(np.abs(f))) if f.size else 0.0)
-    state.x = x
-    state.converged = state.history[-1] < tolerance
-    state.message = "converged" if state.converged else f"max_iterations ({max_iterations}) reached"
-    return state
+    return state.finish(x, f, tolerance, max_iterations)

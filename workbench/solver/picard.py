@@ -13,7 +13,6 @@ raises the residual norm is halved (up to six times); the ``fallback`` strategy 
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 from scipy.sparse.csgraph import maximum_bipartite_matching
@@ -107,14 +106,7 @@ def picard(
         if f is None:
             state.x, state.message = x, "property evaluation failed during a sweep"
             return state
-        norm = float(np.max(np.abs(f))) if f.size else 0.0
-        state.history.append(norm)
-        log.debug("picard sweep %d: max scaled residual %.3e", state.iterations, norm)
-        if norm < tolerance:
-            state.x, state.converged, state.message = x, True, "converged"
-            return state
-        if deadline is not None and time.perf_counter() > deadline:
-            state.x, state.message = x, "timeout_ms reached"
+        if state.should_stop(x, f, tolerance, deadline, "picard sweep"):
             return state
         state.iterations += 1
         x_old = x.copy()
@@ -132,8 +124,4 @@ def picard(
                 break
             x = x_old + 0.5 * (x - x_old)
     f = _safe_residuals(system, x)
-    state.history.append(float(np.max(np.abs(f))) if f is not None and f.size else float("inf"))
-    state.x = x
-    state.converged = state.history[-1] < tolerance
-    state.message = "converged" if state.converged else f"max_iterations ({max_iterations}) reached"
-    return state
+    return state.finish(x, f, tolerance, max_iterations)
