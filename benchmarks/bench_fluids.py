@@ -28,6 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_docs import write_section as write_doc_section  # noqa: E402
+
 from workbench.fluids import get_backend  # noqa: E402
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
@@ -200,19 +202,10 @@ def render(fluid: str, n: int, repeat: int, rows: list, vector: dict) -> str:
     return "\n".join(lines)
 
 
-def write_section(section: str, path: Path = DOC) -> None:
-    """Replace (or append) this benchmark's section of ``docs/benchmarks.md``."""
-    text = path.read_text() if path.exists() else HEADER
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        after = rest.split(END, 1)[1]
-        text = before + section + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+def write_section(section: str) -> None:
+    """Replace this benchmark's section of ``docs/benchmarks.md``."""
+    body = section.removeprefix(START).removesuffix(END)
+    write_doc_section("fluids", body, DOC)
 
 
 def main(argv: list[str] | None = None) -> int:

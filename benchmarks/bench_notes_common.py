@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
-import platform
-import re
 import shutil
 import sys
 import tempfile
@@ -21,19 +18,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(REPO))
 
+from bench_docs import BENCHMARKS_MD, machine_line, write_section  # noqa: E402, F401
+
 from workbench.notes import db  # noqa: E402
 from workbench.notes.migrations import migrate  # noqa: E402
-
-BENCHMARKS_MD = REPO / "docs" / "benchmarks.md"
-
-
-def machine_line() -> str:
-    """Date and machine description for a benchmark table."""
-    now = dt.datetime.now().strftime("%Y-%m-%dT%H:%M")
-    return (
-        f"{now} on {platform.node() or 'unknown'}: {platform.platform()}, {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, Python {platform.python_version()}"
-    )
 
 
 @contextlib.contextmanager
@@ -56,16 +44,3 @@ def bench_database(keep_home: Path | None = None) -> Iterator[psycopg.Connection
         if home is not None and keep_home is None:
             db.stop_embedded(home)
             shutil.rmtree(home, ignore_errors=True)
-
-
-def write_section(name: str, markdown: str, path: Path = BENCHMARKS_MD) -> None:
-    """Replace (or append) the ``bench:NAME`` section of docs/benchmarks.md."""
-    start, end = f"<!-- bench:{name}:start -->", f"<!-- bench:{name}:end -->"
-    block = f"{start}\n{markdown.strip()}\n{end}"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: block, text)
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")

@@ -54,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from bench_docs import write_section as write_doc_section  # noqa: E402
 from solver_cases import textbook_r134a, ua_heat_pump  # noqa: E402
 
 from workbench.fluids import get_backend  # noqa: E402
@@ -523,18 +524,10 @@ def _sci(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1e}"
 
 
-def write_section(section: str, path: Path = DOC) -> None:
-    """Replace (or append) this benchmark's section of ``docs/benchmarks.md``."""
-    text = path.read_text() if path.exists() else HEADER
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        after = rest.split(END, 1)[1]
-        text = before + section + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    tmp = path.with_suffix(".md.solver.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+def write_section(section: str) -> None:
+    """Replace this benchmark's section of ``docs/benchmarks.md``."""
+    body = section.removeprefix(START).removesuffix(END)
+    write_doc_section("solver", body, DOC)
 
 
 def agreement_failures(cold: dict, sweep: dict) -> list[str]:
