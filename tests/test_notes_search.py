@@ -6,7 +6,13 @@ import psycopg
 import pytest
 
 from workbench.errors import NoteStoreError
-from workbench.notes.search import SearchSettings, keyword_terms, search, tsquery_text
+from workbench.notes.search import (
+    _TS_RANK_C,
+    SearchSettings,
+    keyword_terms,
+    search,
+    tsquery_text,
+)
 from workbench.notes.store import NoteInput, import_notes
 
 pytest_plugins = ["notes_fixtures"]
@@ -247,3 +253,88 @@ def test_keyword_branch_weighs_rare_words_higher(migrated_conn: psycopg.Connecti
         conn, "compressor scroll", owner="alice", mode="keyword", limit=20, provider=minilm
     )
     assert [h.id for h in again] == [h.id for h in hits]
+
+
+def test_ts_rank_inverts_to_the_term_frequency(migrated_conn: psycopg.Connection) -> None:
+    # the keyword branch reads term frequencies back from ts_rank of one lexeme with unit
+    # weights and no normalisation: (sum over i = 1..tf of 1/i^2) / C
+    rows = migrated_conn.execute(
+        "SELECT k, round(1 / (%s * (1 - ts_rank('{1,1,1,1}',"
+        " to_tsvector('simple', repeat('x ', k) || 'y'), 'x'::tsquery, 0))) - 0.5)"
+        " FROM generate_series(1, 300) AS k",
+        (_TS_RANK_C,),
+    ).fetchall()
+    tf = {k: int(v) for k, v in rows}
+    assert all(tf[k] == k for k in range(1, 201))  # exact up to 200 occurrences
+    # then within 1 (ts_rank sums in single precision); a tsvector keeps 256 positions at most
+    assert all(abs(tf[k] - min(k, 256)) <= 1 for k in range(201, 301))
+
+
+def test_keyword_branch_matches_every_form_of_a_word(
+    migrated_conn: psycopg.Connection, minilm
+) -> None:
+    conn = migrated_conn
+    notes = [
+        NoteInput("Defrosting schedule", "Coils are defrosted every six hours.", "forms"),
+        NoteInput("Defrost", "Hot gas defrost of the display cases.", "exact"),
+        NoteInput("Frost", "Frost on the coil of the walk-in.", "other"),
+    ]
+    import_notes(conn, "alice", notes, provider=minilm)
+    vocabulary = dict(conn.execute('SELECT lexeme, stem FROM "NoteLexeme"').fetchall())
+    assert vocabulary["defrosting"] == vocabulary["defrosted"] == vocabulary["defrost"] == "defrost"
+    hits = search(conn, "defrosts", owner="alice", mode="keyword", provider=minilm)
+    assert sorted(_ext(hits)) == ["exact", "forms"]  # no note has "defrosts" itself
+    assert vocabulary["frost"] == "frost"  # another word, not a form of "defrost"
+    # the snippet highlights the forms found, not only the word as typed
+    forms = next(h for h in hits if h.external_id == "forms")
+    assert "<b>defrosted</b>" in forms.snippet
+    # lexemes such as "r-404a" or "-19" become one-lexeme queries verbatim (no re-parsing)
+    odd = NoteInput("Odd", "O'Brien's R-404A retrofit: covid-19 \\\\ path\\to a:b", "odd")
+    import_notes(conn, "alice", [odd], provider=minilm)
+    assert conn.execute(
+        "SELECT count(*) FROM \"NoteLexeme\" WHERE lexeme IN ('r-404a', '-19')"
+    ).fetchone() == (2,)
+    hits = search(conn, "covid 404a retrofitted", owner="alice", mode="keyword", provider=minilm)
+    assert _ext(hits) == ["odd"]
+    # updates and single inserts keep the vocabulary current (statement-level triggers)
+    conn.execute(
+        "UPDATE \"Note\" SET content = 'Evaporators iced up twice.' WHERE \"externalId\" = 'other'"
+    )
+    hits = search(conn, "evaporator icing", owner="alice", mode="keyword", provider=minilm)
+    assert _ext(hits) == ["other"]
+
+
+def test_bm25_ranks_by_frequency_length_and_title(
+    migrated_conn: psycopg.Connection, minilm
+) -> None:
+    conn = migrated_conn
+    filler = " ".join(f"word{i}" for i in range(40))
+    notes = [
+        NoteInput("Log", "glycol leak found. " + filler, "once_long"),
+        NoteInput("Log", "glycol leak found.", "once_short"),
+        NoteInput("Log", "glycol glycol glycol leak found. " + filler, "thrice_long"),
+        NoteInput("Glycol", "leak found. " + filler, "title_long"),
+        NoteInput("Log", "nothing relevant here", "none"),
+    ]
+    import_notes(conn, "alice", notes, provider=minilm)
+    hits = search(conn, "glycol", owner="alice", mode="keyword", provider=minilm)
+    order = _ext(hits)
+    assert "none" not in order and len(order) == 4
+    # a shorter note outranks a longer one with the same count; more occurrences outrank one
+    assert order.index("once_short") < order.index("once_long")
+    assert order.index("thrice_long") < order.index("once_long")
+    # a title occurrence counts twice (title_weight 2) ...
+    assert order.index("title_long") < order.index("once_long")
+    # ... and once with title_weight 1, which ties it with the content occurrence (id order)
+    flat = search(
+        conn,
+        "glycol",
+        owner="alice",
+        mode="keyword",
+        provider=minilm,
+        settings=SearchSettings(title_weight=1.0),
+    )
+    scores = {h.external_id: h.score for h in flat}
+    ranks = {h.external_id: h.keyword_rank for h in flat}
+    assert abs(ranks["title_long"] - ranks["once_long"]) == 1
+    assert scores["once_short"] > scores["once_long"]

@@ -122,7 +122,9 @@ class SearchSettings:
     semantic_candidates: int = 50
     keyword_weight: float = 1.0
     semantic_weight: float = 1.0
-    rank_normalization: int = 1
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    title_weight: float = 2.0
     ef_search_min: int = 100
     prefer_index_scans: bool = True
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
@@ -144,30 +146,62 @@ def tsquery_text(terms: list[str]) -> str:
     return " | ".join(f"'{t}'" for t in terms)
 
 
+# sum_{i>=1} 1/i^2, the constant ts_rank divides by (src/backend/utils/adt/tsrank.c)
+_TS_RANK_C = 1.64493406685
+
 _KEYWORD_CTE = """
-words AS MATERIALIZED (
-    SELECT DISTINCT to_tsquery('simple', quote_literal(w)) AS q
-      FROM unnest(%(terms)s::text[]) AS w
+stems AS MATERIALIZED (
+    SELECT row_number() OVER (ORDER BY stem) AS s, stem
+      FROM (SELECT DISTINCT "note_lexeme_stem"(w) AS stem
+              FROM unnest(%(terms)s::text[]) AS w) AS d
 ),
-pairs AS MATERIALIZED (
-    -- term at a time: each word's notes through the GIN index, ts_rank once per (note, word)
-    SELECT w.q, n.id, ts_rank(n.tsv, w.q, %(norm)s) AS tr
-      FROM words w JOIN "Note" n ON n.tsv @@ w.q{owner_n}
+forms AS MATERIALIZED (
+    -- every form of the query's words that the notes contain (same English stem)
+    -- the lexeme verbatim as a one-lexeme tsquery (the tsquery input syntax, no parsing)
+    SELECT st.s, l."lexeme",
+           ('''' || replace(replace(l."lexeme", '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
+      FROM stems st JOIN "NoteLexeme" l ON l."stem" = st.stem
+),
+headline_query AS (
+    -- the snippet highlights every form found, or else the query's words
+    SELECT coalesce(tsquery_or_agg, to_tsquery('simple', %(tsq)s)) AS q
+      FROM (SELECT string_agg(q::text, ' | ')::tsquery AS tsquery_or_agg FROM forms) AS a
+),
+tf AS MATERIALIZED (
+    -- term at a time through the GIN index. ts_rank of one lexeme with unit weights and no
+    -- normalisation is (sum over i = 1..tf of 1/i^2) / C: inverted, it gives the lexeme's count
+    -- in the note (all of it, then the title alone: weight A). Forms of one stem add up.
+    SELECT f.s, n.ctid AS tid, max(length(n.tsv))::float8 AS dl,
+           sum(round(1 / (%(c)s * (1 - ts_rank('{{1,1,1,1}}', n.tsv, f.q, 0))) - 0.5)
+               + (%(title_w)s - 1)
+                 * round(1 / (%(c)s * (1 - ts_rank('{{0,0,0,1}}', n.tsv, f.q, 0))) - 0.5)) AS tf
+      FROM forms f JOIN "Note" n ON n.tsv @@ f.q{owner_n}
+     GROUP BY f.s, n.ctid
+),
+collection AS (
+    -- N: all notes (pg_class.reltuples); mean length of the matched notes
+    SELECT (SELECT CASE WHEN reltuples >= 1 THEN reltuples  -- -1: never analysed
+                        ELSE greatest((SELECT count(*) FROM "Note"), 1) END
+              FROM pg_class WHERE oid = '"Note"'::regclass)::float8 AS n,
+           (SELECT avg(dl) FROM tf) AS avgdl
 ),
 weights AS (
-    -- BM25's idf from the document frequency of each word among the caller's notes
-    SELECT p.q, ln(1 + (greatest(c.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) AS idf
-      FROM pairs p,
-           (SELECT CASE WHEN reltuples >= 1 THEN reltuples  -- -1: never analysed
-                        ELSE greatest((SELECT count(*) FROM "Note"), 1) END AS n
-              FROM pg_class WHERE oid = '"Note"'::regclass) AS c
-     GROUP BY p.q, c.n
+    -- BM25's idf from the document frequency of each stem among the caller's notes
+    SELECT t.s, ln(1 + (greatest(c.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+      FROM tf t, collection c
+     GROUP BY t.s, c.n
+),
+scored AS (
+    SELECT t.tid,
+           sum(w.idf * t.tf * (%(k1)s + 1)
+               / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * t.dl / c.avgdl))) AS r
+      FROM tf t JOIN weights w ON w.s = t.s, collection c
+     GROUP BY t.tid
 ),
 kw AS MATERIALIZED (
-    SELECT p.id, sum(w.idf * p.tr) AS r
-      FROM pairs p JOIN weights w ON w.q = p.q
-     GROUP BY p.id
-     ORDER BY r DESC, p.id
+    SELECT n.id, s.r
+      FROM scored s JOIN "Note" n ON n.ctid = s.tid
+     ORDER BY s.r DESC, n.id
      LIMIT %(kw_n)s
 ),
 keyword AS (SELECT id, row_number() OVER (ORDER BY r DESC, id) AS rank FROM kw)"""
@@ -209,7 +243,7 @@ SELECT f.id, n."externalId", n.title, {snippet} AS snippet,
  ORDER BY f.score DESC, f.id"""
 
 _HEADLINE = (
-    "ts_headline('simple', coalesce(n.content, ''), to_tsquery('simple', %(tsq)s),"
+    "ts_headline('simple', coalesce(n.content, ''), (SELECT q FROM headline_query),"
     " 'MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=\" ... \"')"
 )
 _LEAD = "left(coalesce(n.content, ''), 200)"
@@ -285,7 +319,10 @@ def search(
         "owner": owner,
         "tsq": tsquery_text(terms),
         "terms": terms,
-        "norm": settings.rank_normalization,
+        "c": _TS_RANK_C,
+        "k1": float(settings.bm25_k1),
+        "b": float(settings.bm25_b),
+        "title_w": float(settings.title_weight),
         "kw_n": max(settings.keyword_candidates, limit),
         "sem_n": max(settings.semantic_candidates, limit),
         "k": float(settings.rrf_k),
