@@ -210,3 +210,48 @@ def test_failed_migration_rolls_back_its_transaction(fresh_db_url: str) -> None:
         assert current_version(conn) == BASELINE
         assert _columns(conn, "NoteEmbedding")["embedding"] == "text"
         assert "tsv" not in _columns(conn, "Note")
+
+
+def test_bm25_migration_backfills_vocabulary_moves_tsv_into_row_and_rolls_back(
+    fresh_db_url: str,
+) -> None:
+    bm25 = "20260514090000"
+    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
+        migrate(conn, to="20260513090000")
+        long_text = " ".join(f"pressure{i} drop{i}" for i in range(150))  # a tsv of 5 kB
+        note = _legacy_note(conn, "alice", "Defrosting", long_text, None)
+
+        def storage() -> str:
+            return conn.execute(
+                "SELECT attstorage FROM pg_attribute"
+                " WHERE attrelid = '\"Note\"'::regclass AND attname = 'tsv'"
+            ).fetchone()[0]
+
+        def toast_blocks_read_for_tsv() -> int:
+            counter = (
+                "SELECT pg_stat_get_xact_blocks_fetched(reltoastrelid)"
+                " FROM pg_class WHERE oid = '\"Note\"'::regclass"
+            )
+            with conn.transaction():
+                before = conn.execute(counter).fetchone()[0]
+                conn.execute('SELECT length(tsv) FROM "Note" WHERE id = %s', (note,))
+                return conn.execute(counter).fetchone()[0] - before
+
+        assert storage() == "x" and toast_blocks_read_for_tsv() > 0  # tsv lives out of line
+        before = conn.execute('SELECT tsv::text FROM "Note" WHERE id = %s', (note,)).fetchone()
+        assert migrate(conn, to=bm25) == [bm25]
+        assert storage() == "m"
+        # same tsv, now in the row: reading it touches no TOAST page
+        assert conn.execute('SELECT tsv::text FROM "Note" WHERE id = %s', (note,)).fetchone() == (
+            before
+        )
+        assert toast_blocks_read_for_tsv() == 0
+        vocab = dict(conn.execute('SELECT lexeme, stem FROM "NoteLexeme"').fetchall())
+        assert vocab["defrosting"] == "defrost" and vocab["pressure7"] == "pressure7"
+        assert len(vocab) == 301
+        assert rollback(conn) == [bm25]
+        assert storage() == "x"
+        assert conn.execute("SELECT to_regclass('\"NoteLexeme\"')").fetchone() == (None,)
+        assert conn.execute(
+            "SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'note_lexeme%'"
+        ).fetchone() == (0,)
