@@ -7,7 +7,7 @@ import pytest
 
 from workbench.errors import NoteStoreError
 from workbench.notes.search import (
-    _TS_RANK_C,
+    TS_RANK_C,
     SearchSettings,
     keyword_terms,
     search,
@@ -262,7 +262,7 @@ def test_ts_rank_inverts_to_the_term_frequency(migrated_conn: psycopg.Connection
         "SELECT k, round(1 / (%s * (1 - ts_rank('{1,1,1,1}',"
         " to_tsvector('simple', repeat('x ', k) || 'y'), 'x'::tsquery, 0))) - 0.5)"
         " FROM generate_series(1, 300) AS k",
-        (_TS_RANK_C,),
+        (TS_RANK_C,),
     ).fetchall()
     tf = {k: int(v) for k, v in rows}
     assert all(tf[k] == k for k in range(1, 201))  # exact up to 200 occurrences
@@ -338,3 +338,16 @@ def test_bm25_ranks_by_frequency_length_and_title(
     ranks = {h.external_id: h.keyword_rank for h in flat}
     assert abs(ranks["title_long"] - ranks["once_long"]) == 1
     assert scores["once_short"] > scores["once_long"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"bm25_k1": -0.1}, "bm25_k1 must be >= 0"),
+        ({"bm25_b": 1.5}, "bm25_b must be between 0 and 1"),
+        ({"title_weight": float("nan")}, "title_weight must be >= 0"),
+    ],
+)
+def test_search_settings_reject_bad_bm25_parameters(change: dict, message: str) -> None:
+    with pytest.raises(NoteStoreError, match=message):
+        SearchSettings().with_(**change)

@@ -2,18 +2,18 @@
 
 The statement has two candidate branches and a fusion step:
 
-* **keyword**: every note matching any of the query's words (OR semantics) in the GIN-indexed
-  ``tsv`` (``simple`` configuration, title weight A, content weight B); a long natural-language
-  query ANDed word by word would match almost nothing. The branch works term at a time: each
-  word's notes come from the index and each note scores
-  ``sum over matched words of idf(word) * ts_rank(tsv, word)``, a BM25-like ranking:
-  ``ts_rank`` alone has no inverse document frequency, so a frequent word counted as much as a
-  rare one (nDCG@10 0.58 against 0.65 on the SciFact dev split). The document frequency of each
-  query word is the number of the caller's notes it matched in the same pass (so one owner's
-  notes never change another owner's ranking), and the note count comes from
-  ``pg_class.reltuples``. Common
-  English function words are dropped from the query (the ``simple`` configuration keeps them in
-  the index, where they would dominate an OR query).
+* **keyword**: Okapi BM25 over English stems, on the GIN-indexed ``tsv`` (``simple``
+  configuration, title weight A, content weight B) with OR semantics (a long natural-language
+  query ANDed word by word would match almost nothing). Each query word is stemmed (Snowball
+  ``english_stem``) and expanded to every lexeme of the notes with the same stem, read from the
+  ``"NoteLexeme"`` vocabulary that triggers keep current; so "vaccines" finds "vaccination"
+  although ``tsv`` keeps words as written. The branch works term at a time: each form's notes
+  come from the index, and ``ts_rank`` of that one lexeme (unit weights, no normalisation) is
+  inverted to its count in the note (title occurrences count ``title_weight`` times). The
+  forms of a stem add up to its term frequency; document frequencies count the caller's notes
+  only (one owner's notes never change another owner's ranking), N is ``pg_class.reltuples``
+  and the length is ``length(tsv)`` against its mean over the matched notes. Common English
+  function words are dropped from the query (the index keeps them).
 * **semantic**: cosine distance ``<=>`` between the stored vectors and the query's, through the
   HNSW index, restricted to rows of the configured embedding model (and the caller's notes).
   ``hnsw.ef_search`` is raised to at least the branch's candidate count (the index returns at most
@@ -42,6 +42,7 @@ __all__ = [
     "SearchSettings",
     "MAX_QUERY_CHARS",
     "MAX_LIMIT",
+    "TS_RANK_C",
     "search",
     "keyword_terms",
     "tsquery_text",
@@ -104,8 +105,10 @@ class SearchSettings:
         Rows each branch hands to the fusion.
     keyword_weight, semantic_weight : float
         Branch weights in the fused score [-].
-    rank_normalization : int
-        ``ts_rank`` normalisation flags (1: divide by 1 + log(document length)).
+    bm25_k1, bm25_b : float
+        BM25 term-frequency saturation and length normalisation [-].
+    title_weight : float
+        How many times an occurrence in the title counts [-].
     prefer_index_scans : bool
         ``SET LOCAL enable_seqscan = off`` for the statement. When a query word is frequent the
         planner may pick a sequential scan that detoasts and tests every ``tsv``; the GIN bitmap
@@ -129,6 +132,14 @@ class SearchSettings:
     prefer_index_scans: bool = True
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
 
+    def __post_init__(self) -> None:
+        if not self.bm25_k1 >= 0:
+            raise NoteStoreError(f"bm25_k1 must be >= 0, got {self.bm25_k1}")
+        if not 0 <= self.bm25_b <= 1:
+            raise NoteStoreError(f"bm25_b must be between 0 and 1, got {self.bm25_b}")
+        if not self.title_weight >= 0:
+            raise NoteStoreError(f"title_weight must be >= 0, got {self.title_weight}")
+
     def with_(self, **changes: object) -> SearchSettings:
         """A copy with some fields changed."""
         return replace(self, **changes)
@@ -146,8 +157,8 @@ def tsquery_text(terms: list[str]) -> str:
     return " | ".join(f"'{t}'" for t in terms)
 
 
-# sum_{i>=1} 1/i^2, the constant ts_rank divides by (src/backend/utils/adt/tsrank.c)
-_TS_RANK_C = 1.64493406685
+# sum over i >= 1 of 1/i^2 = pi^2/6, as ts_rank writes it (src/backend/utils/adt/tsrank.c)
+TS_RANK_C = 1.64493406685
 
 _KEYWORD_CTE = """
 stems AS MATERIALIZED (
@@ -319,7 +330,7 @@ def search(
         "owner": owner,
         "tsq": tsquery_text(terms),
         "terms": terms,
-        "c": _TS_RANK_C,
+        "c": TS_RANK_C,
         "k1": float(settings.bm25_k1),
         "b": float(settings.bm25_b),
         "title_w": float(settings.title_weight),
