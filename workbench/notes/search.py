@@ -210,8 +210,12 @@ scored AS (
      GROUP BY t.tid
 ),
 kw AS MATERIALIZED (
+    -- the best rows by score (with ties, so that the id order below decides among them)
+    -- before the join back to the note ids
     SELECT n.id, s.r
-      FROM scored s JOIN "Note" n ON n.ctid = s.tid
+      FROM (SELECT tid, r FROM scored ORDER BY r DESC
+            FETCH FIRST (%(kw_n)s) ROWS WITH TIES) AS s
+      JOIN "Note" n ON n.ctid = s.tid
      ORDER BY s.r DESC, n.id
      LIMIT %(kw_n)s
 ),
