@@ -167,9 +167,9 @@ stems AS MATERIALIZED (
               FROM unnest(%(terms)s::text[]) AS w) AS d
 ),
 forms AS MATERIALIZED (
-    -- every form of the query's words that the notes contain (same English stem)
-    -- the lexeme verbatim as a one-lexeme tsquery (the tsquery input syntax, no parsing)
-    SELECT st.s, l."lexeme",
+    -- every form of the query's words that the notes contain (same English stem), each as a
+    -- one-lexeme tsquery written verbatim in the tsquery input syntax (no re-parsing)
+    SELECT st.s,
            ('''' || replace(replace(l."lexeme", '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
       FROM stems st JOIN "NoteLexeme" l ON l."stem" = st.stem
 ),
