@@ -3,11 +3,10 @@
 -- 1. tsv kept in the row (storage MAIN: compressed or moved out of line only when the row would
 --    not fit a page). The ranking reads tsv of every matching note; out of line, each read costs a
 --    TOAST index lookup (on SciFact abstracts 30 ms against 5 ms per query). Existing values are
---    rewritten (recomputed as the trigger does) so that they move back into the row.
+--    rewritten so that they move back into the row: touching title fires the contract's
+--    note_tsv_update trigger, which recomputes tsv (its one definition).
 ALTER TABLE "Note" ALTER COLUMN "tsv" SET STORAGE MAIN;
-UPDATE "Note"
-   SET "tsv" = setweight(to_tsvector('simple', coalesce("title", '')), 'A')
-            || setweight(to_tsvector('simple', coalesce("content", '')), 'B');
+UPDATE "Note" SET "title" = "title";
 
 -- 2. The vocabulary of tsv with each lexeme's English (Snowball) stem, so that a query word
 --    expands to every form of it that the notes contain ("vaccines" also finds "vaccine" and
