@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import psycopg
 import pytest
 
 from workbench.errors import NoteStoreError
+from workbench.notes.embeddings import to_vector_literal
 from workbench.notes.search import (
     TS_RANK_C,
     SearchSettings,
@@ -136,6 +140,34 @@ def test_hybrid_scores_are_rrf_of_branch_ranks(conn: psycopg.Connection, minilm)
         assert by_id[h.id].keyword_rank == i
     for i, h in enumerate(sem, start=1):
         assert by_id[h.id].semantic_rank == i
+
+
+def test_hits_carry_branch_match_strengths(conn: psycopg.Connection, minilm) -> None:
+    query = "ice on the evaporator coil"
+    hits = search(conn, query, owner=None, limit=10, provider=minilm)
+    kw = search(conn, query, owner=None, mode="keyword", limit=10, provider=minilm)
+    sem = search(conn, query, owner=None, mode="semantic", limit=10, provider=minilm)
+    # BM25 scores fall with the keyword rank; similarities fall with the semantic rank
+    assert [h.keyword_score for h in kw] == sorted((h.keyword_score for h in kw), reverse=True)
+    assert all(h.keyword_score > 0 and h.semantic_similarity is None for h in kw)
+    sims = [h.semantic_similarity for h in sem]
+    assert sims == sorted(sims, reverse=True) and all(-1 <= s <= 1 for s in sims)
+    # the similarity is the cosine of the stored and the query embeddings
+    qvec = np.asarray(json.loads(to_vector_literal(minilm.embed_one(query))), dtype=float)
+    for h in sem[:3]:
+        stored = conn.execute(
+            'SELECT embedding::text FROM "NoteEmbedding" WHERE "noteId" = %s', (h.id,)
+        ).fetchone()[0]
+        v = np.asarray(json.loads(stored), dtype=float)
+        cos = float(v @ qvec / (np.linalg.norm(v) * np.linalg.norm(qvec)))
+        assert h.semantic_similarity == pytest.approx(cos, abs=1e-5)
+    # hybrid hits carry the branch values of the notes the branches found
+    by_kw = {h.id: h.keyword_score for h in kw}
+    for h in hits:
+        assert (h.keyword_score is None) == (h.keyword_rank is None)
+        assert (h.semantic_similarity is None) == (h.semantic_rank is None)
+        if h.id in by_kw:
+            assert h.keyword_score == pytest.approx(by_kw[h.id])
 
 
 def test_weights_change_the_fusion(conn: psycopg.Connection, minilm) -> None:

@@ -139,6 +139,8 @@ def test_service_search_response_shape(client: httpx.Client, seeded) -> None:
             "score",
             "keyword_rank",
             "semantic_rank",
+            "keyword_score",
+            "semantic_similarity",
         }
     assert body["results"][0]["external_id"] == "frost"
     scores = [h["score"] for h in body["results"]]

@@ -82,6 +82,12 @@ class SearchHit:
         RRF score (keyword or semantic mode: the same formula with one branch) [-].
     keyword_rank, semantic_rank : int or None
         1-based rank in each branch, None when the note was not among its candidates.
+    keyword_score : float or None
+        BM25 score of the note for the query (match strength of the keyword branch) [-], None
+        when the note was not among the keyword candidates.
+    semantic_similarity : float or None
+        Cosine similarity between the note's and the query's embeddings, ``1 - (a <=> b)``
+        [-], None when the note was not among the semantic candidates.
     """
 
     id: str
@@ -91,6 +97,8 @@ class SearchHit:
     score: float
     keyword_rank: int | None
     semantic_rank: int | None
+    keyword_score: float | None = None
+    semantic_similarity: float | None = None
 
 
 @dataclass(frozen=True)
@@ -219,7 +227,7 @@ kw AS MATERIALIZED (
      ORDER BY s.r DESC, n.id
      LIMIT %(kw_n)s
 ),
-keyword AS (SELECT id, row_number() OVER (ORDER BY r DESC, id) AS rank FROM kw)"""
+keyword AS (SELECT id, r, row_number() OVER (ORDER BY r DESC, id) AS rank FROM kw)"""
 
 _SEMANTIC_CTE = """
 sem AS MATERIALIZED (
@@ -229,30 +237,34 @@ sem AS MATERIALIZED (
      ORDER BY e.embedding <=> %(qvec)s::vector
      LIMIT %(sem_n)s
 ),
-semantic AS (SELECT id, row_number() OVER (ORDER BY d, id) AS rank FROM sem)"""
+semantic AS (SELECT id, d, row_number() OVER (ORDER BY d, id) AS rank FROM sem)"""
 
 _FUSE = {
     "hybrid": """
 fused AS (
     SELECT coalesce(k.id, s.id) AS id, k.rank AS keyword_rank, s.rank AS semantic_rank,
+           k.r AS keyword_score, 1 - s.d AS semantic_similarity,
            coalesce(%(wk)s / (%(k)s + k.rank), 0) + coalesce(%(ws)s / (%(k)s + s.rank), 0) AS score
       FROM keyword k FULL OUTER JOIN semantic s ON s.id = k.id
 )""",
     "keyword": """
 fused AS (
-    SELECT id, rank AS keyword_rank, NULL::bigint AS semantic_rank, %(wk)s / (%(k)s + rank) AS score
+    SELECT id, rank AS keyword_rank, NULL::bigint AS semantic_rank,
+           r AS keyword_score, NULL::float8 AS semantic_similarity, %(wk)s / (%(k)s + rank) AS score
       FROM keyword
 )""",
     "semantic": """
 fused AS (
-    SELECT id, NULL::bigint AS keyword_rank, rank AS semantic_rank, %(ws)s / (%(k)s + rank) AS score
+    SELECT id, NULL::bigint AS keyword_rank, rank AS semantic_rank,
+           NULL::float8 AS keyword_score, 1 - d AS semantic_similarity, %(ws)s / (%(k)s + rank) AS score
       FROM semantic
 )""",
 }
 
 _SELECT = """
 SELECT f.id, n."externalId", n.title, {snippet} AS snippet,
-       f.score::float8, f.keyword_rank::int, f.semantic_rank::int
+       f.score::float8, f.keyword_rank::int, f.semantic_rank::int,
+       f.keyword_score::float8, f.semantic_similarity::float8
   FROM (SELECT * FROM fused ORDER BY score DESC, id LIMIT %(limit)s) f
   JOIN "Note" n ON n.id = f.id
  ORDER BY f.score DESC, f.id"""

@@ -153,6 +153,13 @@ class SearchHitOut(BaseModel):
     score: float = Field(description="RRF score (higher is better).")
     keyword_rank: int | None = Field(description="1-based rank in the keyword branch, or null.")
     semantic_rank: int | None = Field(description="1-based rank in the semantic branch, or null.")
+    keyword_score: float | None = Field(
+        default=None, description="BM25 score for the query (keyword match strength), or null."
+    )
+    semantic_similarity: float | None = Field(
+        default=None,
+        description="Cosine similarity of note and query embeddings (-1 to 1), or null.",
+    )
 
 
 class SearchResponse(BaseModel):
