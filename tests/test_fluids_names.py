@@ -6,6 +6,7 @@ import pytest
 
 from workbench.errors import FluidPropertyError, UnknownFluidError
 from workbench.fluids import BACKENDS, available_fluids, get_backend
+from workbench.fluids.names import closest_fluid_names, unknown_fluid_message
 
 
 def test_names_default_backend_is_test():
@@ -59,11 +60,39 @@ def test_names_coolprop_only_fluid_hints_at_coolprop():
     with pytest.raises(UnknownFluidError, match="need fluid_backend 'CoolProp'"):
         get_backend("R1234yf")
     assert get_backend("R1234yf", "CoolProp").name == "R1234yf"
-    with pytest.raises(
-        UnknownFluidError,
-        match=r"unknown fluid 'Unobtainium' for backend CoolProp; valid fluids: .*R134a",
-    ):
-        get_backend("Unobtainium", "CoolProp")
+    with pytest.raises(UnknownFluidError) as info:
+        get_backend("R41OA", "CoolProp")
+    message = str(info.value)
+    assert message.startswith("unknown fluid 'R41OA' for backend CoolProp; did you mean R410A")
+    assert "available_fluids('CoolProp')" in message
+    assert len(message) < 200  # the closest names, never all ~120
+    assert "R134a" not in message
+
+
+@pytest.mark.parametrize(
+    ("typed", "backend", "first"),
+    [
+        ("R41OA", "CoolProp", "R410A"),
+        ("R404", "CoolProp", "R404A"),
+        ("r-407", "CoolProp", "R407C"),
+        ("amonia", "CoolProp", "Ammonia"),
+        ("propan", "CoolProp", "R290"),  # through the alias PROPANE
+        ("R744x", "Test", "CO2"),
+        ("R32a", "Test", "R32"),
+    ],
+)
+def test_names_closest_fluid_names_put_the_likely_one_first(typed, backend, first):
+    close = closest_fluid_names(typed, backend)
+    assert close[0] == first
+    assert 1 <= len(close) <= 3
+    assert set(close) <= set(available_fluids(backend))
+
+
+def test_names_closest_fluid_names_is_empty_for_nonsense():
+    assert closest_fluid_names("NotARefrigerant", "CoolProp") == []
+    assert closest_fluid_names("", "Test") == []
+    message = unknown_fluid_message("NotARefrigerant", "CoolProp")
+    assert "did you mean" not in message and len(message) < 200
 
 
 def test_names_available_fluids():
@@ -83,3 +112,23 @@ def test_names_private_instances_when_not_shared():
 
 def test_names_tabular_ignored_for_test_backend():
     assert get_backend("R134a", "Test", tabular=True).backend_name == "Test"
+
+
+def test_names_scenario_validation_names_the_closest_fluids():
+    import json
+
+    from workbench.errors import ScenarioError
+    from workbench.scenario import flatten, load_scenario
+
+    with open("examples/scenarios/heat_pump_v1.json", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["fluid"] = "R41OA"
+    with pytest.raises(ScenarioError) as info:
+        flatten(load_scenario(doc))
+    (issue,) = info.value.issues
+    assert issue.path == "fluid"
+    assert "did you mean R410A" in issue.message and len(issue.message) < 200
+    doc["fluid"], doc["fluid_backend"] = "R410A", "Refprop"
+    with pytest.raises(ScenarioError) as info:
+        flatten(load_scenario(doc))
+    assert [i.path for i in info.value.issues] == ["fluid_backend"]

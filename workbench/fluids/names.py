@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from workbench.errors import UnknownFluidError
@@ -14,6 +15,8 @@ __all__ = [
     "resolve_backend",
     "resolve_fluid",
     "available_fluids",
+    "closest_fluid_names",
+    "unknown_fluid_message",
 ]
 
 BACKENDS = ("Test", "CoolProp")
@@ -95,7 +98,8 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
     Raises
     ------
     UnknownFluidError
-        If the backend does not know the fluid; the message lists the valid names.
+        If the backend does not know the fluid; the message names the closest ones
+        (:func:`unknown_fluid_message`).
     """
     backend = resolve_backend(backend)
     if not isinstance(fluid, str) or not fluid.strip():
@@ -110,9 +114,76 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
         found = _coolprop_names().get(key)
         if found is not None:
             return found
-    names = available_fluids(backend)
-    hint = " (other fluids need fluid_backend 'CoolProp')" if backend == "Test" else ""
-    raise UnknownFluidError(
-        f"unknown fluid {fluid!r} for backend {backend}; valid fluids: {', '.join(names)}{hint}; "
-        f"aliases: {', '.join(f'{a}={c}' for a, c in ALIASES.items())}"
-    )
+    raise UnknownFluidError(unknown_fluid_message(fluid, backend))
+
+
+def _name_keys(backend: str) -> dict[str, str]:
+    """Normalised spellings (names and aliases) -> canonical name, for one backend."""
+    if backend == "Test":
+        keys = {normalise(name): name for name in ANALYTIC_FLUIDS}
+        for alias, canonical in ALIASES.items():
+            if canonical in ANALYTIC_FLUIDS:
+                keys.setdefault(normalise(alias), canonical)
+        return keys
+    return dict(_coolprop_names())
+
+
+def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> list[str]:
+    """The few canonical fluid names of a backend closest to a misspelt one.
+
+    Parameters
+    ----------
+    fluid : str
+        The name as typed (``"R41OA"``, ``"r-404"``, ``"propan"``).
+    backend : str or None
+        ``"Test"`` (default when ``None``) or ``"CoolProp"``.
+    n : int
+        At most this many names.
+
+    Returns
+    -------
+    list of str
+        Canonical names, closest first, compared after :func:`normalise` against every name
+        and alias (``"R744"`` suggests ``"CO2"``) by :class:`difflib.SequenceMatcher` ratio
+        (a name the typed text starts is at least 0.6 + 0.4 x the typed share of it); empty
+        when no ratio reaches 0.7; names more than 0.12 below the best are left out.
+    """
+    key = normalise(str(fluid))
+    if not key:
+        return []
+    scored: dict[str, float] = {}
+    for spelling, canonical in _name_keys(resolve_backend(backend)).items():
+        ratio = SequenceMatcher(None, key, spelling).ratio()
+        if spelling.startswith(key):  # a name typed in part: "R404" -> R404A
+            ratio = max(ratio, 0.6 + 0.4 * len(key) / len(spelling))
+        if ratio >= 0.7 and ratio > scored.get(canonical, 0.0):
+            scored[canonical] = ratio
+    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0].lower()))
+    best = ranked[0][1] if ranked else 0.0
+    return [name for name, ratio in ranked[:n] if ratio >= best - 0.12]
+
+
+def unknown_fluid_message(fluid: str, backend: str | None = None) -> str:
+    """The message for a fluid name a backend does not know: the closest names, never all.
+
+    The ``Test`` backend's six names are listed in full; CoolProp's ~120 are not (the message
+    names the few closest ones and :func:`available_fluids`).
+    """
+    backend = resolve_backend(backend)
+    close = closest_fluid_names(fluid, backend)
+    parts = [f"unknown fluid {fluid!r} for backend {backend}"]
+    if close:
+        parts.append(f"did you mean {', '.join(close)}?")
+    if backend == "Test":
+        parts.append(f"valid fluids: {', '.join(available_fluids(backend))}")
+        try:
+            resolve_fluid(fluid, "CoolProp")
+        except UnknownFluidError:
+            pass
+        else:
+            parts.append("other fluids need fluid_backend 'CoolProp'")
+        parts.append("aliases: " + ", ".join(f"{a}={c}" for a, c in ALIASES.items()))
+    else:
+        count = len(available_fluids(backend))
+        parts.append(f"workbench.fluids.available_fluids('CoolProp') lists all {count} names")
+    return "; ".join(parts)

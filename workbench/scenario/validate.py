@@ -2,6 +2,8 @@
 
 Rules (each problem names its JSON path, what is wrong and what is allowed):
 
+- ``fluid`` known to ``fluid_backend`` (the message names the closest fluid names).
+
 - ``schema_version`` "1" may not use ``controls``, ``subsystems``, ``instances``, ``connections``.
 - Components: known ``type``; parameters the type defines, of the right kind, within bounds;
   at most one parameter of each alternatives group (read from the component catalog).
@@ -20,7 +22,8 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
 from __future__ import annotations
 
 from workbench.components.catalog import CALIBRATION_FACTORS, get_spec, normalise_factor
-from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.errors import ScenarioError, ScenarioIssue, UnknownFluidError
+from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.flatten import expand
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
@@ -38,6 +41,19 @@ def validate_scenario(scenario: ScenarioConfig) -> None:
         raise ScenarioError(issues)
 
 
+def _check_fluid(fluid: str, backend: str | None) -> list[ScenarioIssue]:
+    """An unknown backend, or a fluid the backend does not know (with the closest names)."""
+    try:
+        backend = resolve_backend(backend)
+    except UnknownFluidError as exc:
+        return [ScenarioIssue("fluid_backend", str(exc))]
+    try:
+        resolve_fluid(fluid, backend)
+    except UnknownFluidError as exc:
+        return [ScenarioIssue("fluid", str(exc))]
+    return []
+
+
 def check_scenario(scenario: ScenarioConfig) -> tuple[FlatScenario, list[ScenarioIssue]]:
     """Run every semantic rule and flatten.
 
@@ -49,6 +65,8 @@ def check_scenario(scenario: ScenarioConfig) -> tuple[FlatScenario, list[Scenari
     issues: list[ScenarioIssue] = []
     if not scenario.fluid.strip():
         issues.append(ScenarioIssue("fluid", "the working fluid name must not be empty"))
+    else:
+        issues.extend(_check_fluid(scenario.fluid, scenario.fluid_backend))
     if scenario.schema_version == "1":
         for name in V2_ONLY_FIELDS:
             if getattr(scenario, name):
