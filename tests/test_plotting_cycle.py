@@ -1,4 +1,4 @@
-"""Flow order of the states drawn on the diagrams (workbench.plotting.cycle)."""
+"""Flow order of the states drawn on the diagrams: ``SolveResult.loops`` and ``cycle_loops``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 from solver_cases import textbook_r134a
 
 from workbench.plotting import cycle_loops
-from workbench.plotting.cycle import parse_edge, segment_states
+from workbench.plotting.cycle import segment_states
 from workbench.solver import solve
+from workbench.solver.results import EdgeState, follow_loops
 
 
 def _ihx_scenario(shuffle_seed: int) -> dict:
@@ -29,10 +30,44 @@ def _ihx_scenario(shuffle_seed: int) -> dict:
     return doc
 
 
-def test_parse_edge_takes_the_port_after_the_last_colon():
-    assert parse_edge("unit.a:b:outlet -> x.y:inlet") == ("unit.a:b", "outlet", "x.y", "inlet")
-    with pytest.raises(ValueError, match="not '<component>:<port>"):
-        parse_edge("comp.outlet to cond.inlet")
+def _state(src: str, dst: str, circuit: int = 0, p: float = 1e5) -> EdgeState:
+    (a, ap), (b, bp) = src.rsplit(":", 1), dst.rsplit(":", 1)
+    return EdgeState(a, ap, b, bp, circuit, 0.1, p, 4e5, 280.0, 1.7e3, None, "vapour")
+
+
+def test_result_carries_si_edge_states_with_endpoints_as_data():
+    result = solve(_ihx_scenario(1))
+    table = result.edges
+    assert len(result.edge_states) == len(table)
+    for state, (_, row) in zip(result.edge_states, table.iterrows()):
+        assert state.label == row["edge"]
+        assert state.p_pa == pytest.approx(row["p_bar"] * 1e5, rel=1e-12)
+        assert state.h_j_kg == pytest.approx(row["h_kj_kg"] * 1e3, rel=1e-12)
+        assert state.t_k == pytest.approx(row["t_c"] + 273.15, rel=1e-12)
+        assert state.s_j_kgk == pytest.approx(row["s"] * 1e3, rel=1e-12)
+        assert state.m_kg_s == pytest.approx(row["m_kg_s"], rel=1e-12)
+    ihx_in = next(s for s in result.edge_states if s.dst == "ihx" and s.dst_port == "hot_inlet")
+    assert (ihx_in.src, ihx_in.src_port) == ("cond", "outlet")
+
+
+def test_follow_loops_takes_names_with_colons_and_dots_as_data():
+    # component names with dots and colons: nothing is parsed, the endpoints are fields
+    states = [
+        _state("u.a:b:outlet", "u.c:inlet"),
+        _state("u.comp:outlet", "u.a:b:inlet", p=9e5),
+        _state("u.c:outlet", "u.comp:inlet"),
+    ]
+    types = {"u.a:b": "Condenser", "u.c": "Evaporator", "u.comp": "Compressor"}
+    (loop,) = follow_loops(states, types)
+    assert loop.closed and loop.edges == (2, 1, 0)  # from the compressor suction
+    assert list(loop.p_pa) == [1e5, 9e5, 1e5]
+
+
+def test_follow_loops_keeps_an_open_chain_whole():
+    states = [_state("b:outlet", "c:inlet"), _state("a:outlet", "b:inlet", circuit=0)]
+    types = {"a": "Compressor", "b": "Condenser", "c": "ExpansionValve"}
+    (chain,) = follow_loops(states, types)
+    assert not chain.closed and chain.edges == (1, 0)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -70,9 +105,10 @@ def test_cycle_loops_number_states_across_circuits():
     assert [loop.numbers for loop in loops] == [[1, 2, 3, 4], [5, 6, 7, 8]]
     for loop in loops:
         assert loop.edges[0].endswith(".compressor:inlet")
-        for a, b in zip(loop.edges, loop.edges[1:] + loop.edges[:1]):
+        states = [result.edge_states[r] for r in loop.rows]
+        for a, b in zip(states, states[1:] + states[:1]):
             # the component an edge enters is the one the next edge leaves
-            assert parse_edge(a)[2] == parse_edge(b)[0]
+            assert a.dst == b.src
 
 
 def test_segment_states_keeps_an_isobar_and_an_isenthalp():

@@ -1,9 +1,10 @@
 """The solved cycle as paths: states in flow order, per stream loop, with their circuit.
 
-The solver's edge table lists one state per edge in document order. This module rebuilds the
-loops by following the flow: an edge enters ``component:inlet_port``; the component's stream
-maps that inlet to an outlet port; the next edge is the one leaving ``component:outlet_port``.
-Each loop starts at the edge entering a compressor (the compressor's suction state is state 1).
+The loops come from the result itself (:attr:`workbench.solver.SolveResult.loops`: the edge
+states in SI with their endpoints as data, followed through each component's streams), so the
+diagrams never read display labels or convert table units back. This module adds what is
+particular to drawing: the state numbers running over all loops and the process path between
+two states.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from workbench.errors import FluidPropertyError, SpecificationError
+from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
-from workbench.units import bar_to_pa, kj_kg_to_j_kg
 
-__all__ = ["CycleLoop", "cycle_loops", "parse_edge", "segment_states"]
+__all__ = ["CycleLoop", "cycle_loops", "segment_states"]
 
 
 @dataclass
@@ -30,13 +29,15 @@ class CycleLoop:
     circuit : int
         Circuit id.
     rows : list of int
-        Row indices of ``result.edges`` in flow order.
+        Row indices of ``result.edges`` (and of ``result.edge_states``) in flow order.
     edges : list of str
-        Edge names (``a:outlet -> b:inlet``) in flow order.
+        Edge names (``a:outlet -> b:inlet``) in flow order, for display.
     p_pa, h_j_kg, t_k, s_j_kgk : ndarray
         Pressure [Pa], enthalpy [J/kg], temperature [K] and entropy [J/kg/K] of each state.
     numbers : list of int
         Label of each state on the diagrams (1-based, running over all loops).
+    closed : bool
+        The loop closes on itself (False for an open chain at a failed solve).
     """
 
     circuit: int
@@ -47,111 +48,43 @@ class CycleLoop:
     t_k: np.ndarray
     s_j_kgk: np.ndarray
     numbers: list[int] = field(default_factory=list)
-
-
-def parse_edge(name: str) -> tuple[str, str, str, str]:
-    """Split ``"a:outlet -> b:inlet"`` into ``(a, outlet, b, inlet)``.
-
-    Component names may contain dots and colons; the port is after the last colon.
-
-    Raises
-    ------
-    ValueError
-        The name is not of the form ``<component>:<port> -> <component>:<port>``.
-    """
-    try:
-        source, target = name.split(" -> ")
-        src, src_port = source.rsplit(":", 1)
-        dst, dst_port = target.rsplit(":", 1)
-    except ValueError:
-        raise ValueError(
-            f"edge name {name!r} is not '<component>:<port> -> <component>:<port>'"
-        ) from None
-    return src, src_port, dst, dst_port
-
-
-def _outlet_of(component_type: str | None, inlet_port: str) -> str:
-    """The outlet port continuing the stream that enters ``inlet_port``."""
-    if component_type:
-        from workbench.components.models import component_class
-
-        try:
-            streams = component_class(component_type).streams
-        except SpecificationError:  # unknown type: guess from the port name below
-            streams = ()
-        for a, b in streams:
-            if a == inlet_port:
-                return b
-    return inlet_port.replace("inlet", "outlet")
+    closed: bool = True
 
 
 def cycle_loops(result: Any) -> list[CycleLoop]:
-    """Stream loops of a solve result, states in flow order.
+    """Stream loops of a solve result, states in flow order, numbered 1, 2, ... across loops.
 
     Parameters
     ----------
     result : SolveResult
-        A result with an ``edges`` table (``edge``, ``circuit``, ``p_bar``, ``h_kj_kg``,
-        ``t_c``, ``s``) and ``components`` (for each component's ``type``).
+        A solve result; its :attr:`~workbench.solver.SolveResult.loops` and ``edge_states``
+        are read.
 
     Returns
     -------
     list of CycleLoop
-        Loops ordered by circuit, then by first appearance; states numbered 1, 2, ... across
-        all loops. A chain that does not close (an incomplete table) is returned as it runs.
+        Loops ordered by circuit, then by first appearance; each closed loop starts at its
+        compressor's suction (state 1). Empty for a result without edge states.
     """
-    table: pd.DataFrame = result.edges
-    if table is None or table.empty:
-        return []
-    names = [str(e) for e in table["edge"]]
-    parsed = [parse_edge(n) for n in names]
-    by_source = {f"{src}:{sp}": i for i, (src, sp, _d, _dp) in enumerate(parsed)}
-    types = {name: out.get("type") for name, out in (result.components or {}).items()}
-    next_row: dict[int, int | None] = {}
-    for i, (_s, _sp, dst, dst_port) in enumerate(parsed):
-        next_row[i] = by_source.get(f"{dst}:{_outlet_of(types.get(dst), dst_port)}")
-    seen: set[int] = set()
-    loops: list[list[int]] = []
-    for start in range(len(names)):
-        if start in seen:
-            continue
-        # walk backwards to the start of an open chain, so an open chain is kept whole
-        prev = {v: k for k, v in next_row.items() if v is not None}
-        i = start
-        visited = {i}
-        while prev.get(i) is not None and prev[i] not in visited and prev[i] not in seen:
-            i = prev[i]
-            visited.add(i)
-        rows: list[int] = []
-        j: int | None = i
-        while j is not None and j not in seen:
-            seen.add(j)
-            rows.append(j)
-            j = next_row[j]
-        closed = j is not None and j == rows[0]
-        if closed:
-            for k, r in enumerate(rows):
-                if types.get(parsed[r][2]) == "Compressor":
-                    rows = rows[k:] + rows[:k]
-                    break
-        loops.append(rows)
-    loops.sort(key=lambda rows: (int(table["circuit"].iloc[rows[0]]), rows[0]))
+    states = getattr(result, "edge_states", None) or []
     out: list[CycleLoop] = []
     number = 1
-    for rows in loops:
-        sub = table.iloc[rows]
-        loop = CycleLoop(
-            circuit=int(sub["circuit"].iloc[0]),
-            rows=list(rows),
-            edges=[names[r] for r in rows],
-            p_pa=np.array([bar_to_pa(float(v)) for v in sub["p_bar"]]),
-            h_j_kg=np.array([kj_kg_to_j_kg(float(v)) for v in sub["h_kj_kg"]]),
-            t_k=np.array([float(v) + 273.15 for v in sub["t_c"]]),
-            s_j_kgk=np.array([float(v) * 1e3 for v in sub["s"]]),
+    for loop in getattr(result, "loops", None) or []:
+        rows = list(loop.edges)
+        out.append(
+            CycleLoop(
+                circuit=loop.circuit,
+                rows=rows,
+                edges=[states[r].label for r in rows],
+                p_pa=np.asarray(loop.p_pa, dtype=float),
+                h_j_kg=np.asarray(loop.h_j_kg, dtype=float),
+                t_k=np.asarray(loop.t_k, dtype=float),
+                s_j_kgk=np.asarray(loop.s_j_kgk, dtype=float),
+                numbers=list(range(number, number + len(rows))),
+                closed=loop.closed,
+            )
         )
-        loop.numbers = list(range(number, number + len(rows)))
         number += len(rows)
-        out.append(loop)
     return out
 
 

@@ -126,4 +126,5 @@ def nice_levels(lo: float, hi: float, count: int = 5) -> list[float]:
     mag = 10.0 ** np.floor(np.log10(raw))
     step = min((m * mag for m in (1, 2, 2.5, 5, 10)), key=lambda st: abs(np.log(st / raw)))
     start = np.ceil(lo / step) * step
-    return [round(float(v), 10) for v in np.arange(start, hi + 1e-9 * step, step)]
+    # "+ 0.0" turns a negative zero (ceil of a small negative number) into 0.0: no "-0 °C"
+    return [round(float(v), 10) + 0.0 for v in np.arange(start, hi + 1e-9 * step, step)]

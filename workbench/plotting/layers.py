@@ -1,4 +1,4 @@
-"""Drawing the solved cycle on a diagram: one colour per circuit, numbered states."""
+"""Drawing the solved cycle on a diagram: one colour per circuit, a marker per state."""
 
 from __future__ import annotations
 
@@ -24,13 +24,14 @@ def draw_cycle(
     fluid: FluidBackend | None,
     xy: XY,
     *,
-    numbers: bool = True,
     segment_points: int = 24,
 ) -> dict[int, str]:
-    """Draw each loop's process paths and its numbered states.
+    """Draw each loop's process paths and its state markers.
 
     Lines carry ``gid`` ``"cycle-<circuit>"`` and state markers ``"states-<circuit>"`` so
-    callers (and tests) can find them. Returns the colour used per circuit.
+    callers (and tests) can find them. Returns the colour used per circuit. The states are
+    numbered afterwards, once the limits are set
+    (:func:`workbench.plotting.diagram.number_states`).
     """
     circuits = sorted({loop.circuit for loop in loops})
     colours = {c: circuit_colour(k) for k, c in enumerate(circuits)}
@@ -38,7 +39,7 @@ def draw_cycle(
     for loop in loops:
         colour = colours[loop.circuit]
         n = len(loop.rows)
-        closed = n > 1
+        closed = loop.closed and n > 1
         xs: list[np.ndarray] = []
         ys: list[np.ndarray] = []
         for k in range(n if closed else n - 1):
@@ -79,18 +80,6 @@ def draw_cycle(
             zorder=4,
             label=None if xs else label,
         )
-        if numbers:
-            for num, x, y in zip(loop.numbers, x_pts, y_pts):
-                ax.annotate(
-                    str(num),
-                    (x, y),
-                    textcoords="offset points",
-                    xytext=(5, 5),
-                    fontsize=9,
-                    color=colour,
-                    fontweight="bold",
-                    gid=f"number-{num}",
-                )
     return colours
 
 

@@ -55,7 +55,8 @@ def plot_sweep(
     Returns
     -------
     (Figure, Axes)
-        The COP axes; ``fig.axes`` also holds the power axis. Points that did not converge
+        The COP axes; ``fig.axes`` also holds the power axis. The legend sits under the
+        axes, so it never covers a line. Points that did not converge
         are left out of the lines and marked with a red ``x`` on the x axis (gid
         ``"failed"``).
 
@@ -129,7 +130,15 @@ def plot_sweep(
     right.set_ylim(bottom=0)
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = right.get_legend_handles_labels()
-    if handles or h2:
-        ax.legend(handles + h2, labels + l2, loc="best", fontsize=8)
+    if handles or h2:  # under the axes: never over a line
+        ax.legend(
+            handles + h2,
+            labels + l2,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.13),
+            ncol=min(len(handles + h2), 3),
+            fontsize=8,
+            frameon=False,
+        )
     ax.grid(True, alpha=0.25)
     return fig, ax

@@ -9,10 +9,19 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from workbench.fluids import FluidBackend
-from workbench.plotting.common import fluid_of, new_axes
-from workbench.plotting.cycle import cycle_loops
-from workbench.plotting.dome import isobar_ts, pressure_range, saturation_dome
-from workbench.plotting.layers import draw_cycle, finite_limits
+from workbench.plotting.diagram import (
+    REFERENCE_LABEL_STYLE,
+    REFERENCE_STYLE,
+    Diagram,
+    draw_dome,
+    finish_diagram,
+    number_states,
+    reference_handle,
+    start_diagram,
+)
+from workbench.plotting.dome import isobar_ts
+from workbench.plotting.labels import LabelPlacer, format_number
+from workbench.plotting.layers import draw_cycle
 from workbench.units import kelvin_to_celsius, pa_to_bar
 
 __all__ = ["plot_ts"]
@@ -20,6 +29,39 @@ __all__ = ["plot_ts"]
 
 def _xy_ts(_p: np.ndarray, _h: np.ndarray, t: np.ndarray, s: np.ndarray):
     return np.asarray(s) / 1e3, kelvin_to_celsius(np.asarray(t))
+
+
+def _limits(d: Diagram) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """(s [kJ/(kg K)], T [degC]) limits: the cycle and the whole dome above its lowest state."""
+    s = d.s_cycle[np.isfinite(d.s_cycle)] / 1e3
+    t = kelvin_to_celsius(d.t_cycle[np.isfinite(d.t_cycle)])
+    dome_t = np.zeros(0) if d.dome is None else kelvin_to_celsius(d.dome.t_k)
+    finite_dome_t = dome_t[np.isfinite(dome_t)]
+    if t.size == 0 and finite_dome_t.size == 0:
+        return None
+    t_lo = float(t.min()) if t.size else float(finite_dome_t.min())
+    t_hi = float(np.concatenate([t, finite_dome_t]).max())  # the dome's top is always in view
+    span = max(t_hi - t_lo, 10.0)
+    y = (t_lo - 0.08 * span, t_hi + 0.06 * span)
+    s_all = list(s)
+    if d.dome is not None:
+        for line in (d.dome.s_liq, d.dome.s_vap):
+            keep = np.isfinite(line) & np.isfinite(dome_t) & (dome_t >= y[0])
+            s_all += [float(v) / 1e3 for v in line[keep]]
+    if not s_all:
+        return None
+    s_arr = np.array(s_all)
+    width = max(float(s_arr.max() - s_arr.min()), 0.05)
+    return (float(s_arr.min() - 0.05 * width), float(s_arr.max() + 0.05 * width)), y
+
+
+def _isobar_anchors(
+    s_kj: np.ndarray, t_c: np.ndarray, xlim: tuple[float, float], ylim: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """Label spots on an isobar inside the view, from its superheated end backwards."""
+    ok = np.isfinite(s_kj) & np.isfinite(t_c)
+    inside = ok & (s_kj > xlim[0]) & (s_kj < xlim[1]) & (t_c > ylim[0]) & (t_c < ylim[1])
+    return [(float(s_kj[k]), float(t_c[k])) for k in np.flatnonzero(inside)[::-1]]
 
 
 def plot_ts(
@@ -48,70 +90,64 @@ def plot_ts(
         Isobar pressures [bar]; by default the cycle's distinct pressure levels (constant
         temperature lines are horizontal on this chart, so isobars carry the information).
     numbers : bool
-        Number the states in flow order.
+        Number the states in flow order; states on one spot share a label (``1/5``).
     title : str, optional
         Axes title; by default the scenario name.
 
     Returns
     -------
     (Figure, Axes)
-        Temperature [degC] against specific entropy [kJ/(kg K)]. Process paths between states
-        follow the real process (an isobar through the dome in a condenser, an isenthalp in
-        a valve), computed from the backend.
+        Temperature [degC] against specific entropy [kJ/(kg K)], with the whole dome up to its
+        top in view. Process paths between states follow the real process (an isobar through
+        the dome in a condenser, an isenthalp in a valve), computed from the backend. Isobars
+        (gid ``"isobar-<p>bar"``) are labelled inline in bar (gid ``"isobar-label-<p>bar"``).
     """
-    fig, ax = new_axes(ax)
-    backend = fluid_of(scenario, fluid)
-    loops = cycle_loops(result)
-    p_cycle = [float(p) for loop in loops for p in loop.p_pa]
-    if backend is not None:
-        p_lo, _p_hi = pressure_range(backend, p_cycle)
-        dome = saturation_dome(backend, p_lo)
-        t_c = kelvin_to_celsius(dome.t_k)
-        ax.plot(dome.s_liq / 1e3, t_c, color="0.25", lw=1.2, gid="dome-liquid", label="saturation")
-        ax.plot(dome.s_vap / 1e3, t_c, color="0.25", lw=1.2, gid="dome-vapour")
-        ax.plot([dome.s_liq[-1] / 1e3, dome.s_vap[-1] / 1e3], [t_c[-1]] * 2, color="0.25", lw=1.2)
+    d = start_diagram(result, scenario, fluid, ax)
+    ax = d.ax
+    isobars: list[tuple[float, np.ndarray, np.ndarray]] = []
+    extra = []
+    if d.dome is not None and d.backend is not None:
+        t_dome = kelvin_to_celsius(d.dome.t_k)
+        draw_dome(ax, d.dome.s_liq / 1e3, d.dome.s_vap / 1e3, t_dome)
         if isobars_bar is None:
-            levels = sorted({round(pa_to_bar(p), 2) for p in p_cycle})
+            levels = sorted({round(pa_to_bar(float(p)), 2) for p in d.p_cycle})
             isobars_bar = [p for k, p in enumerate(levels) if k == 0 or p > levels[k - 1] * 1.05]
-        h_all = [float(h) for loop in loops for h in loop.h_j_kg]
-        h_lo = min(h_all) * 0.9 if h_all else float(np.nanmin(dome.h_liq))
-        h_hi = max(h_all) * 1.1 if h_all else float(np.nanmax(dome.h_vap)) * 1.1
+        h_cycle = d.h_cycle[np.isfinite(d.h_cycle)]
+        h_sat = np.concatenate([d.dome.h_liq, d.dome.h_vap])
+        h_sat = h_sat[np.isfinite(h_sat)]
+        h_lo = float(min(h_cycle.min() if h_cycle.size else np.inf, h_sat.min()))
+        h_hi = float(max(h_cycle.max() if h_cycle.size else -np.inf, h_sat.max()))
+        h_hi += 0.15 * (h_hi - h_lo)
         for p_bar in isobars_bar:
-            s, t = isobar_ts(backend, p_bar * 1e5, h_lo, h_hi)
-            ax.plot(
-                s / 1e3,
-                kelvin_to_celsius(t),
-                color="0.6",
-                lw=0.8,
-                ls="--",
-                gid=f"isobar-{p_bar:g}bar",
-            )
-            ok = np.isfinite(s) & np.isfinite(t)
-            if ok.any():
-                k = int(np.flatnonzero(ok)[-1])
-                ax.annotate(
-                    f"{p_bar:g} bar",
-                    (s[k] / 1e3, kelvin_to_celsius(t[k])),
-                    fontsize=7,
-                    color="0.45",
-                )
-    draw_cycle(ax, loops, backend, _xy_ts, numbers=numbers)
+            s, t = isobar_ts(d.backend, p_bar * 1e5, h_lo, h_hi, n=90)
+            ax.plot(s / 1e3, kelvin_to_celsius(t), gid=f"isobar-{p_bar:g}bar", **REFERENCE_STYLE)
+            isobars.append((float(p_bar), s / 1e3, kelvin_to_celsius(t)))
+        if isobars:
+            extra.append(reference_handle("isobars (labelled in bar)"))
+    colours = draw_cycle(ax, d.loops, d.backend, _xy_ts)
     ax.set_xlabel("specific entropy s [kJ/(kg K)]")
     ax.set_ylabel("temperature T [°C]")
-    s_all = [float(s) / 1e3 for loop in loops for s in loop.s_j_kgk]
-    t_all = [kelvin_to_celsius(float(t)) for loop in loops for t in loop.t_k]
-    if s_all:
-        xl = finite_limits(s_all, pad=0.3)
-        yl = finite_limits(t_all, pad=0.25)
-        if xl:
-            ax.set_xlim(*xl)
-        if yl:
-            ax.set_ylim(*yl)
-    name = title if title is not None else getattr(result, "scenario_name", None) or ""
-    if not getattr(result, "converged", True):
-        name = f"{name} (NOT converged)".strip()
-    ax.set_title(name, fontsize=10)
-    ax.grid(True, alpha=0.25)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="best", fontsize=8)
-    return fig, ax
+    limits = _limits(d)
+    if limits is not None:
+        ax.set_xlim(*limits[0])
+        ax.set_ylim(*limits[1])
+    finish_diagram(d, result, title, tuple(extra))
+    placer = LabelPlacer(ax)
+    for line in ax.get_lines():
+        if (line.get_gid() or "").startswith("cycle-"):
+            x, y = line.get_data()
+            placer.block(x, y, half_size=2.0)
+    if numbers:
+        number_states(placer, d.loops, colours, _xy_ts)
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    for p_bar, s_kj, t_c in isobars:
+        placer.place(
+            f"{format_number(p_bar, 3)} bar",
+            _isobar_anchors(s_kj, t_c, xlim, ylim),
+            ((3.0, 1.0), (-3.0, 1.0), (3.0, -1.0)),
+            fontsize=7,
+            centred=False,
+            gid=f"isobar-label-{p_bar:g}bar",
+            **REFERENCE_LABEL_STYLE,
+        )
+    return d.fig, ax

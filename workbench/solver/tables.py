@@ -10,11 +10,11 @@ import pandas as pd
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.solver.controls import ControlLoop
-from workbench.solver.results import SolveResult
+from workbench.solver.results import EdgeState, SolveResult
 from workbench.solver.system import System
 from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
 
-__all__ = ["collect_results", "edge_rows", "edge_table"]
+__all__ = ["collect_results", "edge_rows", "edge_states", "edge_table"]
 
 
 def edge_rows(system: System, x: np.ndarray) -> list[dict]:
@@ -47,6 +47,33 @@ def edge_rows(system: System, x: np.ndarray) -> list[dict]:
     return rows
 
 
+def edge_states(system: System, x: np.ndarray) -> list[EdgeState]:
+    """The state of each edge in SI, with its endpoints as data (what the diagrams draw)."""
+    states = []
+    for i, edge in enumerate(system.flat.edges):
+        v = system.topology.edge_vars[i]
+        p, h = float(x[v.p]), float(x[v.h])
+        st = system.fluid.state_ph(p, h)
+        q = st.quality
+        states.append(
+            EdgeState(
+                src=edge.src,
+                src_port=edge.src_port,
+                dst=edge.dst,
+                dst_port=edge.dst_port,
+                circuit=edge.circuit,
+                m_kg_s=float(x[v.m]),
+                p_pa=p,
+                h_j_kg=h,
+                t_k=float(st.T),
+                s_j_kgk=float(st.s),
+                quality=None if q is None or math.isnan(q) else float(q),
+                phase=st.phase,
+            )
+        )
+    return states
+
+
 def edge_table(system: System, x: np.ndarray) -> pd.DataFrame:
     """The edge rows of :func:`edge_rows` as a DataFrame."""
     return pd.DataFrame(edge_rows(system, x))
@@ -61,6 +88,7 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
     result.edge_rows = edge_rows(system, x)
+    result.edge_states = edge_states(system, x)
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
