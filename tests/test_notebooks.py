@@ -14,9 +14,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 
 from workbench.cli.main import main
-from workbench.errors import ScenarioError
 from workbench.notebook_ui import (
-    ScenarioBuilder,
     ensure_kernel,
     list_notebooks,
     notebook_outputs,
@@ -81,42 +79,6 @@ def test_notebook_outputs_detects_a_stored_output(tmp_path):
     assert notebook_outputs(tmp_path / "dirty.ipynb") == ["cell 0"]
 
 
-# -- the scenario builder widget -------------------------------------------------------------
-def test_builder_validates_typed_values_with_their_json_path(tmp_path):
-    builder = ScenarioBuilder.from_file("examples/scenarios/split_units_v2.json")
-    assert builder.issues == []
-    builder.document["circuits"] = [
-        {
-            "components": [{"name": "comp", "type": "Compressor", "mass_flow_kg_s": 0.05}],
-            "edges": [],
-        }
-    ]
-    field = builder._param_field("comp", "mass_flow_kg_s", 0.05)
-    field.value = "-1"  # what typing does
-    assert any(i.startswith("circuits[0].components[0].mass_flow_kg_s") for i in builder.issues), (
-        builder.issues
-    )
-    assert "issue" in builder._status.value
-    with pytest.raises(ScenarioError):
-        builder.save(tmp_path / "bad.json")
-    assert not (tmp_path / "bad.json").exists()
-
-
-def test_builder_edits_solves_and_saves_a_loadable_scenario(tmp_path):
-    builder = ScenarioBuilder.from_file("examples/scenarios/heat_pump_v1.json")
-    assert builder.set_parameter("evaporator", "fan_speed", 1.4) == [
-        "circuits[0].components[3].fan_speed: 1.4 is out of range: expected a number in [0, 1]"
-    ]
-    assert builder.set_parameter("evaporator", "fan_speed", 0.8) == []
-    with pytest.raises(KeyError, match="no component 'evap'"):
-        builder.set_parameter("evap", "fan_speed", 0.8)
-    result = builder.solve(show=False)
-    assert result.converged
-    saved = load_scenario(builder.save(tmp_path / "s.json"))
-    evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
-    assert evap.fan_speed == 0.8
-
-
 # -- executed notebooks ----------------------------------------------------------------------
 @pytest.mark.notebook
 def test_01_scenario_builder(tmp_path, kernel):
@@ -127,7 +89,9 @@ def test_01_scenario_builder(tmp_path, kernel):
         edits={"evaporator": {"air_inlet_temp_c": 2.0}},
     )
     assert summary["converged"] and summary["issues"] == []
-    assert summary["demo_issues"][0].startswith("fluid: unknown fluid 'NotARefrigerant'")
+    (demo,) = summary["demo_issues"]
+    assert demo.startswith("fluid: unknown fluid 'R41OA' for backend CoolProp; did you mean R410A")
+    assert len(json.dumps(summary)) < 2000  # no list of every CoolProp fluid
     saved = load_scenario(summary["scenario_json"])
     evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
     assert evap.air_inlet_temp_c == 2.0

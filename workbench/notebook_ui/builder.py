@@ -1,35 +1,66 @@
 """``ScenarioBuilder``: an ipywidgets form that edits, validates, solves and saves a scenario.
 
-Every edit goes through the same methods a script (or a test) can call:
-:meth:`ScenarioBuilder.set_fluid`, :meth:`~ScenarioBuilder.set_parameter`,
-:meth:`~ScenarioBuilder.set_control`; each re-validates the document with
-:func:`workbench.scenario.load_scenario` and shows every issue with its JSON path.
+Every edit goes through methods a script (or a test) can call as well as the widgets:
+:meth:`~ScenarioBuilder.set_fluid`, :meth:`~ScenarioBuilder.set_parameter`,
+:meth:`~ScenarioBuilder.set_instance_param`, :meth:`~ScenarioBuilder.set_template_param`,
+:meth:`~ScenarioBuilder.set_control`, :meth:`~ScenarioBuilder.add_parameter` and
+:meth:`~ScenarioBuilder.remove_parameter`. After each edit the document is validated
+(:func:`workbench.scenario.load_scenario`, flattening, and :func:`workbench.solver.prepare`,
+which checks what the component models need) and the form shows the document's values, so the
+form always shows the document that **Solve** solves.
+
+Design decisions:
+
+- An emptied component field is an issue ("type a value, or remove the parameter"), not a
+  silent removal; removing is the field's own button. An emptied instance or template
+  parameter falls back to the template default (its placeholder says which).
+- A parameter is added with its catalog default, or empty and flagged when it has none; it
+  leaves the Add list once present.
+- The chart is a PNG drawn outside pyplot into an ``Image`` widget; results and warnings are
+  HTML widgets. Nothing goes through an ``Output`` widget or the inline backend, so a click
+  never sends output to JupyterLab's log console.
+- Solve first clears the results area and says "solving...", so a refused or failed solve
+  leaves nothing of the previous one on screen; after an edit the last result stays, marked
+  as older than the form.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
 from workbench.components.catalog import get_spec
-from workbench.errors import ScenarioError, ScenarioIssue, UnknownFluidError, WorkbenchError
-from workbench.fluids import BACKENDS, available_fluids, get_backend
-from workbench.notebook_ui.run import parse_parameter
+from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
+from workbench.fluids import BACKENDS, available_fluids
+from workbench.notebook_ui.document import (
+    Field,
+    JsonPath,
+    component_fields,
+    control_fields,
+    get_at,
+    instance_param_fields,
+    json_path,
+    parse_field,
+    pop_at,
+    set_at,
+    template_param_fields,
+    write_json_atomic,
+)
+from workbench.notebook_ui.form import Section
+from workbench.notebook_ui.results_view import chart_png, message_html, result_html
 from workbench.scenario import flatten, load_scenario, read_json
 
 __all__ = ["ScenarioBuilder"]
 
-_CONTROL_FIELDS = ("target", "gain", "band")
+_EMPTY = "empty: type a value, or remove the parameter with its ✕ button"
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
+def _issue_text(issue: ScenarioIssue) -> str:
+    return str(issue) if issue.path else issue.message
 
 
 class ScenarioBuilder:
@@ -46,25 +77,25 @@ class ScenarioBuilder:
     document : dict
         The scenario document being edited (contract units, as in the JSON).
     issues : list of str
-        ``<json path>: <message>`` for every validation problem (empty when valid).
+        ``<json path>: <message>`` for every problem (empty when the scenario can be solved).
     result : SolveResult or None
-        The last solve.
+        The last solve of the current or an earlier document; None after a refused or failed
+        solve.
     widget : ipywidgets.VBox
         The form; display it in a notebook.
     """
 
     def __init__(self, scenario: dict[str, Any] | str | Path) -> None:
         if isinstance(scenario, dict):
-            self.document = copy.deepcopy(scenario)
+            self.document: dict[str, Any] = copy.deepcopy(scenario)
         else:
-            data, _label = read_json(scenario)
-            self.document = data
+            self.document, _label = read_json(scenario)
         self.issues: list[str] = []
         self._problems: list[ScenarioIssue] = []
+        self._pending: set[JsonPath] = set()
         self.result: Any = None
-        self._status = w.HTML()
-        self._output = w.Output()
-        self._building = False
+        self._solved: dict[str, Any] | None = None
+        self._sections: list[Section] = []
         self.widget = self._build()
         self.validate()
 
@@ -73,66 +104,253 @@ class ScenarioBuilder:
         """A builder opened on a scenario file."""
         return cls(Path(path))
 
+    # -- where things are ------------------------------------------------------------------
+    def _component_base(self, component: str) -> JsonPath:
+        doc = self.document
+        for i, circuit in enumerate(doc.get("circuits", []) or []):
+            for k, comp in enumerate(circuit.get("components", []) or []):
+                if comp.get("name") == component:
+                    return ("circuits", i, "components", k)
+        template, _dot, local = component.partition(".")
+        for k, comp in enumerate(get_at(doc, ("subsystems", template, "components"), []) or []):
+            if local and comp.get("name") == local:
+                return ("subsystems", template, "components", k)
+        names = [
+            c.get("name") for circ in doc.get("circuits", []) or [] for c in circ["components"]
+        ]
+        names += [
+            f"{t}.{c.get('name')}"
+            for t, tpl in (doc.get("subsystems") or {}).items()
+            for c in tpl.get("components", [])
+        ]
+        instances = [i.get("name") for i in doc.get("instances", []) or []]
+        raise KeyError(
+            f"no component {component!r}; components: {', '.join(map(str, names)) or 'none'}"
+            + (f"; instances (their $parameters): {', '.join(instances)}" if instances else "")
+        )
+
+    def _instance_index(self, instance: str) -> int | None:
+        for i, inst in enumerate(self.document.get("instances", []) or []):
+            if inst.get("name") == instance:
+                return i
+        return None
+
     # -- editing ---------------------------------------------------------------------------
-    def _components(self) -> dict[str, dict[str, Any]]:
-        return {
-            c["name"]: c for circ in self.document.get("circuits", []) for c in circ["components"]
-        }
+    def _edit(self, path: JsonPath, value: Any, *, required: bool = False) -> list[str]:
+        """Set (None: remove) a value; ``required`` marks an emptied value as an issue."""
+        if value is None:
+            pop_at(self.document, path)
+            if required:
+                self._pending.add(path)
+            else:
+                self._pending.discard(path)
+        else:
+            set_at(self.document, path, value)
+            self._pending.discard(path)
+        return self.validate()
 
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
-        """Set the working fluid and/or its backend; return the validation issues."""
+        """Set the working fluid and/or its backend; return the issues."""
         if fluid is not None:
             self.document["fluid"] = fluid
         if backend is not None:
             self.document["fluid_backend"] = backend
+            self._fluid.options = available_fluids(backend) if backend in BACKENDS else []
         return self.validate()
 
+    def set_name(self, name: str | None) -> list[str]:
+        """Set (or with an empty name remove) the scenario name."""
+        return self._edit(("name",), name or None)
+
     def set_parameter(self, component: str, key: str, value: Any) -> list[str]:
-        """Set (or with ``value=None`` remove) a parameter of a circuit component.
+        """Set (or with ``value=None`` remove) a component parameter; return the issues.
+
+        Parameters
+        ----------
+        component : str
+            A circuit component's name, ``<template>.<component>`` for a component of a
+            template (its value may be a ``$name`` reference), or an instance's name (then
+            ``key`` is one of its template's ``$`` parameters, see
+            :meth:`set_instance_param`).
+        key : str
+            Parameter name, with its unit suffix (``air_inlet_temp_c``).
+        value : object
+            The value in the document's units; None removes the parameter.
 
         Raises
         ------
         KeyError
-            No circuit component of that name (template components are edited in the JSON).
+            No such component or instance (the message lists them).
         """
-        comps = self._components()
-        if component not in comps:
-            raise KeyError(f"no component {component!r}; components: {', '.join(comps)}")
-        if value is None:
-            comps[component].pop(key, None)
-        else:
-            comps[component][key] = value
-        return self.validate()
+        if self._instance_index(component) is not None:
+            return self.set_instance_param(component, key, value)
+        return self._edit((*self._component_base(component), key), value)
+
+    def set_instance_param(self, instance: str, key: str, value: Any) -> list[str]:
+        """Set an instance's value of a template parameter (None: the template default)."""
+        index = self._instance_index(instance)
+        if index is None:
+            known = [i.get("name") for i in self.document.get("instances", []) or []]
+            raise KeyError(f"no instance {instance!r}; instances: {', '.join(known) or 'none'}")
+        return self._edit(("instances", index, "params", key), value)
+
+    def set_template_param(self, template: str, key: str, value: Any) -> list[str]:
+        """Set the default of a template parameter (``subsystems.<template>.params``)."""
+        if template not in (self.document.get("subsystems") or {}):
+            known = ", ".join(self.document.get("subsystems") or {}) or "none"
+            raise KeyError(f"no template {template!r}; templates: {known}")
+        return self._edit(("subsystems", template, "params", key), value)
 
     def set_control(self, control_id: str, **fields: Any) -> list[str]:
         """Set fields of a control loop (``target``, ``gain``, ``band`` ...)."""
-        loops = {c["id"]: c for c in self.document.get("controls", [])}
+        loops = [c.get("id") for c in self.document.get("controls", []) or []]
         if control_id not in loops:
             raise KeyError(f"no control loop {control_id!r}; loops: {', '.join(loops) or 'none'}")
-        loops[control_id].update(fields)
+        index = loops.index(control_id)
+        for key, value in fields.items():
+            if value is None:
+                pop_at(self.document, ("controls", index, key))
+            else:
+                set_at(self.document, ("controls", index, key), value)
         return self.validate()
+
+    def _addable(self, base: JsonPath) -> list[str]:
+        comp = get_at(self.document, base, {}) or {}
+        spec = get_spec(str(comp.get("type", "")))
+        return [
+            p
+            for p in (spec.param_names if spec else ())
+            if p not in comp and (*base, p) not in self._pending
+        ]
+
+    def _add(self, base: JsonPath, key: str) -> list[str]:
+        comp = get_at(self.document, base, {}) or {}
+        spec = get_spec(str(comp.get("type", "")))
+        pspec = spec.param(key) if spec else None
+        if pspec is None:
+            raise KeyError(f"{comp.get('type')} {comp.get('name')!r} has no parameter {key!r}")
+        if key in comp or (*base, key) in self._pending:
+            raise ValueError(f"{comp.get('name')!r} sets {key!r} already")
+        return self._edit((*base, key), pspec.default, required=True)
+
+    def addable_parameters(self, component: str) -> list[str]:
+        """Catalog parameters the component does not set yet (the Add list)."""
+        return self._addable(self._component_base(component))
+
+    def add_parameter(self, component: str, key: str) -> list[str]:
+        """Add a parameter with its catalog default, or empty (an issue) when it has none.
+
+        Raises
+        ------
+        KeyError
+            No such component, or its type has no parameter ``key``.
+        ValueError
+            The component sets ``key`` already.
+        """
+        return self._add(self._component_base(component), key)
+
+    def remove_parameter(self, component: str, key: str) -> list[str]:
+        """Remove a parameter (the catalog default, if any, applies again)."""
+        base = self._component_base(component)
+        self._pending.discard((*base, key))
+        return self._edit((*base, key), None)
 
     # -- checking, solving, saving ---------------------------------------------------------
     def validate(self) -> list[str]:
-        """Validate and flatten the document and check its fluid; update the status line.
+        """Check the document as the solver will; update the status line and the form.
+
+        Empty required fields, the schema and semantic rules (every issue with its JSON
+        path), and what the component models need (:func:`workbench.solver.prepare`).
 
         Returns
         -------
         list of str
-            ``<json path>: <message>`` per issue (empty when the scenario is valid).
+            ``<json path>: <message>`` per issue (empty when the scenario can be solved).
         """
-        problems: list[ScenarioIssue] = []
+        from workbench.solver import prepare
+
+        problems = [ScenarioIssue(json_path(p), _EMPTY) for p in sorted(self._pending, key=str)]
         try:
             flat = flatten(load_scenario(copy.deepcopy(self.document)))
-            get_backend(flat.fluid, flat.fluid_backend)
         except ScenarioError as exc:
-            problems = list(exc.issues)
-        except UnknownFluidError as exc:
-            problems = [ScenarioIssue("fluid", str(exc))]
+            problems += list(exc.issues)
         except WorkbenchError as exc:
-            problems = [ScenarioIssue("", str(exc))]
+            problems.append(ScenarioIssue("", str(exc)))
+        else:
+            if not problems:
+                try:
+                    prepare(flat)
+                except (WorkbenchError, ValueError) as exc:
+                    problems.append(ScenarioIssue("", str(exc)))
         self._problems = problems
-        self.issues = [str(issue) for issue in problems]
+        self.issues = [_issue_text(p) for p in problems]
+        self._show_status()
+        self._refresh_form()
+        if self.result is not None:
+            self._results.value = result_html(self.result, stale=self.document != self._solved)
+        return self.issues
+
+    def _require_valid(self) -> None:
+        if self.validate():
+            raise ScenarioError(self._problems, source="ScenarioBuilder")
+
+    def solve(self, show: bool = True) -> Any:
+        """Solve the scenario; with ``show`` draw the P-h diagram and the results tables.
+
+        The results area is cleared first and says "solving..."; a refused or failed solve
+        leaves its reason there and nothing of an earlier result.
+
+        Raises
+        ------
+        ScenarioError
+            The document has issues (nothing is solved).
+        WorkbenchError
+            The solver could not start (a non-converged solve is a result, not an error).
+        """
+        from workbench.solver import solve
+
+        self.result, self._solved = None, None
+        self._clear_results(message_html("solving...", "info"))
+        self._solve_button.disabled, self._solve_button.description = True, "Solving..."
+        try:
+            self._require_valid()
+            scenario = load_scenario(copy.deepcopy(self.document))
+            result = solve(scenario)
+        except ScenarioError:
+            n = len(self.issues)
+            self._results.value = message_html(
+                f"not solved: the scenario has {n} issue{'s' if n != 1 else ''} (listed above)",
+                "error",
+            )
+            raise
+        except Exception as exc:
+            self._results.value = message_html(f"solve failed: {exc}", "error")
+            raise
+        finally:
+            self._solve_button.disabled, self._solve_button.description = False, "Solve"
+        self.result, self._solved = result, copy.deepcopy(self.document)
+        self._results.value = result_html(result)
+        if show:
+            from workbench.plotting import style_results
+
+            self._chart.value = chart_png(result, scenario)
+            self._chart.layout.display = None
+            self._tables.value = style_results(result, "edges").to_html()
+        return result
+
+    def save(self, path: str | Path) -> Path:
+        """Write the (valid) document as JSON, atomically, with the usual file permissions.
+
+        Raises
+        ------
+        ScenarioError
+            The document has issues (nothing is written).
+        """
+        self._require_valid()
+        return write_json_atomic(path, self.document)
+
+    # -- widgets ---------------------------------------------------------------------------
+    def _show_status(self) -> None:
         if self.issues:
             items = "".join(f"<li><code>{_escape(i)}</code></li>" for i in self.issues)
             n = len(self.issues)
@@ -141,161 +359,157 @@ class ScenarioBuilder:
             )
         else:
             self._status.value = "<b style='color:#1b7f3b'>valid scenario</b>"
-        return self.issues
 
-    def _require_valid(self) -> None:
-        if self.validate():
-            raise ScenarioError(self._problems, source="ScenarioBuilder")
+    def _clear_results(self, message: str = "") -> None:
+        self._results.value = message
+        self._chart.layout.display = "none"
+        self._chart.value = b""
+        self._tables.value = ""
 
-    def solve(self, show: bool = True) -> Any:
-        """Solve the scenario; with ``show`` draw the P-h diagram and the summary below the form.
+    def _refresh_form(self) -> None:
+        doc = self.document
+        if self._name.value != (doc.get("name") or ""):
+            self._name.value = doc.get("name") or ""
+        if self._fluid.value != (doc.get("fluid") or ""):
+            self._fluid.value = doc.get("fluid") or ""
+        for section in self._sections:
+            section.render(doc, self._pending, self._on_text, self._on_remove)
 
-        Raises
-        ------
-        ScenarioError
-            The document is invalid (nothing is solved).
-        """
-        from workbench.plotting import plot_ph, style_results
-        from workbench.solver import solve
+    def _on_text(self, spec: Field, text: str) -> None:
+        self._edit(spec.path, parse_field(text, spec.kind), required=spec.empty_means == "missing")
 
-        self._require_valid()
-        scenario = load_scenario(copy.deepcopy(self.document))
-        self.result = solve(scenario)
-        if show:
-            self._output.clear_output()
-            with self._output:
-                from IPython.display import display
+    def _on_remove(self, spec: Field) -> None:
+        self._pending.discard(spec.path)
+        self._edit(spec.path, None)
 
-                fig, _ax = plot_ph(self.result, scenario=scenario)
-                display(fig)
-                display(style_results(self.result, "summary"))
-                display(style_results(self.result, "edges"))
-        return self.result
+    def _component_section(self, base: JsonPath, title_prefix: str = "") -> Section:
+        def fields() -> list[Field]:
+            comp = get_at(self.document, base, {}) or {}
+            present = {key for key in comp if key not in ("name", "type")}
+            pending = sorted(str(p[-1]) for p in self._pending if p[:-1] == base)
+            shown = {**comp, **{key: None for key in pending if key not in present}}
+            return component_fields(shown, base)
 
-    def save(self, path: str | Path) -> Path:
-        """Write the (valid) document as JSON, atomically.
+        comp = get_at(self.document, base, {}) or {}
+        return Section(
+            f"{title_prefix}{comp.get('name', '?')} ({comp.get('type', '?')})",
+            fields,
+            lambda: self._addable(base),
+            lambda key: self._on_add(base, key),
+        )
 
-        Raises
-        ------
-        ScenarioError
-            The document is invalid (nothing is written).
-        """
-        self._require_valid()
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(self.document, fh, indent=2)
-            fh.write("\n")
-        os.replace(tmp, path)
-        return path
+    def _on_add(self, base: JsonPath, key: str) -> None:
+        try:
+            self._add(base, key)
+        except (KeyError, ValueError) as exc:
+            self._save_note.value = message_html(str(exc), "error")
 
-    # -- widgets ---------------------------------------------------------------------------
+    def _build_sections(self) -> list[Section]:
+        doc = self.document
+        sections = [
+            self._component_section(("circuits", i, "components", k))
+            for i, circuit in enumerate(doc.get("circuits", []) or [])
+            for k, _comp in enumerate(circuit.get("components", []) or [])
+        ]
+        for name, template in (doc.get("subsystems") or {}).items():
+            sections.append(
+                Section(
+                    f"template {name}: $parameters",
+                    lambda name=name: template_param_fields(
+                        name, get_at(self.document, ("subsystems", name), {}) or {}
+                    ),
+                )
+            )
+            sections += [
+                self._component_section(("subsystems", name, "components", k), f"{name} › ")
+                for k, _comp in enumerate(template.get("components", []) or [])
+            ]
+        for i, inst in enumerate(doc.get("instances", []) or []):
+            sections.append(
+                Section(
+                    f"instance {inst.get('name')} (of {inst.get('of')}, circuit "
+                    f"{inst.get('circuit', 0)})",
+                    lambda i=i: instance_param_fields(
+                        i, get_at(self.document, ("instances", i), {}) or {}, self.document
+                    ),
+                )
+            )
+        for i, loop in enumerate(doc.get("controls", []) or []):
+            sections.append(
+                Section(
+                    f"control {loop.get('id')}",
+                    lambda i=i: control_fields(i, get_at(self.document, ("controls", i), {})),
+                )
+            )
+        return sections
+
     def _build(self) -> w.VBox:
         doc = self.document
-        name = w.Text(value=doc.get("name") or "", description="name", continuous_update=True)
-        name.observe(lambda ch: self._on_name(ch["new"]), names="value")
+        self._status = w.HTML()
+        self._status.add_class("wb-status")
+        self._results = w.HTML()
+        self._results.add_class("wb-results")
+        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="820px"))
+        self._chart.add_class("wb-chart")
+        self._tables = w.HTML()
+        self._tables.add_class("wb-tables")
+        self._save_note = w.HTML()
+        self._save_note.add_class("wb-save-note")
+        self._name = w.Text(value=doc.get("name") or "", description="name")
+        self._name.observe(lambda ch: self.set_name(ch["new"]), names="value")
         backend_value = doc.get("fluid_backend") or "Test"
-        backend = w.Dropdown(options=list(BACKENDS), value=backend_value, description="backend")
-        fluids = available_fluids(backend_value)
-        fluid = w.Combobox(
-            value=doc.get("fluid", ""), options=fluids, description="fluid", ensure_option=False
+        options = list(BACKENDS) + ([backend_value] if backend_value not in BACKENDS else [])
+        backend = w.Dropdown(options=options, value=backend_value, description="backend")
+        self._fluid = w.Combobox(
+            value=doc.get("fluid", ""),
+            options=available_fluids(backend_value) if backend_value in BACKENDS else [],
+            description="fluid",
+            ensure_option=False,
         )
-        fluid.observe(lambda ch: self.set_fluid(fluid=ch["new"]), names="value")
-
-        def _backend_changed(change: dict[str, Any]) -> None:
-            fluid.options = available_fluids(change["new"])
-            self.set_fluid(backend=change["new"])
-
-        backend.observe(_backend_changed, names="value")
-        sections = [self._component_box(c) for c in self._components().values()]
-        titles = [f"{c['name']} ({c.get('type', '?')})" for c in self._components().values()]
-        for loop in doc.get("controls", []):
-            sections.append(self._control_box(loop))
-            titles.append(f"control {loop['id']}")
-        accordion = w.Accordion(children=sections, titles=tuple(titles))
-        save_path = w.Text(value="scenario.json", description="save as")
-        solve_btn = w.Button(description="Solve", button_style="primary", icon="play")
-        save_btn = w.Button(description="Save JSON", icon="save")
-        solve_btn.on_click(lambda _b: self._safe(self.solve))
-        save_btn.on_click(lambda _b: self._safe(lambda: self._saved(self.save(save_path.value))))
+        self._fluid.add_class("wb-fluid")
+        self._fluid.observe(lambda ch: self.set_fluid(fluid=ch["new"]), names="value")
+        backend.observe(lambda ch: self.set_fluid(backend=ch["new"]), names="value")
+        self._sections = self._build_sections()
+        accordion = w.Accordion(
+            children=[s.box for s in self._sections], titles=tuple(s.title for s in self._sections)
+        )
+        self._save_path = w.Text(value="scenario.json", description="save as")
+        self._solve_button = w.Button(description="Solve", button_style="primary", icon="play")
+        self._solve_button.add_class("wb-solve")
+        save = w.Button(description="Save JSON", icon="save")
+        save.add_class("wb-save")
+        self._solve_button.on_click(self._on_solve)
+        save.on_click(self._on_save)
         return w.VBox(
             [
-                w.HBox([name, fluid, backend]),
+                w.HBox([self._name, self._fluid, backend]),
                 accordion,
                 self._status,
-                w.HBox([solve_btn, save_path, save_btn]),
-                self._output,
+                w.HBox([self._solve_button, self._save_path, save]),
+                self._save_note,
+                self._results,
+                self._chart,
+                self._tables,
             ]
         )
 
-    def _on_name(self, value: str) -> None:
-        if value:
-            self.document["name"] = value
-        else:
-            self.document.pop("name", None)
-        self.validate()
+    def _on_solve(self, _button: Any = None) -> None:
+        with contextlib.suppress(WorkbenchError):  # the reason is on screen
+            self.solve()
 
-    def _component_box(self, comp: dict[str, Any]) -> w.VBox:
-        rows: list[w.Widget] = []
-        for key, value in comp.items():
-            if key in ("name", "type"):
-                continue
-            rows.append(self._param_field(comp["name"], key, value))
-        spec = get_spec(comp.get("type", ""))
-        names = [p for p in (spec.param_names if spec else ()) if p not in comp]
-        box = w.VBox(rows)
-        if names:
-            pick = w.Dropdown(options=names, description="add")
-            add = w.Button(description="Add parameter", icon="plus")
-
-            def _add(_b: Any) -> None:
-                default = spec.param(pick.value).default if spec else None
-                value = default if default is not None else 0.0
-                self.set_parameter(comp["name"], pick.value, value)
-                box.children = (
-                    *box.children[:-1],
-                    self._param_field(comp["name"], pick.value, value),
-                    box.children[-1],
-                )
-
-            add.on_click(_add)
-            box.children = (*rows, w.HBox([pick, add]))
-        return box
-
-    def _param_field(self, component: str, key: str, value: Any) -> w.Text:
-        field = w.Text(value=_text(value), description=key, continuous_update=True)
-        field.style.description_width = "200px"
-        field.layout.width = "420px"
-        field.observe(
-            lambda ch: self.set_parameter(
-                component, key, parse_parameter(ch["new"]) if ch["new"].strip() else None
-            ),
-            names="value",
-        )
-        return field
-
-    def _control_box(self, loop: dict[str, Any]) -> w.VBox:
-        rows = []
-        for key in _CONTROL_FIELDS:
-            field = w.Text(value=_text(loop.get(key, "")), description=key, continuous_update=True)
-            field.observe(
-                lambda ch, key=key: self.set_control(
-                    loop["id"], **{key: parse_parameter(ch["new"])}
-                ),
-                names="value",
-            )
-            rows.append(field)
-        return w.VBox(rows)
-
-    def _saved(self, path: Path) -> None:
-        self._status.value += f"<br>saved to <code>{_escape(str(path))}</code>"
-
-    def _safe(self, action: Any) -> None:
+    def _on_save(self, _button: Any = None) -> None:
         try:
-            action()
+            path = self.save(self._save_path.value)
+        except ScenarioError:
+            n = len(self.issues)
+            self._save_note.value = message_html(
+                f"not saved: the scenario has {n} issue{'s' if n != 1 else ''} (listed above)",
+                "error",
+            )
         except (WorkbenchError, OSError) as exc:
-            self._status.value += f"<br><b style='color:#b00020'>{_escape(str(exc))}</b>"
+            self._save_note.value = message_html(f"not saved: {exc}", "error")
+        else:
+            self._save_note.value = message_html(f"saved to {path.resolve()}")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # pragma: no cover - notebook display
         return self.widget._repr_mimebundle_(**kwargs)

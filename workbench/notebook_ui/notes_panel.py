@@ -1,12 +1,29 @@
 """``NoteSearchPanel``: import notes, search them three ways side by side, reindex, validate.
 
-The panel only calls :mod:`workbench.notes`; every button has a method of the same job so a
+The panel only calls :mod:`workbench.notes`; every button has a method doing the same job so a
 notebook cell (or a test) can do what a click does.
+
+Design decisions:
+
+- **The panel owns its database access.** It takes a database URL (or None: ``DATABASE_URL``,
+  else the embedded server), a ``psycopg_pool.ConnectionPool`` or a connection factory, and
+  takes a connection for each action. A notebook cell closing its own connection can no longer
+  leave the panel dead; :meth:`NoteSearchPanel.close` closes the pool the panel opened.
+- **Paths resolve like the notebook's parameters** (:func:`~workbench.notebook_ui.run.locate`:
+  as given, else from the repository root); an empty path is refused instead of meaning the
+  kernel's working folder.
+- **Each column shows its own match strength**: the BM25 score in the keyword column, the
+  cosine similarity in the semantic column, the RRF score (with both ranks) in the hybrid one.
+- **Titles and snippets are escaped here too** (whatever the server already did): only the
+  ``<b>``/``</b>`` highlight tags of a snippet are kept as markup.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +31,43 @@ import ipywidgets as w
 import pandas as pd
 
 from workbench.errors import NoteStoreError
+from workbench.notebook_ui.run import locate
 
-__all__ = ["NoteSearchPanel", "MODES"]
+__all__ = ["NoteSearchPanel", "MODES", "safe_highlight", "plain_text", "hit_strength"]
 
 MODES = ("keyword", "semantic", "hybrid")
 """Search modes shown side by side."""
+
+
+def plain_text(text: str | None) -> str:
+    """A title as plain text (HTML entities an escaping server added are decoded)."""
+    return html.unescape(text or "")
+
+
+def safe_highlight(text: str | None) -> str:
+    """HTML of a snippet: everything escaped except the ``<b>``/``</b>`` highlight tags.
+
+    The text is decoded first (``&lt;`` -> ``<``), so a snippet the server has already
+    escaped is not escaped twice, and one it has not is made safe here.
+    """
+    escaped = html.escape(html.unescape(text or ""), quote=True)
+    return escaped.replace("&lt;b&gt;", "<b>").replace("&lt;/b&gt;", "</b>")
+
+
+def hit_strength(mode: str, hit: Any) -> str:
+    """The match strength a column shows: BM25 score, cosine similarity or RRF score."""
+    if mode == "keyword":
+        score = getattr(hit, "keyword_score", None)
+        return "BM25 –" if score is None else f"BM25 {score:.2f}"
+    if mode == "semantic":
+        sim = getattr(hit, "semantic_similarity", None)
+        return "cosine –" if sim is None else f"cosine {sim:.3f}"
+    ranks = [
+        f"{name} #{rank}"
+        for name, rank in (("keyword", hit.keyword_rank), ("semantic", hit.semantic_rank))
+        if rank is not None
+    ]
+    return f"RRF {hit.score:.4f}" + (f" ({', '.join(ranks)})" if ranks else "")
 
 
 class NoteSearchPanel:
@@ -26,77 +75,179 @@ class NoteSearchPanel:
 
     Parameters
     ----------
-    conn : psycopg.Connection
-        Autocommit connection to a migrated note database (``workbench.notes.connect()``).
+    database : str, ConnectionPool, callable or None
+        Where the notes are: a database URL; None for ``DATABASE_URL``, else the embedded
+        server (started on demand); a ``psycopg_pool.ConnectionPool`` (not closed by the
+        panel); or a callable returning a new connection (used as a context manager).
     owner : str
         Owner whose notes are imported and searched.
     provider : EmbeddingProvider, optional
         Embedding provider (default: the configured one, loaded once).
     limit : int
         Hits per mode.
+    migrate : bool
+        Bring the database schema up to date when the panel opens.
 
     Attributes
     ----------
     widget : ipywidgets.VBox
         Query box, three result columns, import / reindex / validate buttons, status line.
+    last : dict
+        Hits per mode of the last search.
+
+    Raises
+    ------
+    TypeError
+        ``database`` is an open connection (the notebook could close it under the panel).
+    NoteStoreError
+        The database cannot be reached.
     """
 
-    def __init__(self, conn: Any, owner: str, *, provider: Any = None, limit: int = 5) -> None:
+    def __init__(
+        self,
+        database: Any = None,
+        owner: str = "notebook",
+        *,
+        provider: Any = None,
+        limit: int = 5,
+        migrate: bool = True,
+    ) -> None:
         from workbench.notes.embeddings import get_provider
 
-        self.conn = conn
+        self._pool: Any = None
+        self._owns_pool = False
+        self._factory = self._open(database)
         self.owner = owner
         self.provider = provider or get_provider()
         self.limit = limit
         self.last: dict[str, list[Any]] = {}
         self._status = w.HTML()
+        self._status.add_class("wb-notes-status")
         self._columns = {mode: w.HTML() for mode in MODES}
         self.widget = self._build()
+        if migrate:
+            from workbench.notes import migrate as run_migrations
+
+            with self.connection() as conn:
+                run_migrations(conn)
+
+    # -- database access -------------------------------------------------------------------
+    def _open(self, database: Any) -> Callable[[], contextlib.AbstractContextManager[Any]]:
+        import psycopg
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        if isinstance(database, psycopg.Connection):
+            raise TypeError(
+                "NoteSearchPanel needs a database URL, a connection pool or a connection "
+                "factory, not an open connection: the panel takes a connection for each "
+                "action, so closing yours cannot stop it"
+            )
+        if isinstance(database, ConnectionPool):
+            self._pool = database
+            return database.connection
+        if callable(database):
+            return database
+        from workbench.notes import create_pool, database_url
+
+        url = database or database_url()
+        try:
+            self._pool = create_pool(
+                url, min_size=1, max_size=2, check=ConnectionPool.check_connection, timeout=30.0
+            )
+        except PoolTimeout as exc:
+            raise NoteStoreError(f"cannot connect to the note database {url!r}: {exc}") from exc
+        self._owns_pool = True
+        return self._pool.connection
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Any]:
+        """A connection for one job (from the panel's pool or factory), given back after."""
+        with self._factory() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close the pool the panel opened (a pool or factory given to it is left alone)."""
+        if self._owns_pool and self._pool is not None:
+            self._pool.close()
 
     # -- actions ---------------------------------------------------------------------------
     def import_folder(self, path: str | Path) -> Any:
-        """Import a folder of Markdown notes (or a ``.jsonl`` / ``.csv`` file); idempotent."""
+        """Import a folder of Markdown notes (or a ``.jsonl`` / ``.csv`` file); idempotent.
+
+        Relative paths resolve like the notebook's ``notes_path`` parameter: from the working
+        folder, else from the repository root.
+
+        Raises
+        ------
+        NoteStoreError
+            Empty or missing path, unknown format, a bad record.
+        """
         from workbench.notes import import_notes, read_notes_file
 
-        records = read_notes_file(path)
-        result = import_notes(self.conn, self.owner, records, provider=self.provider)
+        text = str(path).strip() if path is not None else ""
+        if not text:
+            raise NoteStoreError(
+                "no import path: enter a folder of .md notes, a .jsonl or a .csv file"
+            )
+        resolved = locate(Path(text).expanduser()).resolve()
+        records = read_notes_file(resolved)
+        with self.connection() as conn:
+            result = import_notes(conn, self.owner, records, provider=self.provider)
         self._say(
-            f"imported {result.total} notes from {html.escape(str(path))}: "
+            f"imported {result.total} notes from {html.escape(str(resolved))}: "
             f"{result.inserted} new, {result.updated} updated, {result.unchanged} unchanged"
         )
         return result
 
     def search_all(self, query: str, limit: int | None = None) -> dict[str, list[Any]]:
-        """Hits of every mode for ``query`` (``{"keyword": [...], "semantic": [...], ...}``)."""
+        """Hits of every mode for ``query`` (``{"keyword": [...], "semantic": [...], ...}``).
+
+        Raises
+        ------
+        NoteStoreError
+            Empty or too long query.
+        """
         from workbench.notes import search
 
         n = limit or self.limit
-        self.last = {
-            mode: search(
-                self.conn, query, owner=self.owner, limit=n, mode=mode, provider=self.provider
-            )
-            for mode in MODES
-        }
-        for mode, hits in self.last.items():
-            self._columns[mode].value = _hits_html(mode, hits)
-        return self.last
+        with self.connection() as conn:
+            hits = {
+                mode: search(
+                    conn, query, owner=self.owner, limit=n, mode=mode, provider=self.provider
+                )
+                for mode in MODES
+            }
+        self.last = hits
+        for mode, mode_hits in hits.items():
+            self._columns[mode].value = _hits_html(mode, mode_hits)
+        counts = ", ".join(f"{len(hits[m])} {m}" for m in MODES)
+        self._say(f"{counts} hits for <i>{html.escape(query.strip())}</i>")
+        return hits
 
     def table(self, hits: dict[str, list[Any]] | None = None) -> pd.DataFrame:
-        """Titles side by side: one row per rank, one column per mode."""
+        """Titles side by side (plain text): one row per rank, one column per mode."""
         hits = hits if hits is not None else self.last
         depth = max((len(v) for v in hits.values()), default=0)
         data = {
-            mode: [h.title or h.external_id or h.id for h in hits.get(mode, [])]
+            mode: [plain_text(h.title) or h.external_id or h.id for h in hits.get(mode, [])]
             + [None] * (depth - len(hits.get(mode, [])))
             for mode in MODES
         }
         return pd.DataFrame(data, index=pd.RangeIndex(1, depth + 1, name="rank"))
 
+    def count(self) -> int:
+        """Number of the owner's notes."""
+        from workbench.notes import count_notes
+
+        with self.connection() as conn:
+            return int(count_notes(conn, owner=self.owner))
+
     def reindex(self, force: bool = False) -> Any:
         """Re-embed missing or stale embeddings of the owner's notes (all with ``force``)."""
         from workbench.notes import reindex
 
-        result = reindex(self.conn, provider=self.provider, owner=self.owner, force=force)
+        with self.connection() as conn:
+            result = reindex(conn, provider=self.provider, owner=self.owner, force=force)
         self._say(f"reindex: {result.embedded} embedded, {result.skipped} current")
         return result
 
@@ -104,31 +255,40 @@ class NoteSearchPanel:
         """Check every note has one current embedding of the configured model."""
         from workbench.notes import validate
 
-        report = validate(self.conn, provider=self.provider)
+        with self.connection() as conn:
+            report = validate(conn, provider=self.provider)
         bad = {k: v for k, v in report.counts.items() if v}
         self._say(
             f"validate: {report.total_notes} notes, "
-            + ("all good" if report.ok else f"problems: {bad}")
+            + ("all good" if report.ok else html.escape(f"problems: {bad}"))
         )
         return report
 
     # -- widgets ---------------------------------------------------------------------------
-    def _say(self, text: str) -> None:
-        self._status.value = text
+    def _say(self, text: str, level: str = "info") -> None:
+        colour = "#b00020" if level == "error" else "#1b5e20"
+        self._status.value = f"<span style='color:{colour}'>{text}</span>"
 
-    def _safe(self, action: Any) -> None:
+    def _safe(self, action: Callable[[], Any]) -> None:
+        import psycopg
+
+        self._say("working...")
         try:
             action()
-        except (NoteStoreError, OSError) as exc:
-            self._say(f"<b style='color:#b00020'>{html.escape(str(exc))}</b>")
+        except (NoteStoreError, OSError, psycopg.Error) as exc:
+            self._say(f"<b>{html.escape(str(exc))}</b>", "error")
 
     def _build(self) -> w.VBox:
         query = w.Text(placeholder="search the notes", description="query")
         query.layout.width = "60%"
+        query.add_class("wb-notes-query")
         go = w.Button(description="Search", button_style="primary", icon="search")
-        query.on_submit(lambda _t: self._safe(lambda: self.search_all(query.value)))
+        with warnings.catch_warnings():  # Enter searches; on_submit is the one way (8.x)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            query.on_submit(lambda _t: self._safe(lambda: self.search_all(query.value)))
         go.on_click(lambda _b: self._safe(lambda: self.search_all(query.value)))
         folder = w.Text(placeholder="folder of .md notes, .jsonl or .csv", description="import")
+        folder.add_class("wb-notes-path")
         load = w.Button(description="Import", icon="upload")
         load.on_click(lambda _b: self._safe(lambda: self.import_folder(folder.value)))
         reindex = w.Button(description="Reindex", icon="refresh")
@@ -139,6 +299,7 @@ class NoteSearchPanel:
         for mode in MODES:
             box = self._columns[mode]
             box.layout.width = "33%"
+            box.add_class(f"wb-notes-{mode}")
             box.value = f"<h4>{mode}</h4>"
             columns.append(box)
         return w.VBox(
@@ -154,15 +315,19 @@ class NoteSearchPanel:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
+_HEADINGS = {
+    "keyword": "keyword <small>(BM25 score)</small>",
+    "semantic": "semantic <small>(cosine similarity)</small>",
+    "hybrid": "hybrid <small>(RRF score)</small>",
+}
+
+
 def _hits_html(mode: str, hits: list[Any]) -> str:
     items = "".join(
-        f"<li><b>{html.escape(h.title or h.external_id or h.id)}</b> "
-        f"<small>({h.score:.4f})</small><br><small>{_snippet(h.snippet)}</small></li>"
+        f"<li><b>{html.escape(plain_text(h.title) or h.external_id or h.id)}</b> "
+        f"<small class='wb-strength'>{html.escape(hit_strength(mode, h))}</small><br>"
+        f"<small>{safe_highlight(h.snippet)}</small></li>"
         for h in hits
     )
-    return f"<h4>{mode}</h4><ol>{items}</ol>" if hits else f"<h4>{mode}</h4><i>no hits</i>"
-
-
-def _snippet(text: str) -> str:
-    """The snippet with only the ``<b>`` highlighting kept as markup."""
-    return html.escape(text).replace("&lt;b&gt;", "<b>").replace("&lt;/b&gt;", "</b>")
+    heading = f"<h4>{_HEADINGS[mode]}</h4>"
+    return f"{heading}<ol>{items}</ol>" if hits else f"{heading}<i>no hits</i>"

@@ -1,0 +1,160 @@
+"""Widgets of the scenario form: a row per field (value, unit, remove) and accordion sections.
+
+A :class:`FieldRow` shows one :class:`~workbench.notebook_ui.document.Field`: its key, a text
+box, its unit from the catalog and, for component parameters, a remove button. A
+:class:`Section` is one accordion page (a component, a template's parameters, an instance, a
+control loop); it rebuilds its rows when the document gains or loses a field and otherwise only
+updates the values shown, so what the form shows is always the document the builder solves.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as w
+
+from workbench.notebook_ui.document import Field, JsonPath, field_text, get_at, parse_field
+
+__all__ = ["FieldRow", "Section", "AddRow"]
+
+
+class FieldRow:
+    """One field of the form.
+
+    Parameters
+    ----------
+    spec : Field
+        What the field edits.
+    value : object
+        The document's value (None: empty).
+    on_text : callable
+        ``on_text(spec, text)`` when the user edits the text.
+    on_remove : callable, optional
+        ``on_remove(spec)`` when the remove button is clicked (component parameters).
+    """
+
+    def __init__(
+        self,
+        spec: Field,
+        value: Any,
+        on_text: Callable[[Field, str], None],
+        on_remove: Callable[[Field], None] | None = None,
+    ) -> None:
+        self.spec = spec
+        self._muted = False
+        self.text = w.Text(
+            value=field_text(value),
+            description=spec.key,
+            placeholder=spec.placeholder,
+            tooltip=spec.description or spec.key,
+            continuous_update=True,
+            style={"description_width": "210px"},
+            layout=w.Layout(width="430px"),
+        )
+        self.text.add_class("wb-field")
+        self.text.add_class(f"wb-field-{spec.key}")
+        self.unit = w.HTML(
+            value=f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>",
+            layout=w.Layout(width="70px"),
+        )
+        self.unit.add_class("wb-unit")
+        children: list[w.Widget] = [self.text, self.unit]
+        if spec.removable and on_remove is not None:
+            remove = w.Button(
+                icon="times", tooltip=f"remove {spec.key}", layout=w.Layout(width="34px")
+            )
+            remove.add_class("wb-remove")
+            remove.on_click(lambda _b: on_remove(spec))
+            children.append(remove)
+        self.widget = w.HBox(children)
+        self.text.observe(self._changed, names="value")
+        self._on_text = on_text
+
+    def _changed(self, change: dict[str, Any]) -> None:
+        if not self._muted:
+            self._on_text(self.spec, change["new"])
+
+    def show(self, value: Any, pending: bool) -> None:
+        """Show the document's value unless the text already means it (no cursor jumps)."""
+        if pending:
+            return
+        if parse_field(self.text.value, self.spec.kind) != value:
+            self._muted = True
+            try:
+                self.text.value = field_text(value)
+            finally:
+                self._muted = False
+
+    def close(self) -> None:
+        """Close the row's widgets (their comms) when the section is rebuilt."""
+        for child in self.widget.children:
+            child.close()
+        self.widget.close()
+
+
+@dataclass
+class AddRow:
+    """The dropdown of parameters a component may still take and its Add button."""
+
+    options: list[str]
+    on_add: Callable[[str], None]
+    widget: w.HBox = field(init=False)
+
+    def __post_init__(self) -> None:
+        pick = w.Dropdown(options=self.options, description="add", layout=w.Layout(width="330px"))
+        pick.add_class("wb-add-pick")
+        add = w.Button(description="Add parameter", icon="plus")
+        add.add_class("wb-add")
+        add.on_click(lambda _b: self.on_add(pick.value) if pick.value else None)
+        self.widget = w.HBox([pick, add])
+
+
+@dataclass
+class Section:
+    """One accordion page of the form.
+
+    Parameters
+    ----------
+    title : str
+        Page title.
+    fields : callable
+        ``fields()`` -> the fields this page shows now (read from the document).
+    add_options : callable, optional
+        ``add_options()`` -> parameter names that may be added (a component page).
+    on_add : callable, optional
+        ``on_add(key)`` when Add is clicked.
+    """
+
+    title: str
+    fields: Callable[[], list[Field]]
+    add_options: Callable[[], list[str]] | None = None
+    on_add: Callable[[str], None] | None = None
+    box: w.VBox = field(default_factory=w.VBox)
+    rows: dict[JsonPath, FieldRow] = field(default_factory=dict)
+    _options: list[str] = field(default_factory=list)
+
+    def render(
+        self,
+        doc: dict[str, Any],
+        pending: set[JsonPath],
+        on_text: Callable[[Field, str], None],
+        on_remove: Callable[[Field], None],
+    ) -> None:
+        """Rebuild the rows when the set of fields changed; else update the values shown."""
+        specs = self.fields()
+        options = self.add_options() if self.add_options else []
+        if [s.path for s in specs] == list(self.rows) and options == self._options:
+            for spec in specs:
+                self.rows[spec.path].show(get_at(doc, spec.path), spec.path in pending)
+            return
+        for row in self.rows.values():
+            row.close()
+        self.rows = {s.path: FieldRow(s, get_at(doc, s.path), on_text, on_remove) for s in specs}
+        children = [row.widget for row in self.rows.values()]
+        self._options = options
+        if options and self.on_add is not None:
+            children.append(AddRow(options, self.on_add).widget)
+        self.box.children = children

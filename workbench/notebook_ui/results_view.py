@@ -1,0 +1,155 @@
+"""What the builder shows beside the chart after a solve: outcome, headline numbers, warnings.
+
+Everything returns plain values (HTML strings, PNG bytes, lists of findings) so the widgets stay
+thin and the content is tested without a browser. The findings a designer looks for first:
+
+- the outcome (converged, or not with the solver's message and hint);
+- capacities, compressor power, COPs and the energy balance;
+- **warnings** of the solve (a two-phase compressor suction, say) and physical problems;
+- **pinch**: the smallest temperature difference between refrigerant and secondary (or
+  between the two streams of a thermal coupling) of every heat exchanger; below
+  :data:`PINCH_WARNING_K` the exchanger is at its limit (more UA buys almost nothing);
+- **saturated control loops**: an actuator at its ``min`` or ``max`` no longer holds the
+  target.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+__all__ = [
+    "PINCH_WARNING_K",
+    "findings",
+    "pinches",
+    "result_html",
+    "chart_png",
+    "message_html",
+]
+
+PINCH_WARNING_K = 1.0
+"""Pinch below which a heat exchanger is flagged [K]."""
+
+_RED, _AMBER, _GREEN = "#b00020", "#8a5a00", "#1b7f3b"
+
+
+def pinches(result: Any) -> list[tuple[str, float]]:
+    """``(exchanger, smallest temperature difference [K])`` of every coil and coupling."""
+    out = []
+    for name, outputs in (result.components or {}).items():
+        dt = outputs.get("min_temperature_difference")
+        if dt is not None:
+            out.append((name, float(dt)))
+    for coupling in result.couplings or []:
+        dt = coupling.get("min_temperature_difference")
+        if dt is not None:
+            label = f"{coupling.get('hot_component')} / {coupling.get('cold_component')}"
+            out.append((label, float(dt)))
+    return out
+
+
+def findings(result: Any) -> list[tuple[str, str]]:
+    """``(level, text)`` of what needs attention: ``"error"`` or ``"warning"``.
+
+    Physical problems and a failed solve are errors; solver warnings (wet suction), pinches
+    below :data:`PINCH_WARNING_K` and saturated control loops are warnings.
+    """
+    out: list[tuple[str, str]] = []
+    if not result.converged:
+        text = f"NOT converged: {result.message}"
+        if result.hint:
+            text += f". Hint: {result.hint}"
+        out.append(("error", text))
+    out += [("error", p) for p in result.problems]
+    out += [("warning", w) for w in result.warnings]
+    for name, dt in pinches(result):
+        if dt < PINCH_WARNING_K:
+            out.append(
+                (
+                    "warning",
+                    f"pinch {dt:.2f} K in {name}: the exchanger is at its limit "
+                    "(more UA or flow buys little)",
+                )
+            )
+    for loop in result.controls or []:
+        if loop.get("saturated"):
+            bound = "max" if loop["saturated"] == "high" else "min"
+            out.append(
+                (
+                    "warning",
+                    f"control loop {loop['id']} is saturated at its {bound} (actuator "
+                    f"{loop['actuator']:.4g}): measured {loop['measured']:.4g}, target "
+                    f"{loop['target']:.4g} is not held",
+                )
+            )
+    return out
+
+
+def _fmt(value: Any, scale: float = 1.0, digits: int = 4) -> str:
+    if value is None:
+        return "–"
+    return f"{float(value) * scale:.{digits}g}"
+
+
+def result_html(result: Any, *, stale: bool = False) -> str:
+    """The outcome, the headline numbers, the findings and the pinch of each exchanger."""
+    s = result.summary or {}
+    if result.converged:
+        head = (
+            f"<b style='color:{_GREEN}'>converged</b> in {result.iterations} iterations "
+            f"({result.elapsed_s:.2f} s)"
+        )
+    else:
+        head = f"<b style='color:{_RED}'>NOT converged</b> (drawn at the last iterate)"
+    if stale:
+        head += (
+            f" <b style='color:{_AMBER}'>· the form has changed since this solve: press Solve</b>"
+        )
+    rows = [
+        ("cooling capacity", _fmt(s.get("cooling_capacity_w"), 1e-3), "kW"),
+        ("heating capacity", _fmt(s.get("heating_capacity_w"), 1e-3), "kW"),
+        ("compressor power", _fmt(s.get("compressor_power_w"), 1e-3), "kW"),
+        ("COP cooling", _fmt(s.get("cop_cooling")), "–"),
+        ("COP heating", _fmt(s.get("cop_heating")), "–"),
+        ("energy balance", _fmt(s.get("energy_balance_w"), 1.0, 3), "W"),
+    ]
+    rows += [(f"pinch {name}", f"{dt:.2f}", "K") for name, dt in pinches(result)]
+    table = "".join(
+        f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{v}</td><td>{u}</td></tr>"
+        for k, v, u in rows
+    )
+    items = "".join(
+        f"<li style='color:{_RED if level == 'error' else _AMBER}'>{html.escape(text)}</li>"
+        for level, text in findings(result)
+    )
+    notes = f"<ul class='wb-findings'>{items}</ul>" if items else ""
+    return (
+        f"<div class='wb-result'><div>{head}</div>{notes}"
+        f"<table class='wb-summary'>{table}</table></div>"
+    )
+
+
+def message_html(text: str, level: str = "info") -> str:
+    """A one-line message of the results area (``info``, ``warning`` or ``error``)."""
+    colour = {"error": _RED, "warning": _AMBER}.get(level, "#444")
+    return f"<div style='color:{colour}'><b>{html.escape(text)}</b></div>"
+
+
+def chart_png(result: Any, scenario: Any, *, dpi: int = 96) -> bytes:
+    """The P-h diagram of ``result`` as PNG bytes, drawn outside pyplot.
+
+    A figure made by pyplot in a widget callback is also shown by the inline backend (into
+    JupyterLab's log console, as no cell is running) and closed by it; a plain
+    :class:`~matplotlib.figure.Figure` rendered to bytes here is shown only where the builder
+    puts it.
+    """
+    from matplotlib.figure import Figure
+
+    from workbench.plotting import plot_ph
+
+    fig = Figure(figsize=(8.0, 5.2), layout="constrained")
+    plot_ph(result, scenario=scenario, ax=fig.add_subplot())
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
