@@ -284,3 +284,13 @@ def test_builder_edits_solves_and_saves_a_loadable_scenario(tmp_path):
     saved = load_scenario(builder.save(tmp_path / "s.json"))
     evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
     assert evap.fan_speed == 0.8
+
+
+def test_builder_emptied_then_retyped_field_keeps_its_place():
+    builder = ScenarioBuilder.from_file(HP)
+    keys = list(builder.document["circuits"][0]["components"][3])
+    field = _row(builder, (*EVAP, "ua_nominal_kw_k"))
+    field.text.value = ""
+    field.text.value = "1.3"
+    assert list(builder.document["circuits"][0]["components"][3]) == keys
+    assert list(builder._sections[3].rows)[0] == (*EVAP, "ua_nominal_kw_k")

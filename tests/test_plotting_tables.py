@@ -79,3 +79,14 @@ def test_plot_sweep_by_draws_one_line_per_group():
     lines = [ln for ln in ax.get_lines() if ln.get_gid() == "cop_cooling"]
     assert [list(ln.get_ydata()) for ln in lines] == [[3.0, 3.5], [2.5, 3.0]]
     assert {ln.get_linestyle() for ln in lines} == {"-", "--"}
+
+
+def test_style_results_edges_show_round_off_as_zero(split_result):
+    import copy
+
+    result = copy.deepcopy(split_result)
+    result.edge_rows[2]["t_c"] = -7.96e-10  # a state at 0 degC after Newton's round-off
+    result.__dict__.pop("_edges_frame", None)
+    html = style_results(result).to_html()
+    assert "e-10" not in html and "-0<" not in html
+    assert ">0<" in html

@@ -93,6 +93,7 @@ class ScenarioBuilder:
         self.issues: list[str] = []
         self._problems: list[ScenarioIssue] = []
         self._pending: set[JsonPath] = set()
+        self._places: dict[JsonPath, int] = {}
         self.result: Any = None
         self._solved: dict[str, Any] | None = None
         self._sections: list[Section] = []
@@ -139,6 +140,9 @@ class ScenarioBuilder:
     def _edit(self, path: JsonPath, value: Any, *, required: bool = False) -> list[str]:
         """Set (None: remove) a value; ``required`` marks an emptied value as an issue."""
         if value is None:
+            parent = get_at(self.document, path[:-1])
+            if isinstance(parent, dict) and path[-1] in parent:
+                self._places[path] = list(parent).index(path[-1])
             pop_at(self.document, path)
             if required:
                 self._pending.add(path)
@@ -147,7 +151,19 @@ class ScenarioBuilder:
         else:
             set_at(self.document, path, value)
             self._pending.discard(path)
+            self._restore_place(path)
         return self.validate()
+
+    def _restore_place(self, path: JsonPath) -> None:
+        """Put a value typed into an emptied field back where it was in its object."""
+        place = self._places.pop(path, None)
+        parent = get_at(self.document, path[:-1])
+        if place is None or not isinstance(parent, dict):
+            return
+        items = [(k, v) for k, v in parent.items() if k != path[-1]]
+        items.insert(min(place, len(items)), (path[-1], parent[path[-1]]))
+        parent.clear()
+        parent.update(items)
 
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
         """Set the working fluid and/or its backend; return the issues."""
@@ -474,13 +490,14 @@ class ScenarioBuilder:
             children=[s.box for s in self._sections], titles=tuple(s.title for s in self._sections)
         )
         self._save_path = w.Text(value="scenario.json", description="save as")
+        self._save_path.add_class("wb-save-path")
         self._solve_button = w.Button(description="Solve", button_style="primary", icon="play")
         self._solve_button.add_class("wb-solve")
         save = w.Button(description="Save JSON", icon="save")
         save.add_class("wb-save")
         self._solve_button.on_click(self._on_solve)
         save.on_click(self._on_save)
-        return w.VBox(
+        form = w.VBox(
             [
                 w.HBox([self._name, self._fluid, backend]),
                 accordion,
@@ -492,6 +509,8 @@ class ScenarioBuilder:
                 self._tables,
             ]
         )
+        form.add_class("wb-builder")
+        return form
 
     def _on_solve(self, _button: Any = None) -> None:
         with contextlib.suppress(WorkbenchError):  # the reason is on screen

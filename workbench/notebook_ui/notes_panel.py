@@ -302,7 +302,7 @@ class NoteSearchPanel:
             box.add_class(f"wb-notes-{mode}")
             box.value = f"<h4>{mode}</h4>"
             columns.append(box)
-        return w.VBox(
+        panel = w.VBox(
             [
                 w.HBox([query, go]),
                 w.HBox(columns),
@@ -310,6 +310,8 @@ class NoteSearchPanel:
                 self._status,
             ]
         )
+        panel.add_class("wb-notes")
+        return panel
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # pragma: no cover - notebook display
         return self.widget._repr_mimebundle_(**kwargs)
@@ -324,7 +326,7 @@ _HEADINGS = {
 
 def _hits_html(mode: str, hits: list[Any]) -> str:
     items = "".join(
-        f"<li><b>{html.escape(plain_text(h.title) or h.external_id or h.id)}</b> "
+        f"<li style='line-height:1.35;margin-bottom:0.5em'><b>{html.escape(plain_text(h.title) or h.external_id or h.id)}</b> "
         f"<small class='wb-strength'>{html.escape(hit_strength(mode, h))}</small><br>"
         f"<small>{safe_highlight(h.snippet)}</small></li>"
         for h in hits

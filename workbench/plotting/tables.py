@@ -72,7 +72,13 @@ def style_results(result: Any, table: str = "edges", precision: int = 4) -> Styl
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
     df = results_tables(result)[table]
-    fmt = f"{{:.{precision}g}}"
+
+    def fmt(value: float) -> str:
+        # solver round-off (a state at 0 degC printed as -7.96e-10) shows as 0 in the edges table
+        if table == "edges" and abs(value) < 1e-6:
+            value = 0.0
+        return f"{value + 0.0:.{precision}g}"
+
     styler = df.style.format(fmt, na_rep="", subset=df.select_dtypes("number").columns)
     if table == "edges" and "phase" in df:
         styler = styler.map(_phase_style, subset=["phase"]).hide(axis="index")

@@ -1,0 +1,258 @@
+"""A JupyterLab server and a headless Chromium for the browser tests.
+
+:class:`JupyterLab` starts ``jupyter lab`` (this interpreter's) on a free loopback port with a
+random token, in a temporary root holding copies of the notebooks (so a run never writes into
+the checkout), with its own config, settings, workspace and runtime folders. The notebook
+setting ``windowingMode: none`` keeps every cell in the page. :class:`LabPage` drives one
+notebook the way a person does: the **Run > Run All Cells** menu, widgets clicked and typed
+into, the log console opened from the **View** menu's command.
+
+Chromium is Debian's (``/usr/bin/chromium``) driven by the Playwright pip package; Playwright's
+own browser download is not used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "JupyterLab", "LabPage", "ink", "free_port"]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+_IDLE = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = nb && nb.sessionContext && nb.sessionContext.session
+    && nb.sessionContext.session.kernel;
+  if (!kernel || kernel.status !== 'idle') return false;
+  return ![...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
+    .some(p => p.textContent.includes('*'));
+}"""
+"""The kernel is idle and no cell is queued or running."""
+
+
+_RAN = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = nb && nb.sessionContext && nb.sessionContext.session
+    && nb.sessionContext.session.kernel;
+  if (!kernel || kernel.status !== 'idle') return false;
+  const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+  if (prompts.some(p => p.textContent.includes('*'))) return false;
+  const failed = document.querySelector(
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]');
+  return failed !== null || prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
+"""Every code cell has run, or one raised (Run All stops there)."""
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ink(png: bytes) -> float:
+    """Share of the pixels of a PNG that are not (near) white."""
+    import numpy as np
+    from matplotlib.image import imread
+
+    img = imread(io.BytesIO(png), format="png")[..., :3]
+    return float(np.mean(np.any(img < 0.9, axis=-1)))
+
+
+class JupyterLab:
+    """A JupyterLab server on a free loopback port, serving copies of ``notebooks``.
+
+    Parameters
+    ----------
+    root : Path
+        Empty folder: the server's root (the notebooks are copied here).
+    notebooks : list of Path
+        Notebooks to serve.
+    env : dict, optional
+        Extra environment of the server and its kernels (``DATABASE_URL``, say).
+    """
+
+    def __init__(self, root: Path, notebooks: list[Path], env: dict[str, str] | None = None):
+        self.root = root
+        for nb in notebooks:
+            shutil.copy(nb, root / nb.name)
+        state = root / ".lab"
+        settings = state / "settings" / "@jupyterlab" / "notebook-extension"
+        settings.mkdir(parents=True)
+        (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+        labconfig = state / "config" / "labconfig"
+        labconfig.mkdir(parents=True)
+        (labconfig / "page_config.json").write_text(
+            json.dumps(
+                {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+            )
+        )
+        self.port = free_port()
+        self.token = os.urandom(16).hex()
+        self.url = f"http://127.0.0.1:{self.port}"
+        bin_dir = str(Path(sys.executable).parent)
+        self.env = {
+            **os.environ,
+            "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+            "JUPYTER_CONFIG_DIR": str(state / "config"),
+            "JUPYTERLAB_SETTINGS_DIR": str(state / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(state / "workspaces"),
+            "JUPYTER_RUNTIME_DIR": str(state / "runtime"),
+            "HF_HUB_OFFLINE": "1",
+            **(env or {}),
+        }
+        self.log_path = state / "lab.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.pages = 0
+
+    def start(self, timeout_s: float = 90.0) -> JupyterLab:
+        """Start the server and wait until its API answers."""
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes it until stop()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "jupyterlab",
+                "--no-browser",
+                "--allow-root",
+                "--ServerApp.ip=127.0.0.1",
+                f"--ServerApp.port={self.port}",
+                "--ServerApp.port_retries=0",
+                f"--IdentityProvider.token={self.token}",
+                f"--ServerApp.root_dir={self.root}",
+                "--LabApp.expose_app_in_browser=True",
+                "--LabApp.news_url=",
+            ],
+            cwd=self.root,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited: {self.log()[-2000:]}")
+            try:
+                self.api("GET", "/api/status")
+                return self
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"jupyter lab did not answer in {timeout_s} s: {self.log()[-2000:]}")
+
+    def log(self) -> str:
+        """The server's log so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def api(self, method: str, path: str) -> Any:
+        """Call the server's REST API; the decoded JSON answer (None when empty)."""
+        request = urllib.request.Request(
+            f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            body = answer.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self) -> None:
+        """Stop every kernel (between notebooks: each holds a solver or an embedding model)."""
+        for session in self.api("GET", "/api/sessions") or []:
+            self.api("DELETE", f"/api/sessions/{session['id']}")
+
+    def stop(self) -> None:
+        """Stop the kernels and the server (only the process group this object started)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        with contextlib.suppress(OSError):  # the server may be gone already
+            self.shutdown_kernels()
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+class LabPage:
+    """One notebook open in a browser page."""
+
+    def __init__(self, page: Any, lab: JupyterLab, notebook: str) -> None:
+        self.page = page
+        self.lab = lab
+        # a fresh workspace per page: the layout of the previous notebook is not restored
+        lab.pages += 1
+        page.goto(f"{lab.url}/lab/workspaces/p{lab.pages}/tree/{notebook}?reset&token={lab.token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+        page.wait_for_function(
+            """() => { const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+              const s = nb && nb.sessionContext && nb.sessionContext.session;
+              return s && s.kernel && s.kernel.status === 'idle'; }""",
+            timeout=60_000,
+        )
+
+    def run_all(self, timeout_s: float = 240.0) -> None:
+        """**Run > Run All Cells**, then wait until every code cell has run."""
+        menu = self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$"))
+        menu.click()
+        label = self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$"))
+        label.click()
+        self.page.wait_for_timeout(500)
+        self.page.wait_for_function(_RAN, timeout=timeout_s * 1000)
+
+    def wait_idle(self, timeout_s: float = 60.0) -> None:
+        """Wait until the kernel has handled what the page sent (widget messages included)."""
+        self.page.wait_for_timeout(300)
+        self.page.wait_for_function(_IDLE, timeout=timeout_s * 1000)
+
+    def cell_errors(self) -> list[str]:
+        """Error outputs and tracebacks of the cells, and widgets that failed to render."""
+        out = [
+            self.page.locator(".jp-OutputArea-output").nth(i).inner_text()[:800]
+            for i in range(self.page.locator(".jp-OutputArea-output").count())
+            if self.page.locator(".jp-OutputArea-output").nth(i).get_attribute("data-mime-type")
+            in ("application/vnd.jupyter.error",)
+        ]
+        text = self.page.locator(".jp-Notebook").inner_text()
+        for marker in (
+            "Traceback (most recent call last)",
+            "Error displaying widget",
+            "Error rendering",
+            "Failed to load model class",
+        ):
+            if marker in text:
+                out.append(marker)
+        return out
+
+    def log_entries(self) -> list[str]:
+        """Entries of JupyterLab's log console for this notebook (level warning and above)."""
+        self.page.evaluate("window.jupyterapp.commands.execute('logconsole:open')")
+        self.page.wait_for_selector(".jp-LogConsolePanel", timeout=10_000)
+        self.page.wait_for_timeout(500)
+        entries = self.page.locator(".jp-LogConsolePanel .jp-OutputArea-child")
+        texts = []
+        for i in range(entries.count()):
+            level = entries.nth(i).locator("[data-log-level]").get_attribute("data-log-level")
+            texts.append(f"{level}: {entries.nth(i).inner_text()[:300]}")
+        return texts

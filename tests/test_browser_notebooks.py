@@ -1,0 +1,206 @@
+"""The notebooks in a real browser: JupyterLab + headless Chromium driven by Playwright.
+
+Each test opens a notebook as a person does, runs it with **Run > Run All Cells**, checks that no
+cell raised and no widget failed (in the cells and in JupyterLab's log console), then clicks
+and types in the widgets. The builder and notes-panel screenshots of docs/notebooks.md come
+from here: ``WORKBENCH_SCREENSHOT_DIR=docs/images pytest tests/test_browser_notebooks.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import psycopg
+import pytest
+from browser_lab import CHROMIUM, CHROMIUM_ARGS, JupyterLab, LabPage, ink
+
+from workbench.notebook_ui import list_notebooks
+from workbench.scenario import load_scenario
+
+pytest_plugins = ["notes_fixtures"]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.db]
+
+NEW_CHART = """(prev) => {
+  const img = document.querySelector('.wb-builder .wb-chart');
+  return img && img.src && img.src !== prev && img.complete && img.naturalWidth > 0
+    && getComputedStyle(img).display !== 'none';
+}"""
+
+
+@pytest.fixture(scope="module")
+def notes_url(pg_admin_url):
+    from notes_fixtures import make_database
+
+    from workbench.notes import db
+
+    name, url = make_database(pg_admin_url, "browser")
+    yield url
+    db.drop_database(pg_admin_url, name)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory, notes_url):
+    lab = JupyterLab(
+        tmp_path_factory.mktemp("lab"), list_notebooks(), env={"DATABASE_URL": notes_url}
+    )
+    lab.start()
+    yield lab
+    lab.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def notebook(lab, browser):
+    pages = []
+
+    def open_notebook(name: str) -> LabPage:
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        pages.append(page)
+        return LabPage(page, lab, name)
+
+    yield open_notebook
+    for page in pages:
+        page.close()
+    lab.shutdown_kernels()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("WORKBENCH_SCREENSHOT_DIR")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _screenshot(page, element, path: Path) -> None:
+    """A picture of a whole widget: the window grows so that it fits without scrolling."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 2800})
+    page.wait_for_timeout(300)
+    element.scroll_into_view_if_needed()
+    element.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
+def _solve_and_wait(nb: LabPage) -> bytes:
+    chart = nb.page.locator(".wb-builder .wb-chart")
+    before = chart.get_attribute("src")
+    nb.page.locator(".wb-builder .wb-solve").click()
+    nb.page.wait_for_function(NEW_CHART, arg=before, timeout=60_000)
+    nb.wait_idle()
+    return chart.screenshot()
+
+
+def test_browser_scenario_builder(notebook, lab, shots):
+    nb = notebook("01_scenario_builder.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    page, form = nb.page, nb.page.locator(".wb-builder")
+    assert ink(form.locator(".wb-chart").screenshot()) > 0.03  # solved by the notebook
+    # the form shows the document it solves: the parameters cell set 5.0
+    page.get_by_text("evaporator (Evaporator)").click()
+    assert form.locator(".wb-field-air_inlet_temp_c input").input_value() == "5.0"
+    assert "°C" in form.locator(".wb-field-air_inlet_temp_c + .wb-unit").inner_text()
+    # edit the compressor speed, Solve twice: a chart each time
+    page.get_by_text("compressor (Compressor)").click()
+    form.locator(".wb-field-speed_hz input").fill("35")
+    nb.wait_idle()
+    first = _solve_and_wait(nb)
+    second = _solve_and_wait(nb)
+    assert ink(first) > 0.03 and ink(second) > 0.03
+    assert "converged" in form.locator(".wb-results").inner_text()
+    # an invalid value: listed with its path, Solve refused, nothing stale on screen
+    page.get_by_text("evaporator (Evaporator)").click()  # one section open at a time
+    form.locator(".wb-field-ua_nominal_kw_k input").fill("-1")
+    nb.wait_idle()
+    status = form.locator(".wb-status").inner_text()
+    assert "1 issue" in status and "circuits[0].components[3].ua_nominal_kw_k" in status
+    form.locator(".wb-solve").click()
+    page.wait_for_function(
+        "() => document.querySelector('.wb-builder .wb-results').innerText.includes('not solved')"
+    )
+    assert form.locator(".wb-chart").is_hidden()
+    assert form.locator(".wb-tables").inner_text().strip() == ""
+    # an emptied field is an issue, not a silent removal
+    form.locator(".wb-field-ua_nominal_kw_k input").fill("")
+    nb.wait_idle()
+    assert "empty: type a value" in form.locator(".wb-status").inner_text()
+    form.locator(".wb-field-ua_nominal_kw_k input").fill("1.2")
+    nb.wait_idle()
+    assert "valid scenario" in form.locator(".wb-status").inner_text()
+    # Save
+    target = lab.root / "saved" / "my_scenario.json"
+    form.locator(".wb-save-path input").fill(str(target))
+    nb.wait_idle()
+    form.locator(".wb-save").click()
+    page.wait_for_function(
+        "() => document.querySelector('.wb-builder .wb-save-note').innerText.includes('saved to')"
+    )
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+    saved = load_scenario(target)
+    assert saved.circuits[0].components[0].speed_hz == 35
+    # the picture for the docs: a solved form with the evaporator's fields and units
+    final = _solve_and_wait(nb)
+    assert ink(final) > 0.03
+    _screenshot(page, form, shots / "builder.png")
+    assert ink((shots / "builder.png").read_bytes()) > 0.05
+    assert nb.log_entries() == []
+
+
+@pytest.mark.parametrize("name", ["02_parameter_sweep", "03_controls_and_couplings"])
+def test_browser_run_all(notebook, name):
+    nb = notebook(f"{name}.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    images = nb.page.locator(".jp-OutputArea-output img")
+    assert images.count() >= 1
+    for i in range(images.count()):
+        assert ink(images.nth(i).screenshot()) > 0.03
+    assert nb.log_entries() == []
+
+
+def test_browser_note_search(notebook, notes_url, shots):
+    nb = notebook("04_note_search.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    page, panel = nb.page, nb.page.locator(".wb-notes")
+    # search after Run All (the last cell no longer kills the panel)
+    panel.locator(".wb-notes-query input").fill("frost on the coil")
+    panel.locator("button", has_text="Search").click()
+    page.wait_for_function(
+        "() => document.querySelector('.wb-notes .wb-notes-status').innerText"
+        ".includes('frost on the coil')"
+    )
+    hybrid = panel.locator(".wb-notes-hybrid").inner_text()
+    assert "Evaporator frosting at low suction temperature" in hybrid.splitlines()[1]
+    assert "BM25" in panel.locator(".wb-notes-keyword").inner_text()
+    assert "cosine" in panel.locator(".wb-notes-semantic").inner_text()
+    _screenshot(page, panel, shots / "notes_panel.png")
+    assert ink((shots / "notes_panel.png").read_bytes()) > 0.03
+    # an empty import path is refused, nothing imported twice
+    panel.locator(".wb-notes-path input").fill("")
+    panel.locator("button", has_text="Import").click()
+    page.wait_for_function(
+        "() => document.querySelector('.wb-notes .wb-notes-status').innerText"
+        ".includes('no import path')"
+    )
+    from workbench.notes import count_notes
+
+    with psycopg.connect(notes_url, autocommit=True) as conn:
+        assert count_notes(conn, owner="notebook") == 8
+    assert nb.log_entries() == []
