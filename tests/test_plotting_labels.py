@@ -177,3 +177,12 @@ def test_diagrams_do_not_change_the_result(solved):
     plot_ph(result, scenario=scenario)
     plot_ts(result, scenario=scenario)
     assert result.edge_rows == before
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import sys
+
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")

@@ -129,8 +129,8 @@ def number_states(
 ) -> list[str]:
     """Number the states in flow order; states drawn on one spot share one label (``1/5``).
 
-    Labels take the first free spot of eight around their state (north-east first) and never
-    overlap each other; states closer than about a label's height on the chart are one
+    Labels take the first free spot of eight around their state (north-east first, then the
+    same eight a little farther) and never overlap each other; states closer than about a label's height on the chart are one
     cluster. Returns the label texts in the order drawn (gid ``number-<n>`` for a single
     state, ``number-<n>/<m>`` for a shared label).
     """
@@ -144,7 +144,8 @@ def number_states(
     placer.block([e[1] for e in entries], [e[2] for e in entries], half_size=3.5)
     pixels = placer.to_pixels([e[1] for e in entries], [e[2] for e in entries])
     texts = []
-    offsets = ((4, 3), (-4, 3), (4, -3), (-4, -3), (7, -4), (-7, -4), (0, 6), (0, -6))
+    near = ((4, 3), (-4, 3), (4, -3), (-4, -3), (7, -4), (-7, -4), (0, 6), (0, -6))
+    offsets = near + tuple((2.5 * dx, 2.5 * dy) for dx, dy in near)  # then a little farther
     for group in sorted(cluster_points(pixels, radius=9.0), key=lambda g: min(g)):
         members = sorted(group, key=lambda i: entries[i][0])
         text = "/".join(str(entries[i][0]) for i in members)

@@ -147,6 +147,19 @@ class LabelPlacer:
                     Box(px - half_size, py - half_size, px + half_size, py + half_size)
                 )
 
+    def block_path(self, x: Iterable[float], y: Iterable[float], half_size: float = 2.0) -> None:
+        """Keep labels off a drawn line: squares every ``half_size`` px along it."""
+        pts = self.to_pixels(list(x), list(y))
+        for a, b in zip(pts[:-1], pts[1:]):
+            if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+                continue
+            steps = max(1, int(np.hypot(*(b - a)) / half_size))
+            for u in np.linspace(0.0, 1.0, steps + 1):
+                px, py = a + u * (b - a)
+                self.boxes.append(
+                    Box(px - half_size, py - half_size, px + half_size, py + half_size)
+                )
+
     def fits(self, box: Box) -> bool:
         """True when ``box`` is inside the axes and clear of every box taken."""
         return box.inside(self.frame) and not any(box.overlaps(b) for b in self.boxes)

@@ -166,9 +166,8 @@ def plot_ph(
     finish_diagram(d, result, title, tuple(extra))
     placer = LabelPlacer(ax)
     for line in ax.get_lines():
-        if (line.get_gid() or "").startswith("cycle-"):
-            x, y = line.get_data()
-            placer.block(x, y, half_size=2.0)
+        if (line.get_gid() or "").startswith(("cycle-", "dome-")):
+            placer.block_path(*line.get_data())
     if numbers:
         number_states(placer, d.loops, colours, _xy_ph)
     xlim, ylim = ax.get_xlim(), ax.get_ylim()

@@ -52,7 +52,8 @@ def _limits(d: Diagram) -> tuple[tuple[float, float], tuple[float, float]] | Non
         return None
     s_arr = np.array(s_all)
     width = max(float(s_arr.max() - s_arr.min()), 0.05)
-    return (float(s_arr.min() - 0.05 * width), float(s_arr.max() + 0.05 * width)), y
+    # room on the right for the isobar labels beside the compression lines
+    return (float(s_arr.min() - 0.04 * width), float(s_arr.max() + 0.14 * width)), y
 
 
 def _isobar_anchors(
@@ -134,9 +135,8 @@ def plot_ts(
     finish_diagram(d, result, title, tuple(extra))
     placer = LabelPlacer(ax)
     for line in ax.get_lines():
-        if (line.get_gid() or "").startswith("cycle-"):
-            x, y = line.get_data()
-            placer.block(x, y, half_size=2.0)
+        if (line.get_gid() or "").startswith(("cycle-", "dome-")):
+            placer.block_path(*line.get_data())
     if numbers:
         number_states(placer, d.loops, colours, _xy_ts)
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
