@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from browser_lab import CHROMIUM, CHROMIUM_ARGS, JupyterLab, LabPage, ink
+from playwright.sync_api import expect, sync_playwright
 
 from workbench.notebook_ui import list_notebooks
 from workbench.scenario import load_scenario
@@ -54,7 +55,6 @@ def lab(tmp_path_factory, notes_url):
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -117,7 +117,6 @@ def test_browser_scenario_builder(notebook, lab, shots):
     # edit the compressor speed, Solve twice: a chart each time
     page.get_by_text("compressor (Compressor)").click()
     form.locator(".wb-field-speed_hz input").fill("35")
-    nb.wait_idle()
     first = _solve_and_wait(nb)
     second = _solve_and_wait(nb)
     assert ink(first) > 0.03 and ink(second) > 0.03
@@ -125,30 +124,23 @@ def test_browser_scenario_builder(notebook, lab, shots):
     # an invalid value: listed with its path, Solve refused, nothing stale on screen
     page.get_by_text("evaporator (Evaporator)").click()  # one section open at a time
     form.locator(".wb-field-ua_nominal_kw_k input").fill("-1")
-    nb.wait_idle()
-    status = form.locator(".wb-status").inner_text()
-    assert "1 issue" in status and "circuits[0].components[3].ua_nominal_kw_k" in status
+    status = form.locator(".wb-status")
+    expect(status).to_contain_text("circuits[0].components[3].ua_nominal_kw_k")
+    expect(status).to_contain_text("1 issue")
     form.locator(".wb-solve").click()
-    page.wait_for_function(
-        "() => document.querySelector('.wb-builder .wb-results').innerText.includes('not solved')"
-    )
+    expect(form.locator(".wb-results")).to_contain_text("not solved")
     assert form.locator(".wb-chart").is_hidden()
     assert form.locator(".wb-tables").inner_text().strip() == ""
     # an emptied field is an issue, not a silent removal
     form.locator(".wb-field-ua_nominal_kw_k input").fill("")
-    nb.wait_idle()
-    assert "empty: type a value" in form.locator(".wb-status").inner_text()
+    expect(status).to_contain_text("empty: type a value")
     form.locator(".wb-field-ua_nominal_kw_k input").fill("1.2")
-    nb.wait_idle()
-    assert "valid scenario" in form.locator(".wb-status").inner_text()
+    expect(status).to_contain_text("valid scenario")
     # Save
-    target = lab.root / "saved" / "my_scenario.json"
-    form.locator(".wb-save-path input").fill(str(target))
-    nb.wait_idle()
+    target = lab.root / "saved" / "my_scenario.json"  # the kernel runs in lab.root
+    form.locator(".wb-save-path input").fill("saved/my_scenario.json")
     form.locator(".wb-save").click()
-    page.wait_for_function(
-        "() => document.querySelector('.wb-builder .wb-save-note').innerText.includes('saved to')"
-    )
+    expect(form.locator(".wb-save-note")).to_contain_text("saved to", timeout=30_000)
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
@@ -182,10 +174,7 @@ def test_browser_note_search(notebook, notes_url, shots):
     # search after Run All (the last cell no longer kills the panel)
     panel.locator(".wb-notes-query input").fill("frost on the coil")
     panel.locator("button", has_text="Search").click()
-    page.wait_for_function(
-        "() => document.querySelector('.wb-notes .wb-notes-status').innerText"
-        ".includes('frost on the coil')"
-    )
+    expect(panel.locator(".wb-notes-status")).to_contain_text("frost on the coil", timeout=30_000)
     hybrid = panel.locator(".wb-notes-hybrid").inner_text()
     assert "Evaporator frosting at low suction temperature" in hybrid.splitlines()[1]
     assert "BM25" in panel.locator(".wb-notes-keyword").inner_text()
@@ -195,10 +184,7 @@ def test_browser_note_search(notebook, notes_url, shots):
     # an empty import path is refused, nothing imported twice
     panel.locator(".wb-notes-path input").fill("")
     panel.locator("button", has_text="Import").click()
-    page.wait_for_function(
-        "() => document.querySelector('.wb-notes .wb-notes-status').innerText"
-        ".includes('no import path')"
-    )
+    expect(panel.locator(".wb-notes-status")).to_contain_text("no import path")
     from workbench.notes import count_notes
 
     with psycopg.connect(notes_url, autocommit=True) as conn:
