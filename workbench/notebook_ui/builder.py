@@ -39,18 +39,14 @@ from workbench.fluids import BACKENDS, available_fluids
 from workbench.notebook_ui.document import (
     Field,
     JsonPath,
-    component_fields,
-    control_fields,
     get_at,
-    instance_param_fields,
     json_path,
     parse_field,
     pop_at,
     set_at,
-    template_param_fields,
     write_json_atomic,
 )
-from workbench.notebook_ui.form import Section
+from workbench.notebook_ui.form import Section, build_sections
 from workbench.notebook_ui.results_view import chart_png, message_html, result_html
 from workbench.scenario import flatten, load_scenario, read_json
 
@@ -398,66 +394,11 @@ class ScenarioBuilder:
         self._pending.discard(spec.path)
         self._edit(spec.path, None)
 
-    def _component_section(self, base: JsonPath, title_prefix: str = "") -> Section:
-        def fields() -> list[Field]:
-            comp = get_at(self.document, base, {}) or {}
-            present = {key for key in comp if key not in ("name", "type")}
-            pending = sorted(str(p[-1]) for p in self._pending if p[:-1] == base)
-            shown = {**comp, **{key: None for key in pending if key not in present}}
-            return component_fields(shown, base)
-
-        comp = get_at(self.document, base, {}) or {}
-        return Section(
-            f"{title_prefix}{comp.get('name', '?')} ({comp.get('type', '?')})",
-            fields,
-            lambda: self._addable(base),
-            lambda key: self._on_add(base, key),
-        )
-
     def _on_add(self, base: JsonPath, key: str) -> None:
         try:
             self._add(base, key)
         except (KeyError, ValueError) as exc:
             self._save_note.value = message_html(str(exc), "error")
-
-    def _build_sections(self) -> list[Section]:
-        doc = self.document
-        sections = [
-            self._component_section(("circuits", i, "components", k))
-            for i, circuit in enumerate(doc.get("circuits", []) or [])
-            for k, _comp in enumerate(circuit.get("components", []) or [])
-        ]
-        for name, template in (doc.get("subsystems") or {}).items():
-            sections.append(
-                Section(
-                    f"template {name}: $parameters",
-                    lambda name=name: template_param_fields(
-                        name, get_at(self.document, ("subsystems", name), {}) or {}
-                    ),
-                )
-            )
-            sections += [
-                self._component_section(("subsystems", name, "components", k), f"{name} › ")
-                for k, _comp in enumerate(template.get("components", []) or [])
-            ]
-        for i, inst in enumerate(doc.get("instances", []) or []):
-            sections.append(
-                Section(
-                    f"instance {inst.get('name')} (of {inst.get('of')}, circuit "
-                    f"{inst.get('circuit', 0)})",
-                    lambda i=i: instance_param_fields(
-                        i, get_at(self.document, ("instances", i), {}) or {}, self.document
-                    ),
-                )
-            )
-        for i, loop in enumerate(doc.get("controls", []) or []):
-            sections.append(
-                Section(
-                    f"control {loop.get('id')}",
-                    lambda i=i: control_fields(i, get_at(self.document, ("controls", i), {})),
-                )
-            )
-        return sections
 
     def _build(self) -> w.VBox:
         doc = self.document
@@ -485,7 +426,9 @@ class ScenarioBuilder:
         self._fluid.add_class("wb-fluid")
         self._fluid.observe(lambda ch: self.set_fluid(fluid=ch["new"]), names="value")
         backend.observe(lambda ch: self.set_fluid(backend=ch["new"]), names="value")
-        self._sections = self._build_sections()
+        self._sections = build_sections(
+            lambda: self.document, lambda: self._pending, self._addable, self._on_add
+        )
         accordion = w.Accordion(
             children=[s.box for s in self._sections], titles=tuple(s.title for s in self._sections)
         )

@@ -16,9 +16,19 @@ from typing import Any
 
 import ipywidgets as w
 
-from workbench.notebook_ui.document import Field, JsonPath, field_text, get_at, parse_field
+from workbench.notebook_ui.document import (
+    Field,
+    JsonPath,
+    component_fields,
+    control_fields,
+    field_text,
+    get_at,
+    instance_param_fields,
+    parse_field,
+    template_param_fields,
+)
 
-__all__ = ["FieldRow", "Section", "AddRow"]
+__all__ = ["FieldRow", "Section", "AddRow", "build_sections"]
 
 
 class FieldRow:
@@ -158,3 +168,77 @@ class Section:
         if options and self.on_add is not None:
             children.append(AddRow(options, self.on_add).widget)
         self.box.children = children
+
+
+def build_sections(
+    document: Callable[[], dict[str, Any]],
+    pending: Callable[[], set[JsonPath]],
+    addable: Callable[[JsonPath], list[str]],
+    on_add: Callable[[JsonPath, str], None],
+) -> list[Section]:
+    """The form's pages, in document order: circuit components, then per template its
+    ``$parameters`` and its components, then the instances, then the control loops.
+
+    Parameters
+    ----------
+    document, pending : callable
+        The live document and the paths of emptied required fields (shown as empty rows).
+    addable : callable
+        ``addable(component_path)`` -> parameters the component may still take.
+    on_add : callable
+        ``on_add(component_path, key)`` when Add is clicked.
+    """
+
+    def component(base: JsonPath, prefix: str = "") -> Section:
+        def fields() -> list[Field]:
+            comp = get_at(document(), base, {}) or {}
+            present = {key for key in comp if key not in ("name", "type")}
+            waiting = sorted(str(p[-1]) for p in pending() if p[:-1] == base)
+            shown = {**comp, **{key: None for key in waiting if key not in present}}
+            return component_fields(shown, base)
+
+        comp = get_at(document(), base, {}) or {}
+        return Section(
+            f"{prefix}{comp.get('name', '?')} ({comp.get('type', '?')})",
+            fields,
+            lambda: addable(base),
+            lambda key: on_add(base, key),
+        )
+
+    doc = document()
+    sections = [
+        component(("circuits", i, "components", k))
+        for i, circuit in enumerate(doc.get("circuits", []) or [])
+        for k, _comp in enumerate(circuit.get("components", []) or [])
+    ]
+    for name, template in (doc.get("subsystems") or {}).items():
+        sections.append(
+            Section(
+                f"template {name}: $parameters",
+                lambda name=name: template_param_fields(
+                    name, get_at(document(), ("subsystems", name), {}) or {}
+                ),
+            )
+        )
+        sections += [
+            component(("subsystems", name, "components", k), f"{name} › ")
+            for k, _comp in enumerate(template.get("components", []) or [])
+        ]
+    for i, inst in enumerate(doc.get("instances", []) or []):
+        sections.append(
+            Section(
+                f"instance {inst.get('name')} (of {inst.get('of')}, circuit "
+                f"{inst.get('circuit', 0)})",
+                lambda i=i: instance_param_fields(
+                    i, get_at(document(), ("instances", i), {}) or {}, document()
+                ),
+            )
+        )
+    for i, loop in enumerate(doc.get("controls", []) or []):
+        sections.append(
+            Section(
+                f"control {loop.get('id')}",
+                lambda i=i: control_fields(i, get_at(document(), ("controls", i), {})),
+            )
+        )
+    return sections
