@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario.compile import check_scenario
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import allowed, format_path, suggest
@@ -118,8 +119,6 @@ def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
 
 def _load_checked(source: str | Path | Mapping[str, Any]) -> tuple[ScenarioConfig, FlatScenario]:
     """Read, parse and check a document once; raise ScenarioError with every issue."""
-    from workbench.scenario.validate import check_scenario
-
     if isinstance(source, Mapping):
         data, label = source, None
     else:
