@@ -14,7 +14,7 @@
 from workbench.scenario.compile import check_scenario, flatten, validate_scenario
 from workbench.scenario.expand import Expansion, expand
 from workbench.scenario.flat import FlatComponent, FlatEdge, FlatScenario
-from workbench.scenario.load import load_flat, load_scenario, parse_scenario, read_json
+from workbench.scenario.load import as_flat, load_flat, load_scenario, parse_scenario, read_json
 from workbench.scenario.models import (
     ActuatorConfig,
     CircuitConfig,
@@ -31,9 +31,11 @@ from workbench.scenario.models import (
     ThermalCouplingConfig,
 )
 from workbench.scenario.schema import scenario_json_schema
+from workbench.scenario.types import ScenarioLike
 from workbench.scenario.validate import check_expansion
 
 __all__ = [
+    "as_flat",
     "ActuatorConfig",
     "CircuitConfig",
     "ComponentConfig",
@@ -49,6 +51,7 @@ __all__ = [
     "InstanceConfig",
     "MeasureConfig",
     "ScenarioConfig",
+    "ScenarioLike",
     "SolverConfig",
     "SubsystemTemplate",
     "ThermalCouplingConfig",
