@@ -28,7 +28,7 @@ def test_coolprop_matches_raw_abstractstate():
 def test_coolprop_keeps_recent_hp_states_flashed_and_correct():
     from workbench.fluids.coolprop_backend import HP_CACHE_SIZE
 
-    b = get_backend("R134a", "CoolProp", shared=False)
+    b = get_backend("R134a", "CoolProp")
     t1 = b.T_ph(3e5, 420e3)
     b.reset_stats()
     assert b.s_ph(3e5, 420e3) > 0 and b.rho_ph(3e5, 420e3) > 0
@@ -44,7 +44,7 @@ def test_coolprop_keeps_recent_hp_states_flashed_and_correct():
     assert b.T_ph(3e5, 420e3) == t1
     assert b.stats.flashes == flashes + 1
     # every cached value is the one a fresh flash gives
-    fresh = get_backend("R134a", "CoolProp", shared=False)
+    fresh = get_backend("R134a", "CoolProp")
     for k in range(HP_CACHE_SIZE):
         assert b.T_ph(3e5, 421e3 + k) == fresh.T_ph(3e5, 421e3 + k)
 
@@ -154,7 +154,7 @@ def test_tabular_h_pT_near_saturation_takes_the_right_phase(offset_k):
 
 
 def test_coolprop_repeated_ps_and_pt_flashes_are_remembered_exactly():
-    b = get_backend("R134a", "CoolProp", shared=False)
+    b = get_backend("R134a", "CoolProp")
     s1 = b.s_ph(3e5, 420e3)
     h2s = b.h_ps(9e5, s1)
     h_sub = b.h_pT(9e5, 300.0)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import ConvergenceError
+from workbench.solver.iteration import StopReason
 
 __all__ = ["SolveResult", "SUMMARY_KEYS", "HEADLINE_OUTPUTS"]
 
@@ -69,7 +70,10 @@ class SolveResult:
     residual_history : list of float
         Largest scaled residual per iteration.
     message : str
-        Why the solver stopped.
+        Why the solver stopped, for people.
+    stop_reason : StopReason
+        Why the solver stopped, for code (``converged``, ``max_iterations``, ``timeout``,
+        ``property_failure``, ``singular``, ``physically_impossible``).
     hint : str
         What to try when it did not converge.
     worst_residuals : list of (str, float)
@@ -94,6 +98,9 @@ class SolveResult:
         Thermal coupling results.
     property_calls : int
         Fluid property evaluations during the solve.
+    property_flashes : int
+        Underlying state updates those calls needed (CoolProp flashes; fewer than the calls
+        when remembered states serve them).
     elapsed_s : float
         Wall time of the solve [s].
     x : ndarray
@@ -107,6 +114,7 @@ class SolveResult:
     residual_norm: float
     residual_history: list[float]
     message: str
+    stop_reason: StopReason = StopReason.NOT_STARTED
     hint: str = ""
     worst_residuals: list[tuple[str, float]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -118,6 +126,7 @@ class SolveResult:
     controls: list[dict[str, Any]] = field(default_factory=list)
     couplings: list[dict[str, Any]] = field(default_factory=list)
     property_calls: int = 0
+    property_flashes: int = 0
     elapsed_s: float = 0.0
     strategy_log: list[str] = field(default_factory=list)
     x: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -159,6 +168,7 @@ class SolveResult:
             "iterations": self.iterations,
             "residual_norm": self.residual_norm,
             "message": self.message,
+            "stop_reason": str(self.stop_reason),
             "hint": self.hint or None,
             "worst_residuals": [
                 {"equation": n, "scaled_residual": r} for n, r in self.worst_residuals
