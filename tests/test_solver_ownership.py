@@ -29,7 +29,8 @@ def test_property_counts_are_per_solve_and_nothing_is_reset():
     doc = textbook_r134a(eta_s=0.75, superheat_k=5.0, subcooling_k=3.0)
     first, second = solve(copy.deepcopy(doc)), solve(copy.deepcopy(doc))
     assert first.property_calls == second.property_calls > 0
-    assert 0 < second.property_flashes <= second.property_calls
+    # a lent backend keeps what it remembered (exact inputs): the second solve flashes less
+    assert second.property_flashes <= first.property_flashes <= first.property_calls
     system = prepare(copy.deepcopy(doc))
     before = system.fluid.stats
     result = solve(doc, system=system)
