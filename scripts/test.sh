@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 .venv/bin/ruff check workbench tests benchmarks
 .venv/bin/ruff format --check workbench tests benchmarks
+.venv/bin/mypy  # strict on scenario, fluids, components, solver, sweep ([tool.mypy] in pyproject.toml)
 exec .venv/bin/python -m pytest "$@"

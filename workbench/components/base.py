@@ -159,7 +159,7 @@ class Component:
     def bind(self, ports: Mapping[str, PortVars]) -> None:
         """Attach the solver indices of the ports' unknowns."""
         self.ports = dict(ports)
-        self.factor_sources: dict[str, Callable[[np.ndarray], float]] = {}
+        self.factor_sources = {}
         self._local = sorted({i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)})
 
     def drive_factor(self, name: str, index: int, value: Callable[[np.ndarray], float]) -> None:

@@ -103,7 +103,7 @@ class Coil(Component):
             return 0.0
         f_air = float(par["air_side_ua_fraction"])
         scale = 1.0 / (f_air / fan ** float(par["n_air_exponent"]) + 1.0 - f_air)
-        return self.n_coils * self.factor(x, "z_ua") * ua0 * scale
+        return float(self.n_coils * self.factor(x, "z_ua") * ua0 * scale)
 
     def secondary_cp(self) -> float:
         """Secondary specific heat [J/(kg K)] at its inlet temperature."""
@@ -164,8 +164,10 @@ class Coil(Component):
         """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
         fl = self.fluid
         if self.refrigerant_is_hot:
-            return fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
-        return fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+            h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+        else:
+            h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        return float(h)
 
     # -- equations -------------------------------------------------------------------------
     def equations(self) -> tuple[Equation, ...]:
@@ -205,7 +207,7 @@ class Coil(Component):
         """Outlet superheat [K]; negative for a wet outlet (see the module docstring)."""
         fl = self.fluid
         outlet = self.port(x, "outlet")
-        h_dew, t_dew = fl.h_vap(outlet.p), fl.T_sat(outlet.p)
+        h_dew, t_dew = float(fl.h_vap(outlet.p)), float(fl.T_sat(outlet.p))
         anchor = h_dew + SATURATION_ANCHOR_J_KG
         if outlet.h >= anchor:
             return float(fl.T_ph(outlet.p, outlet.h)) - t_dew
@@ -216,8 +218,8 @@ class Coil(Component):
         """Outlet subcooling [K]; negative for an outlet not fully condensed (module docstring)."""
         fl = self.fluid
         outlet = self.port(x, "outlet")
-        h_bubble, t_bubble = fl.h_liq(outlet.p), fl.T_bubble(outlet.p)
-        t_ref = fl.T_sat(outlet.p)
+        h_bubble, t_bubble = float(fl.h_liq(outlet.p)), float(fl.T_bubble(outlet.p))
+        t_ref = float(fl.T_sat(outlet.p))
         anchor = h_bubble - SATURATION_ANCHOR_J_KG
         if outlet.h <= anchor:
             return t_ref - float(fl.T_ph(outlet.p, outlet.h))
@@ -240,11 +242,11 @@ class Coil(Component):
         if output == "subcooling":
             return self.subcooling(x)
         if output == "saturationTemperature":
-            return fl.T_sat(self.reference_pressure(x))
+            return float(fl.T_sat(self.reference_pressure(x)))
         if output == "pressure":
             return self.reference_pressure(x)
         if output == "temperature":
-            return fl.T_ph(outlet.p, outlet.h)
+            return float(fl.T_ph(outlet.p, outlet.h))
         if output == "massFlowRate":
             return inlet.m
         return super().measure(x, output)
@@ -272,12 +274,9 @@ class Coil(Component):
             c_sec = self.secondary_capacity_rate()
             sign = 1.0 if self.refrigerant_is_hot else -1.0
             out["secondary_inlet_temperature"] = self.t_sec_in
-            out["secondary_outlet_temperature"] = (
-                self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
-            )
-            out["secondary_heat_flow"] = (
-                sign * c_sec * (out["secondary_outlet_temperature"] - self.t_sec_in)
-            )
+            t_sec_out = self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
+            out["secondary_outlet_temperature"] = t_sec_out
+            out["secondary_heat_flow"] = sign * c_sec * (t_sec_out - self.t_sec_in)
         if self.ua_mode:
             zr = self.zones(x)
             out["ua"] = self.ua_total(x)

@@ -100,7 +100,7 @@ class Compressor(Component):
             return float(par["mass_flow_kg_s"])
         rho = self.fluid.rho_ph(inlet.p, inlet.h)
         if self.flow_mode == "displacement":
-            return (
+            return float(
                 par["displacement_m3"]
                 * par["speed_hz"]
                 * par["volumetric_efficiency"]
@@ -126,7 +126,7 @@ class Compressor(Component):
             s_c, d_c = self._map_temperatures(inlet.p, outlet.p)
             return z_power * ahri540(self.params["power_map_w"], s_c, d_c)
         h2s = self.fluid.h_ps(outlet.p, self.fluid.s_ph(inlet.p, inlet.h))
-        return z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"]
+        return float(z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"])
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")

@@ -58,7 +58,7 @@ _OP_H_MIN, _OP_H_MAX = 5, 6
 _OP_DTDH, _OP_DRHO_DP, _OP_DRHO_DH = 7, 8, 9
 _OP_DHLIQ, _OP_DHVAP, _OP_DTSAT = 10, 11, 12
 
-_PHASES = {
+_PHASES: dict[Any, str] = {
     CP.iphase_liquid: "liquid",
     CP.iphase_gas: "vapour",
     CP.iphase_supercritical_gas: "vapour",
@@ -168,7 +168,7 @@ class CoolPropBackend(FluidBackend):
         return value
 
     def _flash(
-        self, state: Any, pair: int, a: float, b: float, what: str, /, **inputs: Any
+        self, state: Any, pair: Any, a: float, b: float, what: str, /, **inputs: Any
     ) -> None:
         """Update ``state`` with the input ``pair`` (one counted flash); errors name the inputs."""
         self._flashes += 1
@@ -237,7 +237,7 @@ class CoolPropBackend(FluidBackend):
         memo[key] = record
         return record
 
-    def _h_from(self, op: int, pair: int, p: float, b: float, what: str, b_name: str) -> float:
+    def _h_from(self, op: int, pair: Any, p: float, b: float, what: str, b_name: str) -> float:
         """Enthalpy of a (p, T) or (p, s) flash (``b_name`` ``"T"`` or ``"s"``), remembered."""
         key = (op, p, b)
         memo = self._memo
@@ -266,15 +266,15 @@ class CoolPropBackend(FluidBackend):
         memo[key] = h
         return h
 
-    def _tabular_phase(self, p: float, t: float) -> int | None:
+    def _tabular_phase(self, p: float, t: float) -> Any | None:
         """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
         of the saturation line a few kelvin away from it (CoolProp issue #629)."""
         if p >= self.p_crit:
             return None
         if t < self._pq(p, 0.0, "T_bubble")[_SAT_T]:
-            return int(CP.iphase_liquid)
+            return CP.iphase_liquid
         if t > self._pq(p, 1.0, "T_dew")[_SAT_T]:
-            return int(CP.iphase_gas)
+            return CP.iphase_gas
         return None
 
     # == state from (p, h) =======================================================================
@@ -395,7 +395,7 @@ class CoolPropBackend(FluidBackend):
 
     # == derivatives =============================================================================
     def _ph_deriv(
-        self, op: int, p: float, h: float, of: int, wrt: int, const: int, what: str
+        self, op: int, p: float, h: float, of: Any, wrt: Any, const: Any, what: str
     ) -> float:
         key = (op, p, h)
         value = self._memo.get(key)
@@ -434,7 +434,7 @@ class CoolPropBackend(FluidBackend):
         self._calls += 1
         return self._ph_deriv(_OP_DRHO_DH, p, h, CP.iDmass, CP.iHmass, CP.iP, "drho/dh")
 
-    def _sat_deriv(self, op: int, p: float, q: float, of: int, what: str) -> float:
+    def _sat_deriv(self, op: int, p: float, q: float, of: Any, what: str) -> float:
         key = (op, p, q)
         value = self._memo.get(key)
         if value is not None:

@@ -16,7 +16,7 @@ a subsystem template, and their kinds and bounds come from
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
@@ -60,14 +60,12 @@ class StrictModel(BaseModel):
     )
 
 
-def _loose(schema: dict[str, Any], description: str) -> Any:
-    """A component field checked against the catalog later; its schema shows the contract type."""
-    return Annotated[
-        Any,
-        WithJsonSchema(
-            {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
-        ),
-    ]
+def _loose(schema: dict[str, Any], description: str) -> WithJsonSchema:
+    """The JSON Schema of a component field checked against the catalog later: the contract's
+    type, a ``$name`` reference, or null."""
+    return WithJsonSchema(
+        {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
+    )
 
 
 class CondenserBankConfig(StrictModel):
@@ -77,15 +75,23 @@ class CondenserBankConfig(StrictModel):
     coils_per_circuit: int = Field(ge=0, le=UINT64_MAX, description="coils per circuit")
 
 
-_UaNominalKwK = _loose({"type": "number", "exclusiveMinimum": 0}, "nominal UA [kW/K]")
-_AirInletTempC = _loose({"type": "number"}, "air inlet temperature [degC]")
-_FanSpeed = _loose(
-    {"type": "number", "minimum": 0.0, "maximum": 1.0}, "fan speed ratio, 0.0 to 1.0"
-)
-_NAirExponent = _loose({"type": "number"}, "air-side heat transfer exponent")
-_CondenserBank = _loose(
-    CondenserBankConfig.model_json_schema(), "condenser bank (identical coils in parallel)"
-)
+_UaNominalKwK: TypeAlias = Annotated[
+    Any, _loose({"type": "number", "exclusiveMinimum": 0}, "nominal UA [kW/K]")
+]
+_AirInletTempC: TypeAlias = Annotated[
+    Any, _loose({"type": "number"}, "air inlet temperature [degC]")
+]
+_FanSpeed: TypeAlias = Annotated[
+    Any,
+    _loose({"type": "number", "minimum": 0.0, "maximum": 1.0}, "fan speed ratio, 0.0 to 1.0"),
+]
+_NAirExponent: TypeAlias = Annotated[
+    Any, _loose({"type": "number"}, "air-side heat transfer exponent")
+]
+_CondenserBank: TypeAlias = Annotated[
+    Any,
+    _loose(CondenserBankConfig.model_json_schema(), "condenser bank (identical coils in parallel)"),
+]
 
 
 class ComponentConfig(BaseModel):
@@ -112,7 +118,7 @@ class ComponentConfig(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _remember_key_order(cls, data: Any, handler: Any) -> ComponentConfig:
-        model = handler(data)
+        model: ComponentConfig = handler(data)
         if isinstance(data, dict):
             model._key_order = tuple(data)
         return model

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
@@ -85,7 +86,9 @@ def _suggest_extra(system: System, circuit: int) -> list[str]:
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
     ]
-    flow_setters = [c for c in comps if isinstance(c, Compressor) and c.flow_mode != "none"]
+    flow_setters: list[Component] = [
+        c for c in comps if isinstance(c, Compressor) and c.flow_mode != "none"
+    ]
     flow_setters += [c for c in comps if isinstance(c, ExpansionValve) and c.orifice]
     for c in comps:
         if isinstance(c, Coil) and c.ua_mode and c.has(c.sat_spec) and c.has(c.outlet_spec):

@@ -78,7 +78,8 @@ def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
             dz = spla.splu(jac).solve(-f)
         except RuntimeError:
             dz = np.linalg.lstsq(jac.toarray(), -f, rcond=None)[0]
-    return dz * system.var_scale
+    step: np.ndarray = dz * system.var_scale
+    return step
 
 
 def safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:

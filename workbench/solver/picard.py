@@ -31,7 +31,8 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
     pattern = jac.copy().tocsr()
     pattern.data = np.ones_like(pattern.data)
     pattern.eliminate_zeros()
-    return maximum_bipartite_matching(pattern, perm_type="column")
+    match: np.ndarray = maximum_bipartite_matching(pattern, perm_type="column")
+    return match
 
 
 def _block_norm(block: Any, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:

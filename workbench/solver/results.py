@@ -185,7 +185,8 @@ class SolveResult:
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,
         }
-        return _clean(doc)
+        cleaned: dict[str, Any] = _clean(doc)
+        return cleaned
 
     def to_json(self, indent: int | None = 2) -> str:
         """The result as a JSON string (see :meth:`to_dict`)."""
@@ -215,4 +216,5 @@ class SolveResult:
 
     def _repr_html_(self) -> str:  # pragma: no cover - notebook display
         head = f"<p><b>{self.scenario_name or 'scenario'}</b>: {self.report()}</p>"
-        return head + self.summary_table().to_frame().to_html() + self.edges.to_html(index=False)
+        tables = self.summary_table().to_frame().to_html() + self.edges.to_html(index=False)
+        return head + str(tables)

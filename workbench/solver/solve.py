@@ -198,7 +198,7 @@ def _run_strategy(
         deadline=deadline,
         log_state=state,
     )
-    if state.converged or state.reason is StopReason.TIMEOUT or state.remaining == 0:
+    if _finished(state):
         return
     state.methods.append("newton")
     start = state.x if safe_residuals(system, state.x) is not None else x_newton
@@ -210,6 +210,11 @@ def _run_strategy(
         deadline=deadline,
         log_state=state,
     )
+
+
+def _finished(state: IterationLog) -> bool:
+    """True when a strategy must not start another phase: converged, out of time or budget."""
+    return state.converged or state.reason is StopReason.TIMEOUT or state.remaining == 0
 
 
 def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | None]:

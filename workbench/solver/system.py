@@ -130,7 +130,9 @@ class System:
         """Scaled residual vector ``F(x) / scale`` [-]."""
         self.evaluations += 1
         parts = [block.residuals(x) for block in self.blocks]
-        return (np.concatenate(parts) if parts else np.zeros(0)) / self.eq_scale
+        stacked: np.ndarray = np.concatenate(parts) if parts else np.zeros(0)
+        scaled: np.ndarray = stacked / self.eq_scale
+        return scaled
 
     def step(self, i: int, xi: float) -> float:
         """Forward-difference perturbation of unknown ``i`` at value ``xi``."""
@@ -179,9 +181,9 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
         A component whose parameters do not make a model, or an open circuit.
     """
     components: dict[str, Component] = {}
-    for comp in flat.components.values():
-        cls = component_class(comp.type)
-        components[comp.name] = cls(comp.name, comp.params, fluid, comp.path)
+    for spec in flat.components.values():
+        cls = component_class(spec.type)
+        components[spec.name] = cls(spec.name, spec.params, fluid, spec.path)
     unknowns = Unknowns()
     topo = build_topology(flat, components, unknowns)
     system = System(flat=flat, fluid=fluid, components=components, topology=topo, unknowns=unknowns)

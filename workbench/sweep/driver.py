@@ -164,7 +164,7 @@ def _run_dask(
     )
     sizes = {f.key: len(p) for f, p in zip(futures, parts)}
     rows: dict[int, dict[str, Any]] = {}
-    for future in dask_completed(futures):
+    for future in dask_completed(futures):  # type: ignore[no-untyped-call]
         rows.update(future.result())
         bar.update(sizes[future.key])
     return rows
