@@ -137,7 +137,7 @@ def test_non_interactive_progress_is_a_few_lines(capsys):
 
 
 def test_dask_client_gives_the_same_numbers(grid_frame):
-    import distributed  # part of the notebooks extra
+    distributed = pytest.importorskip("distributed", reason="part of the notebooks extra")
 
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2) as client:
         df = sweep(
