@@ -122,7 +122,7 @@ class Component:
     name : str
         Flat component name.
     params : mapping
-        Parameters as given in the scenario (SI, with the contract's suffixes); defaults come
+        Parameters as given in the scenario (SI, with the scenario contract's suffixes); defaults come
         from the catalog.
     fluid : FluidBackend
         Working-fluid property backend.
@@ -237,7 +237,7 @@ class Component:
         return entries
 
     def measure(self, x: np.ndarray, output: str) -> float:
-        """Value of one contract output at ``x`` [SI], smooth enough for a control loop."""
+        """Value of one scenario-contract output at ``x`` [SI], smooth enough for a control loop."""
         value = self.outputs(x).get(output)
         if value is None:
             raise self.error(f"has no output {output!r}")
@@ -245,7 +245,7 @@ class Component:
 
     # -- results ---------------------------------------------------------------------------
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
-        """Results of the component at the solution [SI], using the contract's output names."""
+        """Results of the component at the solution [SI], using the scenario contract's output names."""
         return {}
 
     def check(self, x: np.ndarray) -> list[str]:

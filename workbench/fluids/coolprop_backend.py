@@ -1,7 +1,7 @@
 """The ``CoolProp`` backend: CoolProp's low-level ``AbstractState`` behind the backend interface.
 
 Two ``AbstractState`` objects per backend, reused for every call (``PropsSI`` rebuilds one per
-call and is 30-50x slower): one for (p, h) flashes, whose state the derivatives read, and one
+call and is many times slower, see docs/benchmarks.md): one for (p, h) flashes, whose state the derivatives read, and one
 for every other input pair (saturation, (p, T), (p, s)). ``HEOS`` is the default;
 ``tabular=True`` uses ``BICUBIC&HEOS`` (tables built on first use and cached by CoolProp in
 ``~/.CoolProp``).

@@ -8,9 +8,9 @@ Backends are returned idle (at most :data:`MAX_IDLE` per fluid); their remembere
 which is harmless: every remembered value is keyed by its exact inputs. Call counts are never
 reset by a borrower: a solve reads the difference of :attr:`FluidBackend.stats` over its run.
 
-A new CoolProp backend costs about 0.4 ms (its ``AbstractState`` objects), against about 1 ms
-for a whole cold solve of a four-component cycle, so reusing idle ones keeps that price off
-every solve of a sweep.
+Making a CoolProp backend costs about as much as a whole cold solve of a four-component cycle
+(both measured in docs/benchmarks.md), so reusing idle ones keeps that price off every solve
+of a sweep.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Expand a scenario into its flat graph: templates instantiated, edges routed, controls copied.
 
-Rules of the contract:
+Rules of the scenario contract:
 
 1. A component parameter whose value is the string ``"$name"`` takes the value of parameter
    ``name``: the instance's ``params`` first, then the template's ``params``.

@@ -1,7 +1,7 @@
 """Load a scenario from a file, a JSON string or a dict, and validate it completely.
 
 Errors come in two rounds: first structure (JSON syntax with line and column, types, required
-fields, unknown keys, the contract's own ranges), then meaning (catalog parameters, edges,
+fields, unknown keys, the scenario contract's own ranges), then meaning (catalog parameters, edges,
 templates, controls, couplings). Each round reports every problem it finds in one
 :class:`~workbench.errors.ScenarioError`.
 """

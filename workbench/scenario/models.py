@@ -1,14 +1,14 @@
 """Pydantic v2 models of the scenario document (the "model IR").
 
-One model per object of the contract, with every field, default and range. Field names keep
-the contract's unit suffixes (``_bar``, ``_kj_kg``, ``_k``, ``_c``, ``_kw_k``); conversion to SI
+One model per object of the scenario contract, with every field, default and range. Field names keep
+the scenario contract's unit suffixes (``_bar``, ``_kj_kg``, ``_k``, ``_c``, ``_kw_k``); conversion to SI
 happens in the solver through :mod:`workbench.units`.
 
-The models check structure only (types, required fields, the contract's own ranges). Checks
+The models check structure only (types, required fields, the scenario contract's own ranges). Checks
 that need the component catalog or cross references (parameters per component type, edges,
 controls, couplings, templates) live in :mod:`workbench.scenario.validate`.
 
-Component parameters are kept loose here on purpose: the contract's typed component fields
+Component parameters are kept loose here on purpose: the scenario contract's typed component fields
 (``fan_speed``, ``ua_nominal_kw_k`` ...) and the extra keys may hold a ``"$name"`` reference inside
 a subsystem template, and their kinds and bounds come from
 :mod:`workbench.components.catalog`, the single source of truth for parameters.
@@ -53,7 +53,7 @@ UINT64_MAX = 2**64 - 1
 
 
 class StrictModel(BaseModel):
-    """Base of the contract objects: no type coercion, unknown keys are errors."""
+    """Base of the scenario contract objects: no type coercion, unknown keys are errors."""
 
     model_config = ConfigDict(
         strict=True, extra="forbid", populate_by_name=True, allow_inf_nan=False
@@ -61,7 +61,7 @@ class StrictModel(BaseModel):
 
 
 def _loose(schema: dict[str, Any], description: str) -> WithJsonSchema:
-    """The JSON Schema of a component field checked against the catalog later: the contract's
+    """The JSON Schema of a component field checked against the catalog later: the scenario contract's
     type, a ``$name`` reference, or null."""
     return WithJsonSchema(
         {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
@@ -143,7 +143,7 @@ COMPONENT_CONTRACT_FIELDS: tuple[str, ...] = (
     "n_air_exponent",
     "condenser_bank",
 )
-"""The contract's typed component fields that are parameters (null means absent)."""
+"""The scenario contract's typed component fields that are parameters (null means absent)."""
 
 
 class EdgeConfig(StrictModel):

@@ -1,10 +1,13 @@
-"""Damped Newton iteration on the scaled system, with a sparse LU solve.
+"""Damped Newton iteration on the scaled system.
 
-Each iteration solves ``J dx = -F`` (the Jacobian is assembled sparse, block by block, with
-columns scaled by the typical magnitude of each unknown; scipy's SuperLU solves it, or dense
-LAPACK below :data:`DENSE_LIMIT` unknowns, where that is faster), limits the step so that pressures stay
-positive and inside the backend's range, pressures change by at most 50 % and enthalpies stay
-between the backend's ``h_min(p)`` and ``h_max(p)``, and backtracks (Armijo, halving) on the
+Each iteration solves ``J dx = -F``: the Jacobian is assembled block by block as sparse
+entries, with columns scaled by the typical magnitude of each unknown; up to
+:data:`DENSE_LIMIT` unknowns it is filled into a dense matrix and solved by LAPACK
+(``numpy.linalg.solve``, least squares when singular), above that scipy's SuperLU solves the
+sparse matrix (dense least squares when SuperLU fails). The step is limited so that
+pressures stay positive and inside the backend's range, pressures change by at most 50 % and
+enthalpies (each paired with its state's pressure through the named unknowns) stay between
+the backend's ``h_min(p)`` and ``h_max(p)``; then backtracking (Armijo, halving) on the
 Euclidean norm of the scaled residuals. Property failures during a trial step count as a
 failed trial. The run stops when the largest scaled residual is below the tolerance, at
 ``max_iterations``, at the deadline, or when the step stalls; the reason is a
@@ -57,7 +60,8 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
 
 
 DENSE_LIMIT = 150
-"""Below this many unknowns the linear solve uses dense LAPACK (faster than SuperLU there)."""
+"""Up to this many unknowns the linear solve uses dense LAPACK (for small systems it beats
+SuperLU's set-up); above it, sparse SuperLU."""
 
 
 def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:

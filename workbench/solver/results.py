@@ -1,6 +1,6 @@
 """The result of a solve: state tables, component outputs, summary and diagnostics.
 
-Inside everything is SI; the edges table uses the contract's edge units (``p_bar``,
+Inside everything is SI; the edges table uses the scenario contract's edge units (``p_bar``,
 ``h_kj_kg``, ``t_c``; ``s`` in kJ/(kg K)) and component outputs stay SI (W, K, Pa, kg/s).
 """
 
@@ -30,7 +30,7 @@ HEADLINE_OUTPUTS = (
     "superheat",
     "subcooling",
 )
-"""Component columns shown first in tables (the contract's output names)."""
+"""Component columns shown first in tables (the scenario contract's output names)."""
 
 SUMMARY_KEYS = (
     "cooling_capacity_w",

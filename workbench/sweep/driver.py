@@ -26,9 +26,9 @@ from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
 __all__ = ["sweep", "MIN_CASES_PER_PROCESS"]
 
 MIN_CASES_PER_PROCESS = 32
-"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs a few
-seconds to start (imports and the CoolProp fluid set-up, about 2.7 s for R134a HEOS here) while
-a warm-started case costs about 0.1 s, so small sweeps run faster in-process."""
+"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs seconds
+to start (imports and CoolProp's set-up of the fluid) while a warm-started case costs a small
+fraction of that (docs/sweeps.md gives the figures), so small sweeps run faster in-process."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -80,8 +80,8 @@ def sweep(
         Number of chunks of neighbouring cases (continuation restarts at each chunk's first
         case). Default: two per worker (one when in-process).
     tabular : bool, keyword-only
-        Use CoolProp's tabular BICUBIC&HEOS backend: several times faster per case, within
-        about 1e-6 of HEOS on the textbook cycle (see docs/benchmarks.md). No effect on the
+        Use CoolProp's tabular BICUBIC&HEOS backend: faster per case, within 2e-7 (relative) of
+        HEOS on the textbook cycle (both measured in docs/benchmarks.md). No effect on the
         ``Test`` backend.
 
     Returns
