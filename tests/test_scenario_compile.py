@@ -33,6 +33,16 @@ def _imports(module: str) -> set[str]:
     return names
 
 
+def test_the_flatten_function_hides_no_module() -> None:
+    import importlib.util
+
+    import workbench
+    import workbench.scenario
+
+    assert importlib.util.find_spec("workbench.scenario.flatten") is None
+    assert callable(workbench.scenario.flatten) and workbench.flatten is flatten
+
+
 def test_expand_and_validate_do_not_import_each_other_or_compile() -> None:
     assert "workbench.scenario.validate" not in _imports("expand")
     assert "workbench.scenario.compile" not in _imports("expand")
