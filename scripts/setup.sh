@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create ./.venv and install the project into it (editable) with the extras given as $1.
 # Idempotent; works on a fresh Debian with Python 3.11 (installs python3-venv when root).
+# Versions are pinned by requirements/constraints.txt (the versions CI tested; how to refresh
+# it is written at its top); set WORKBENCH_CONSTRAINTS= (empty) to install without the pins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-dev}"
@@ -15,10 +17,11 @@ if ! "$py" -c 'import venv, ensurepip' >/dev/null 2>&1; then
   fi
 fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
+constraints="${WORKBENCH_CONSTRAINTS-requirements/constraints.txt}"
 stamp=".venv/.installed-$(echo "$extras" | tr ',' '-')"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || { [ -n "$constraints" ] && [ "$constraints" -nt "$stamp" ]; }; then
   echo "setup: installing thermal-workbench[$extras] into .venv (first run takes a few minutes)" >&2
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[$extras]"
+  .venv/bin/python -m pip install --quiet -e ".[$extras]" ${constraints:+-c "$constraints"}
   touch "$stamp"
 fi

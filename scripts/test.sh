@@ -13,4 +13,5 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
 fi
 .venv/bin/ruff check workbench tests benchmarks
 .venv/bin/ruff format --check workbench tests benchmarks
+.venv/bin/mypy  # strict on scenario, fluids, components, solver, sweep ([tool.mypy] in pyproject.toml)
 exec .venv/bin/python -m pytest "$@"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 from control_cases import capacity_loop, superheat_loop
+from CoolProp.CoolProp import PropsSI
 
 from workbench.cli.main import main
 from workbench.errors import ScenarioError
@@ -127,3 +129,44 @@ def test_solve_json_lists_the_controls(tmp_path, capsys):
     assert {"id", "target", "measured", "error", "actuator", "saturated"} <= set(loop)
     assert loop["id"] == "superheat" and loop["saturated"] is None
     assert abs(loop["measured"] - 6.0) < 1e-6
+
+
+def _example_superheat_loop() -> dict:
+    path = Path(__file__).resolve().parent.parent / "examples/scenarios/superheat_control_v2.json"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("smooth_eps", [None, 0.001])
+def test_superheat_target_of_exactly_zero_converges(smooth_eps):
+    doc = _example_superheat_loop()
+    doc["controls"][0]["target"] = 0.0
+    doc["controls"][0]["smooth_eps"] = smooth_eps
+    result = solve(doc)
+    assert result.converged, result.report()
+    loop = result.controls[0]
+    # the smooth clamp sits eps^2 / (4 (u - lo)) inside its bounds: a tiny, known offset
+    assert abs(loop["error"]) < 1e-7
+    assert result.components["evap"]["superheat"] == pytest.approx(loop["measured"], abs=1e-12)
+    # the outlet is at the dew point: quality 1 within the offset
+    out = result.edges.set_index("edge").loc["evap:outlet -> comp:inlet"]
+    h_dew = PropsSI("H", "P", out["p_bar"] * 1e5, "Q", 1, "R134a")
+    assert out["h_kj_kg"] * 1e3 == pytest.approx(h_dew, abs=1e-3)
+
+
+def test_wet_outlet_superheat_is_one_definition_for_results_and_the_loop():
+    # the valve cannot close below z_flow = 4: too much flow, the evaporator outlet is wet
+    doc = superheat_loop(target=5.0, lo=4.0, hi=6.0)
+    doc["controls"][0]["actuator"]["initial"] = 5.0
+    result = solve(doc)
+    assert result.converged, result.report()
+    loop = result.controls[0]
+    assert loop["saturated"] == "low"
+    superheat = result.components["evap"]["superheat"]
+    assert superheat == loop["measured"] < 0
+    # independent: the vapour line continued into the dome, (h - h_dew) * dT/dh at the dew point
+    out = result.edges.set_index("edge").loc["evap:outlet -> comp:inlet"]
+    p, h = out["p_bar"] * 1e5, out["h_kj_kg"] * 1e3
+    h_dew, t_dew = PropsSI("H", "P", p, "Q", 1, "R134a"), PropsSI("T", "P", p, "Q", 1, "R134a")
+    slope = (PropsSI("T", "P", p, "H", h_dew + 1.0, "R134a") - t_dew) / 1.0
+    assert superheat == pytest.approx((h - h_dew) * slope, rel=1e-9)
+    assert any("two-phase" in w for w in result.warnings)

@@ -223,7 +223,7 @@ def test_analytic_valid_range_is_consistent():
 
 
 def test_analytic_stats_count_calls_and_reset():
-    b = get_backend("R32", shared=False)
+    b = get_backend("R32")
     assert b.stats.calls == 0
     b.T_ph(1e6, 4e5)
     b.state_ph(np.array([1e6, 1e6]), np.array([3e5, 4e5]))

@@ -25,28 +25,44 @@ def test_coolprop_matches_raw_abstractstate():
     assert b.h_pT(1e6, 330.0) == raw.hmass()
 
 
-def test_coolprop_keeps_recent_hp_states_flashed_and_correct():
-    from workbench.fluids.coolprop_backend import HP_CACHE_SIZE
+def test_coolprop_remembers_recent_states_and_answers_as_a_fresh_flash():
+    from workbench.fluids.coolprop_backend import MEMO_SIZE
 
-    b = get_backend("R134a", "CoolProp", shared=False)
+    b = get_backend("R134a", "CoolProp")
     t1 = b.T_ph(3e5, 420e3)
     b.reset_stats()
     assert b.s_ph(3e5, 420e3) > 0 and b.rho_ph(3e5, 420e3) > 0
-    assert b.stats.calls == 2 and b.stats.flashes == 0  # served from the cached flash
-    b.h_vap(8e5)  # saturation calls use their own state: the HP states stay valid
-    flashes = b.stats.flashes
-    assert b.T_ph(3e5, 420e3) == t1
-    assert b.stats.flashes == flashes
-    # a ring of HP_CACHE_SIZE states: the oldest is flashed again once more states arrived
-    for k in range(HP_CACHE_SIZE):
+    assert b.stats.calls == 2 and b.stats.flashes == 0  # outputs of the one (p, h) flash
+    b.h_vap(8e5)  # a saturation flash: one flash gives T, h and s at that pressure
+    assert b.stats.flashes == 1
+    assert b.T_sat(8e5) > 0 and b.s_vap(8e5) > 0 and b.stats.flashes == 1
+    assert b.T_ph(3e5, 420e3) == t1 and b.stats.flashes == 1
+    # one memo, one rule: after MEMO_SIZE newer entries the oldest is flashed again
+    for k in range(MEMO_SIZE):
         b.T_ph(3e5, 421e3 + k)
     flashes = b.stats.flashes
     assert b.T_ph(3e5, 420e3) == t1
     assert b.stats.flashes == flashes + 1
-    # every cached value is the one a fresh flash gives
-    fresh = get_backend("R134a", "CoolProp", shared=False)
-    for k in range(HP_CACHE_SIZE):
+    # every remembered value is the one a fresh flash gives
+    fresh = get_backend("R134a", "CoolProp")
+    for k in range(0, MEMO_SIZE, 37):
         assert b.T_ph(3e5, 421e3 + k) == fresh.T_ph(3e5, 421e3 + k)
+    assert b.h_vap(8e5) == fresh.h_vap(8e5) and b.T_sat(8e5) == fresh.T_sat(8e5)
+
+
+def test_coolprop_derivatives_read_the_state_they_were_asked_about():
+    # a derivative after flashes of other states still reads its own (p, h)
+    b, fresh = get_backend("R134a", "CoolProp"), get_backend("R134a", "CoolProp")
+    p, h = 3e5, 420e3
+    b.T_ph(p, h)
+    b.T_ph(9e5, 440e3)  # the (p, h) state now holds another flash
+    b.h_vap(5e5)
+    assert b.drho_dp_h(p, h) == fresh.drho_dp_h(p, h)
+    assert b.drho_dh_p(p, h) == fresh.drho_dh_p(p, h)
+    assert b.dT_dh_p(p, h) == pytest.approx(1.0 / PropsSI("C", "P", p, "H", h, "R134a"), rel=1e-9)
+    # two-phase: the glide slope from the bubble and dew records, in any call order
+    h_mid = 0.5 * (b.h_liq(p) + b.h_vap(p))
+    assert b.dT_dh_p(p, h_mid) == 0.0
 
 
 def test_coolprop_two_phase_state_and_quality():
@@ -154,7 +170,7 @@ def test_tabular_h_pT_near_saturation_takes_the_right_phase(offset_k):
 
 
 def test_coolprop_repeated_ps_and_pt_flashes_are_remembered_exactly():
-    b = get_backend("R134a", "CoolProp", shared=False)
+    b = get_backend("R134a", "CoolProp")
     s1 = b.s_ph(3e5, 420e3)
     h2s = b.h_ps(9e5, s1)
     h_sub = b.h_pT(9e5, 300.0)

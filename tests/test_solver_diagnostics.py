@@ -8,7 +8,8 @@ import pytest
 from solver_cases import loop_edges, textbook_r134a, ua_heat_pump
 
 from workbench.errors import ScenarioError, SpecificationError
-from workbench.solver import solve
+from workbench.solver import StopReason, solve
+from workbench.solver.diagnostics import hint_for
 
 
 def _components(doc):
@@ -74,7 +75,35 @@ def test_non_convergence_is_a_result_with_named_residuals_and_a_hint():
     assert names[0].split(".")[0] in {"comp", "cond", "valve", "evap"}
     assert result.hint
     assert "max_iterations (2) reached" in result.message
+    assert result.stop_reason is StopReason.MAX_ITERATIONS
     assert result.to_dict()["converged"] is False
+    assert result.to_dict()["stop_reason"] == "max_iterations"
+
+
+def test_hint_never_suggests_the_strategy_already_running():
+    worst = [("valve.isenthalpic", 3.0)]
+    assert "strategy 'fallback'" in hint_for(worst, StopReason.MAX_ITERATIONS, "newton")
+    assert "fallback" not in hint_for(worst, StopReason.MAX_ITERATIONS, "fallback")
+    assert "timeout_ms" in hint_for(worst, StopReason.TIMEOUT, "fallback")
+    assert "property call failed" in hint_for(worst, StopReason.PROPERTY_FAILURE, "fallback")
+
+
+def test_fallback_shares_one_iteration_budget_and_says_what_it_ran():
+    # from 10 bar suction Newton stalls; the fallback needs every phase to converge
+    doc = ua_heat_pump()
+    doc["circuits"][0]["initial_state"] = {"pressure_bar": 10.0, "temperature_k": 280.0}
+    doc["solver"] = {"strategy": "fallback", "max_iterations": 100}
+    full = solve(copy.deepcopy(doc))
+    assert full.converged, full.report()
+    assert full.strategy_log == ["newton", "picard", "newton"]
+    assert full.iterations <= 100
+    doc["solver"]["max_iterations"] = 20
+    short = solve(copy.deepcopy(doc))
+    assert not short.converged
+    assert short.stop_reason is StopReason.MAX_ITERATIONS
+    assert short.iterations == 20 == len(short.residual_history) - 1
+    assert short.message == "max_iterations (20) reached (newton -> picard)"
+    assert "fallback" not in short.hint  # already on the fallback
 
 
 def test_fallback_recovers_where_a_short_newton_does_not():
@@ -112,6 +141,7 @@ def test_timeout_stops_the_solve_and_says_so():
     result = solve(doc)
     assert result.converged is False
     assert "timeout_ms" in result.message
+    assert result.stop_reason is StopReason.TIMEOUT
     assert "timeout_ms" in result.hint
 
 
@@ -124,6 +154,7 @@ def test_evaporating_above_the_air_temperature_is_not_reported_as_converged():
     assert result.converged is False
     assert any("heat cannot flow that way" in p for p in result.problems)
     assert "physically impossible" in result.message
+    assert result.stop_reason is StopReason.PHYSICALLY_IMPOSSIBLE
 
 
 def test_condensing_below_the_water_temperature_is_not_reported_as_converged():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -112,17 +113,31 @@ def test_control_target_sweep_holds_each_target():
     assert np.all(np.diff(df["controls.superheat.actuator"]) < 0)
 
 
-def test_workbench_sweep_is_callable_after_importing_the_package():
-    import workbench.sweep as package
+def test_workbench_sweep_is_a_plain_function_after_importing_the_package():
+    import types
 
-    assert workbench.sweep is package or workbench.sweep is package.sweep
+    from workbench.sweep import runner  # importing the package's modules keeps the function
+
+    package = sys.modules["workbench.sweep"]
+    assert isinstance(workbench.sweep, types.FunctionType)
+    assert type(package) is types.ModuleType  # no class swapped in
+    assert runner.run_chunk is package.run_chunk
     df = workbench.sweep(SPLIT, {FAN: [0.6]}, progress=False)
     assert df["converged"].iloc[0]
     json.dumps(df.to_dict(orient="records"))  # plain values
 
 
+def test_non_interactive_progress_is_a_few_lines(capsys):
+    sweep(SPLIT, {FAN: [0.5, 0.6, 0.7, 0.8, 0.9]}, processes=1, progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "sweep: 5 cases"
+    assert lines[-1].startswith("sweep: 5/5 cases done")
+    assert len(lines) <= 5
+    assert not any("\r" in line for line in lines)
+
+
 def test_dask_client_gives_the_same_numbers(grid_frame):
-    import distributed  # part of the notebooks extra
+    distributed = pytest.importorskip("distributed", reason="part of the notebooks extra")
 
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2) as client:
         df = sweep(

@@ -136,6 +136,10 @@ def run_main_job(examples: Path, output: Path, notebooks: bool = True) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the main job from the command line (the README's first command)."""
+    from workbench.cli.main import quiet_environment_warnings
+
+    quiet_environment_warnings()
     parser = argparse.ArgumentParser(prog="python -m workbench.main_job", description=__doc__)
     parser.add_argument("--examples", type=Path, default=REPO_ROOT / "examples" / "scenarios")
     parser.add_argument("--output", type=Path, default=Path("output"))

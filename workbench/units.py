@@ -1,6 +1,6 @@
 """Unit conversions at the edges of the workbench.
 
-Inside the package every quantity is SI (Pa, J/kg, K, kg/s, W, W/K). The contract's field
+Inside the package every quantity is SI (Pa, J/kg, K, kg/s, W, W/K). The scenario contract's field
 names carry unit suffixes (``_bar``, ``_kj_kg``, ``_c``, ``_kw_k``); conversion happens here only.
 """
 

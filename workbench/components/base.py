@@ -1,8 +1,9 @@
 """Base class of component models and the registry of component classes.
 
-A component declares its equations as data: ``equation_names`` lists them, ``residuals``
-evaluates them (each ``0 = ...`` documented in the family module) and ``residual_kinds`` gives
-the physical kind of each, which sets its scale (see :data:`RESIDUAL_SCALES`). The solver owns the
+A component declares its equations as data: :meth:`Component.equations` lists them as
+:class:`Equation` records (a name and the physical kind that sets the residual's scale, see
+:data:`RESIDUAL_SCALES`), and ``residuals`` evaluates them in that order (each ``0 = ...``
+documented in the family module). The solver owns the
 vector of unknowns ``x`` [SI]; a component reads its ports' mass flow, pressure and enthalpy
 from it through :meth:`Component.port`. Calibration factors are read through
 :meth:`Component.factor`, so a control loop can turn a factor into an unknown.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from workbench.fluids import FluidBackend
 
 __all__ = [
     "Component",
+    "Equation",
+    "ResidualKind",
+    "StepFunction",
     "PortState",
     "PortVars",
     "RESIDUAL_SCALES",
@@ -33,6 +37,12 @@ __all__ = [
     "component_class",
     "COMPONENT_CLASSES",
 ]
+
+ResidualKind = Literal["mass", "pressure", "enthalpy", "temperature", "power", "control"]
+"""Physical kind of a residual; it selects the residual's scale in :data:`RESIDUAL_SCALES`."""
+
+StepFunction = Callable[[int, float], float]
+"""``step(i, x_i)``: the finite-difference perturbation of unknown ``i`` at value ``x_i``."""
 
 RESIDUAL_SCALES: dict[str, float] = {
     "mass": 1.0e-2,  # kg/s
@@ -48,6 +58,23 @@ The solver converges when every scaled residual is below ``solver.tolerance`` (d
 that is mass balances to 1e-8 kg/s, pressures to 1e-3 Pa, enthalpies to 1e-4 J/kg,
 temperatures to 1e-8 K and heat flows to 1e-6 W.
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """One residual equation of a block, declared as data.
+
+    Attributes
+    ----------
+    name : str
+        Name shown in diagnostics as ``<block>.<name>`` (``heat_transfer``, ``flow`` ...).
+    kind : str
+        Physical kind of the residual (a key of :data:`RESIDUAL_SCALES`): the solver divides
+        the residual by that scale before the convergence test.
+    """
+
+    name: str
+    kind: ResidualKind
 
 
 @dataclass(frozen=True)
@@ -95,7 +122,7 @@ class Component:
     name : str
         Flat component name.
     params : mapping
-        Parameters as given in the scenario (SI, with the contract's suffixes); defaults come
+        Parameters as given in the scenario (SI, with the scenario contract's suffixes); defaults come
         from the catalog.
     fluid : FluidBackend
         Working-fluid property backend.
@@ -132,7 +159,7 @@ class Component:
     def bind(self, ports: Mapping[str, PortVars]) -> None:
         """Attach the solver indices of the ports' unknowns."""
         self.ports = dict(ports)
-        self.factor_sources: dict[str, Callable[[np.ndarray], float]] = {}
+        self.factor_sources = {}
         self._local = sorted({i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)})
 
     def drive_factor(self, name: str, index: int, value: Callable[[np.ndarray], float]) -> None:
@@ -171,20 +198,24 @@ class Component:
         return self._local
 
     # -- equations -------------------------------------------------------------------------
+    def equations(self) -> tuple[Equation, ...]:
+        """The residual equations, in the order of :meth:`residuals` (override in families)."""
+        raise NotImplementedError
+
     def equation_names(self) -> list[str]:
         """Names of the residual equations, in the order of :meth:`residuals`."""
-        raise NotImplementedError
+        return [eq.name for eq in self.equations()]
 
     def residual_kinds(self) -> list[str]:
         """Kind of each residual (a key of :data:`RESIDUAL_SCALES`)."""
-        raise NotImplementedError
+        return [eq.kind for eq in self.equations()]
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         """Residuals [SI units of each kind] at ``x``; zero at the solution."""
         raise NotImplementedError
 
     def jacobian(
-        self, x: np.ndarray, f0: np.ndarray, step: Callable[[int, float], float]
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
     ) -> list[tuple[int, int, float]]:
         """Entries (local equation row, global column, d residual / d x) of the Jacobian block.
 
@@ -206,7 +237,7 @@ class Component:
         return entries
 
     def measure(self, x: np.ndarray, output: str) -> float:
-        """Value of one contract output at ``x`` [SI], smooth enough for a control loop."""
+        """Value of one scenario-contract output at ``x`` [SI], smooth enough for a control loop."""
         value = self.outputs(x).get(output)
         if value is None:
             raise self.error(f"has no output {output!r}")
@@ -214,7 +245,7 @@ class Component:
 
     # -- results ---------------------------------------------------------------------------
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
-        """Results of the component at the solution [SI], using the contract's output names."""
+        """Results of the component at the solution [SI], using the scenario contract's output names."""
         return {}
 
     def check(self, x: np.ndarray) -> list[str]:

@@ -1,7 +1,7 @@
 """Declarative catalog of component types: ports, parameters, measurable outputs, factors.
 
 This is the single source the scenario validator and the solver read. Each parameter carries
-its JSON name (with the contract's unit suffix), kind, bounds, default and unit; groups of
+its JSON name (with the scenario contract's unit suffix), kind, bounds, default and unit; groups of
 alternative parameters (``ua`` in W/K or ``ua_nominal_kw_k``) may not be given together.
 
 The equations behind each parameter are in the component family modules and in
@@ -39,7 +39,7 @@ CONTROL_OUTPUTS: tuple[str, ...] = (
 """Outputs a control loop may measure (SI: W, W, K, K, K, kg/s, Pa, K)."""
 
 CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
-"""Calibration factors of the contract; each multiplies one model quantity (default 1)."""
+"""Calibration factors of the scenario contract; each multiplies one model quantity (default 1)."""
 
 LEGACY_FACTOR_PREFIX = "f_"
 """Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""

@@ -22,18 +22,38 @@ A ``condenser_bank`` is ``circuits * coils_per_circuit = N`` identical coils in 
 coil carries ``m / N`` of refrigerant and ``m_sec`` of secondary, has the given UA and sees the
 pressure drop ``dp_pa`` at the per-coil flow; results give totals and per-coil values.
 When ``dp_nominal_mass_flow_kg_s`` is absent, ``dp_pa`` is a fixed drop (times ``z_dp``).
+
+Superheat and subcooling (one definition for the results and for control loops) [K]::
+
+    superheat  = T(p_out, h_out) - T_dew(p_out)                 h_out >= h_dew + dh
+               = (h_out - h_dew) * (T(p_out, h_dew + dh) - T_dew(p_out)) / dh     below
+    subcooling = T_sat(p_out) - T(p_out, h_out)                 h_out <= h_bubble - dh
+               = (T_sat - T_bubble) + (h_bubble - h_out) * (T_bubble - T(p_out, h_bubble - dh)) / dh
+
+with ``dh`` = :data:`SATURATION_ANCHOR_J_KG`. Outside the dome they are the usual
+temperature differences; across the saturation line and inside the dome (a wet evaporator
+outlet, a condenser outlet that is not fully condensed) the vapour (liquid) line is continued
+straight, so the value turns negative, in proportion to the missing enthalpy (for R-134a at
+3 bar, -1.1 K per kJ/kg below the dew point). The function is continuous and strictly
+monotonic in ``h_out``, which a control loop needs: a loop holding 0 K superheat converges
+onto the dew point instead of stalling where a flash at ``h_dew + 1e-4 J/kg`` still reports
+the saturation temperature.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, register_component
+from workbench.components.base import Component, Equation, register_component
 from workbench.components.zones import ZoneResult, coil_heat_flow
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
 
-__all__ = ["Condenser", "Evaporator", "Coil"]
+__all__ = ["Condenser", "Evaporator", "Coil", "SATURATION_ANCHOR_J_KG"]
+
+SATURATION_ANCHOR_J_KG = 1.0
+"""Enthalpy distance [J/kg] from the saturation line where superheat and subcooling switch
+from the fluid's own temperature to the straight continuation (see the module docstring)."""
 
 
 class Coil(Component):
@@ -83,7 +103,7 @@ class Coil(Component):
             return 0.0
         f_air = float(par["air_side_ua_fraction"])
         scale = 1.0 / (f_air / fan ** float(par["n_air_exponent"]) + 1.0 - f_air)
-        return self.n_coils * self.factor(x, "z_ua") * ua0 * scale
+        return float(self.n_coils * self.factor(x, "z_ua") * ua0 * scale)
 
     def secondary_cp(self) -> float:
         """Secondary specific heat [J/(kg K)] at its inlet temperature."""
@@ -144,29 +164,21 @@ class Coil(Component):
         """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
         fl = self.fluid
         if self.refrigerant_is_hot:
-            return fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
-        return fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+            h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+        else:
+            h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        return float(h)
 
     # -- equations -------------------------------------------------------------------------
-    def equation_names(self) -> list[str]:
-        names = ["pressure_drop"]
+    def equations(self) -> tuple[Equation, ...]:
+        eqs = [Equation("pressure_drop", "pressure")]
         if self.ua_mode:
-            names.append("heat_transfer")
+            eqs.append(Equation("heat_transfer", "enthalpy"))
         if self.has(self.sat_spec):
-            names.append("saturation_temperature")
+            eqs.append(Equation("saturation_temperature", "temperature"))
         if self.outlet_spec_given:
-            names.append(self.outlet_spec.removesuffix("_k"))
-        return names
-
-    def residual_kinds(self) -> list[str]:
-        kinds = {
-            "pressure_drop": "pressure",
-            "heat_transfer": "enthalpy",
-            "saturation_temperature": "temperature",
-            "subcooling": "enthalpy",
-            "superheat": "enthalpy",
-        }
-        return [kinds[n] for n in self.equation_names()]
+            eqs.append(Equation(self.outlet_spec.removesuffix("_k"), "enthalpy"))
+        return tuple(eqs)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
@@ -191,33 +203,50 @@ class Coil(Component):
         q = inlet.m * (inlet.h - outlet.h)
         return q if self.refrigerant_is_hot else -q
 
+    def superheat(self, x: np.ndarray) -> float:
+        """Outlet superheat [K]; negative for a wet outlet (see the module docstring)."""
+        fl = self.fluid
+        outlet = self.port(x, "outlet")
+        h_dew, t_dew = float(fl.h_vap(outlet.p)), float(fl.T_sat(outlet.p))
+        anchor = h_dew + SATURATION_ANCHOR_J_KG
+        if outlet.h >= anchor:
+            return float(fl.T_ph(outlet.p, outlet.h)) - t_dew
+        slope = (fl.T_ph(outlet.p, anchor) - t_dew) / SATURATION_ANCHOR_J_KG
+        return float((outlet.h - h_dew) * slope)
+
+    def subcooling(self, x: np.ndarray) -> float:
+        """Outlet subcooling [K]; negative for an outlet not fully condensed (module docstring)."""
+        fl = self.fluid
+        outlet = self.port(x, "outlet")
+        h_bubble, t_bubble = float(fl.h_liq(outlet.p)), float(fl.T_bubble(outlet.p))
+        t_ref = float(fl.T_sat(outlet.p))
+        anchor = h_bubble - SATURATION_ANCHOR_J_KG
+        if outlet.h <= anchor:
+            return t_ref - float(fl.T_ph(outlet.p, outlet.h))
+        slope = (t_bubble - fl.T_ph(outlet.p, anchor)) / SATURATION_ANCHOR_J_KG
+        return float(t_ref - t_bubble + (h_bubble - outlet.h) * slope)
+
     def measure(self, x: np.ndarray, output: str) -> float:
         """Contract output for a control loop [SI].
 
-        Superheat and subcooling continue smoothly past the saturation line (a wet evaporator
-        outlet has a negative superheat ``(h_out - h_vap) dT/dh``), so Newton sees a monotonic
-        function of the actuator.
+        Superheat and subcooling are the same functions as in :meth:`outputs`: continuous and
+        monotonic across the saturation line, so Newton sees a monotonic function of the
+        actuator.
         """
         fl = self.fluid
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         if output in ("capacity", "heatTransferRate"):
             return self.heat_flow(x)
         if output == "superheat":
-            h_vap = fl.h_vap(outlet.p)
-            if outlet.h >= h_vap:
-                return fl.T_ph(outlet.p, outlet.h) - fl.T_sat(outlet.p)
-            return (outlet.h - h_vap) * fl.dT_dh_p(outlet.p, h_vap + 1.0)
+            return self.superheat(x)
         if output == "subcooling":
-            h_liq = fl.h_liq(outlet.p)
-            if outlet.h <= h_liq:
-                return fl.T_sat(outlet.p) - fl.T_ph(outlet.p, outlet.h)
-            return (h_liq - outlet.h) * fl.dT_dh_p(outlet.p, h_liq - 1.0)
+            return self.subcooling(x)
         if output == "saturationTemperature":
-            return fl.T_sat(self.reference_pressure(x))
+            return float(fl.T_sat(self.reference_pressure(x)))
         if output == "pressure":
             return self.reference_pressure(x)
         if output == "temperature":
-            return fl.T_ph(outlet.p, outlet.h)
+            return float(fl.T_ph(outlet.p, outlet.h))
         if output == "massFlowRate":
             return inlet.m
         return super().measure(x, output)
@@ -227,7 +256,6 @@ class Coil(Component):
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         q = self.heat_flow(x)
         t_out = fl.T_ph(outlet.p, outlet.h)
-        t_sat_out = fl.T_sat(outlet.p)
         p_ref = self.reference_pressure(x)
         out: dict[str, float | None] = {
             "capacity": q,
@@ -239,19 +267,16 @@ class Coil(Component):
             "pressure_drop": inlet.p - outlet.p,
         }
         if self.refrigerant_is_hot:
-            out["subcooling"] = t_sat_out - t_out if outlet.h <= fl.h_liq(outlet.p) else 0.0
+            out["subcooling"] = self.subcooling(x)
         else:
-            out["superheat"] = t_out - t_sat_out if outlet.h >= fl.h_vap(outlet.p) else 0.0
+            out["superheat"] = self.superheat(x)
         if self.has_secondary and self.has("secondary_mass_flow_kg_s"):
             c_sec = self.secondary_capacity_rate()
             sign = 1.0 if self.refrigerant_is_hot else -1.0
             out["secondary_inlet_temperature"] = self.t_sec_in
-            out["secondary_outlet_temperature"] = (
-                self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
-            )
-            out["secondary_heat_flow"] = (
-                sign * c_sec * (out["secondary_outlet_temperature"] - self.t_sec_in)
-            )
+            t_sec_out = self.t_sec_in + sign * q / c_sec if c_sec > 0 else self.t_sec_in
+            out["secondary_outlet_temperature"] = t_sec_out
+            out["secondary_heat_flow"] = sign * c_sec * (t_sec_out - self.t_sec_in)
         if self.ua_mode:
             zr = self.zones(x)
             out["ua"] = self.ua_total(x)

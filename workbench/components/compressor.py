@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.units import ZERO_CELSIUS_K
 
 __all__ = ["Compressor", "ahri540"]
@@ -82,14 +82,10 @@ class Compressor(Component):
         if self.flow_mode != "map" and self.power_mode == "map":
             raise self.error("power_map_w needs mass_flow_map_kg_s (both come from one map)")
 
-    def equation_names(self) -> list[str]:
-        names = ["energy"]
-        if self.flow_mode != "none":
-            names.insert(0, "flow")
-        return names
-
-    def residual_kinds(self) -> list[str]:
-        return ["mass", "enthalpy"] if self.flow_mode != "none" else ["enthalpy"]
+    def equations(self) -> tuple[Equation, ...]:
+        if self.flow_mode == "none":
+            return (Equation("energy", "enthalpy"),)
+        return (Equation("flow", "mass"), Equation("energy", "enthalpy"))
 
     # -- models ----------------------------------------------------------------------------
     def _map_temperatures(self, p_in: float, p_out: float) -> tuple[float, float]:
@@ -104,7 +100,7 @@ class Compressor(Component):
             return float(par["mass_flow_kg_s"])
         rho = self.fluid.rho_ph(inlet.p, inlet.h)
         if self.flow_mode == "displacement":
-            return (
+            return float(
                 par["displacement_m3"]
                 * par["speed_hz"]
                 * par["volumetric_efficiency"]
@@ -130,7 +126,7 @@ class Compressor(Component):
             s_c, d_c = self._map_temperatures(inlet.p, outlet.p)
             return z_power * ahri540(self.params["power_map_w"], s_c, d_c)
         h2s = self.fluid.h_ps(outlet.p, self.fluid.s_ph(inlet.p, inlet.h))
-        return z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"]
+        return float(z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"])
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
@@ -140,7 +136,9 @@ class Compressor(Component):
         flow = inlet.m - self.factor(x, "z_flow") * self.model_mass_flow(x)
         return np.array([flow, energy])
 
-    def jacobian(self, x: np.ndarray, f0: np.ndarray, step) -> list[tuple[int, int, float]]:
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
         """Analytic derivatives for the isentropic power model with a fixed or displacement flow.
 
         With ``dh = T ds + v dp`` (valid in and out of the dome): ``ds/dh_in = 1/T_in``,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, register_component
+from workbench.components.base import Component, Equation, register_component
 from workbench.components.zones import counterflow_effectiveness, enthalpy_at
 from workbench.units import kw_k_to_w_k
 
@@ -39,11 +39,13 @@ class HeatExchanger(Component):
         if not (self.has("ua") or self.has("ua_nominal_kw_k") or self.has("effectiveness")):
             raise self.error("give ua, ua_nominal_kw_k or effectiveness")
 
-    def equation_names(self) -> list[str]:
-        return ["hot_pressure_drop", "cold_pressure_drop", "hot_energy", "cold_energy"]
-
-    def residual_kinds(self) -> list[str]:
-        return ["pressure", "pressure", "enthalpy", "enthalpy"]
+    def equations(self) -> tuple[Equation, ...]:
+        return (
+            Equation("hot_pressure_drop", "pressure"),
+            Equation("cold_pressure_drop", "pressure"),
+            Equation("hot_energy", "enthalpy"),
+            Equation("cold_energy", "enthalpy"),
+        )
 
     def _h_at(self, p: float, t: float) -> float:
         fl = self.fluid

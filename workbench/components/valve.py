@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from workbench.components.base import Component, register_component
+from workbench.components.base import Component, Equation, register_component
 
 __all__ = ["ExpansionValve"]
 
@@ -29,11 +29,10 @@ class ExpansionValve(Component):
     def configure(self) -> None:
         self.orifice = self.has("flow_coefficient_m2")
 
-    def equation_names(self) -> list[str]:
-        return ["isenthalpic", "flow"] if self.orifice else ["isenthalpic"]
-
-    def residual_kinds(self) -> list[str]:
-        return ["enthalpy", "mass"] if self.orifice else ["enthalpy"]
+    def equations(self) -> tuple[Equation, ...]:
+        if self.orifice:
+            return (Equation("isenthalpic", "enthalpy"), Equation("flow", "mass"))
+        return (Equation("isenthalpic", "enthalpy"),)
 
     def orifice_flow(self, x: np.ndarray) -> float:
         """Mass flow through the orifice [kg/s]."""

@@ -26,6 +26,7 @@ heat exchanger models", 2015.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scipy.optimize import brentq
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 
-def find_root(g, q_hi: float, q_guess: float | None) -> float:
+def find_root(g: Callable[[float], float], q_hi: float, q_guess: float | None) -> float:
     """Root of the increasing function ``g`` on ``(0, q_hi)`` [W], bracketed near ``q_guess``.
 
     Brent's method to 1e-12 of ``q_hi``; a bracket of +-1e-4 relative around the guess is tried
@@ -58,13 +59,13 @@ def find_root(g, q_hi: float, q_guess: float | None) -> float:
             lo, hi = max(q_guess - width, 0.0), min(q_guess + width, q_hi)
             g_lo, g_hi = g(lo), g(hi)
             if g_lo <= 0.0 <= g_hi:
-                return brentq(g, lo, hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+                return float(brentq(g, lo, hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200))
             if g_lo > 0.0:
                 hi_full = lo
             else:
                 lo_full = hi
             width *= 10.0
-    return brentq(g, lo_full, hi_full, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200)
+    return float(brentq(g, lo_full, hi_full, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200))
 
 
 def counterflow_ua(q: float, dt_a: float, dt_b: float) -> float:
@@ -257,10 +258,8 @@ def enthalpy_at(
     the saturated-liquid enthalpy is returned (the largest heat flow a condenser can reach and
     the smallest an evaporator can start from).
     """
-    if t > t_vap + 1e-9:
-        return fluid.h_pT(p, t)
-    if t < t_liq - 1e-9:
-        return fluid.h_pT(p, t)
+    if t > t_vap + 1e-9 or t < t_liq - 1e-9:
+        return float(fluid.h_pT(p, t))
     if t_vap - t_liq > 1e-9:
         return h_liq + (h_vap - h_liq) * (t - t_liq) / (t_vap - t_liq)
     return h_liq

@@ -5,22 +5,29 @@
 >>> round(b.T_sat(3e5) - 273.15, 1)
 0.7
 
-The solver only talks to :class:`FluidBackend` objects from :func:`get_backend`; secondary
+The solver only talks to :class:`FluidBackend` objects: a new one from :func:`get_backend`
+(owned by the caller), or one lent for a ``with`` block by :func:`lease_backend`; secondary
 fluids (air, water, glycols) come from :func:`get_secondary`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from workbench.fluids.analytic import AnalyticBackend
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS, AnalyticFluid
 from workbench.fluids.base import PHASES, FluidBackend, FluidState, PropertyStats
 from workbench.fluids.names import BACKENDS, available_fluids, resolve_backend, resolve_fluid
+from workbench.fluids.pool import BackendPool, lease_backend
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
+
+if TYPE_CHECKING:
+    from workbench.fluids.coolprop_backend import CoolPropBackend
 
 __all__ = [
     "get_backend",
+    "lease_backend",
+    "BackendPool",
     "FluidBackend",
     "FluidState",
     "PropertyStats",
@@ -39,10 +46,8 @@ __all__ = [
 ]
 
 
-def get_backend(
-    fluid: str, backend: str | None = None, *, tabular: bool = False, shared: bool = True
-) -> FluidBackend:
-    """Property backend for a fluid.
+def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False) -> FluidBackend:
+    """A new property backend for a fluid, owned by the caller.
 
     Parameters
     ----------
@@ -53,15 +58,12 @@ def get_backend(
         ``"CoolProp"``; case-insensitive.
     tabular : bool
         CoolProp only: use ``BICUBIC&HEOS`` tables (fast sweeps) instead of ``HEOS``.
-    shared : bool
-        Return the process-wide instance for this (fluid, backend, tabular) (default). Pass
-        ``False`` for a private instance, e.g. one per thread (CoolProp states are not
-        thread-safe) or to keep separate call statistics.
 
     Returns
     -------
     FluidBackend
         ``b.name`` is the canonical fluid name, ``b.backend_name`` ``"Test"`` or ``"CoolProp"``.
+        Not thread-safe: use one per thread (or :func:`lease_backend`).
 
     Raises
     ------
@@ -70,23 +72,11 @@ def get_backend(
     """
     name = resolve_backend(backend)
     canonical = resolve_fluid(fluid, name)
-    tab = bool(tabular) and name == "CoolProp"
-    if shared:
-        return _shared(canonical, name, tab)
-    return _make(canonical, name, tab)
-
-
-def _make(fluid: str, backend: str, tabular: bool) -> FluidBackend:
-    if backend == "Test":
-        return AnalyticBackend(ANALYTIC_FLUIDS[fluid])
+    if name == "Test":
+        return AnalyticBackend(ANALYTIC_FLUIDS[canonical])
     from workbench.fluids.coolprop_backend import CoolPropBackend
 
-    return CoolPropBackend(fluid, tabular=tabular)
-
-
-@lru_cache(maxsize=64)
-def _shared(fluid: str, backend: str, tabular: bool) -> FluidBackend:
-    return _make(fluid, backend, tabular)
+    return CoolPropBackend(canonical, tabular=bool(tabular))
 
 
 def __getattr__(name: str) -> object:

@@ -18,6 +18,8 @@ Fits, per fluid, over the temperature window ``T_LO..T_HI`` (see ``WINDOWS``):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 WINDOWS = {
@@ -39,7 +41,7 @@ def fit(fluid: str, t_lo: float, t_hi: float, t_ref: float) -> dict[str, float]:
     state = CP.AbstractState("HEOS", fluid)
     t = np.linspace(t_lo, t_hi, 80)
 
-    def sat(q: float, temps: np.ndarray, key: int) -> np.ndarray:
+    def sat(q: float, temps: np.ndarray, key: Any) -> np.ndarray:
         out = []
         for ti in temps:
             state.update(CP.QT_INPUTS, q, float(ti))
@@ -53,7 +55,7 @@ def fit(fluid: str, t_lo: float, t_hi: float, t_ref: float) -> dict[str, float]:
     a, b, c = (float(v) for v in res.x)
     t_crit = state.T_critical()
 
-    def p_model(temp):
+    def p_model(temp: Any) -> Any:
         return np.exp(a - b / (temp + c))
 
     # latent heat at the same pressure (bubble -> dew) on the fit window

@@ -44,7 +44,7 @@ _FAST = frozenset((float, np.float64))  # types served by the scalar fast paths
 def _as_scalar(x: Any) -> float | None:
     """``x`` as a float when it is a scalar (or a 0-d array), else ``None``."""
     if type(x) in _FAST:
-        return x
+        return float(x)
     if isinstance(x, _SCALAR_TYPES) or (isinstance(x, np.ndarray) and x.ndim == 0):
         return float(x)
     return None
@@ -301,6 +301,7 @@ class AnalyticBackend(AnalyticDerivatives, FluidBackend):
         P = self.params
         pair = _scalar_pair(p, T)
         m = math if pair else np
+        tk: Any
         if pair:
             p, tk = pair
         else:

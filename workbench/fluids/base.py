@@ -62,7 +62,8 @@ class FluidState:
 
 @dataclass(frozen=True, slots=True)
 class PropertyStats:
-    """Counters of one backend since its last :meth:`FluidBackend.reset_stats`.
+    """Counters of one backend since it was made (or its owner's last
+    :meth:`FluidBackend.reset_stats`); subtract two readings for what a run used.
 
     Attributes
     ----------
@@ -78,6 +79,10 @@ class PropertyStats:
 
     def __int__(self) -> int:
         return self.calls
+
+    def __sub__(self, earlier: PropertyStats) -> PropertyStats:
+        """The counts between ``earlier`` and this reading (what one run used)."""
+        return PropertyStats(self.calls - earlier.calls, self.flashes - earlier.flashes)
 
 
 def fmt_inputs(**inputs: Any) -> str:

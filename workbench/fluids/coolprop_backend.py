@@ -1,12 +1,20 @@
 """The ``CoolProp`` backend: CoolProp's low-level ``AbstractState`` behind the backend interface.
 
-One ``AbstractState`` per backend object, reused for every call (``PropsSI`` rebuilds one per
-call and is 30-50x slower). (p, h) flashes go to a ring of :data:`HP_CACHE_SIZE` states of
-their own, so ``T_ph``, ``s_ph``, ``rho_ph`` and derivatives at any of the last few (p, h)
-inputs cost no flash, and the results of the last :data:`MEMO_SIZE` ``h_pT`` and ``h_ps``
-calls are remembered by exact inputs (a solver revisits the same compressor and coil states
-many times per solve). ``HEOS`` is the default; ``tabular=True`` uses
-``BICUBIC&HEOS`` (tables built on first use and cached by CoolProp in ``~/.CoolProp``).
+Two ``AbstractState`` objects per backend, reused for every call (``PropsSI`` rebuilds one per
+call and is many times slower, see docs/benchmarks.md): one for (p, h) flashes, whose state the derivatives read, and one
+for every other input pair (saturation, (p, T), (p, s)). ``HEOS`` is the default;
+``tabular=True`` uses ``BICUBIC&HEOS`` (tables built on first use and cached by CoolProp in
+``~/.CoolProp``).
+
+One memo, one rule. Every flash is explicit: :meth:`CoolPropBackend._flash` updates a state,
+and the outputs a caller may want from that flash are read right after it, one statement
+each, into a record (a (p, h) flash gives T, s, rho, phase and quality; a saturation flash
+gives T, h and s). Records, and the results of (p, T), (p, s) flashes, enthalpy limits and
+derivatives, are remembered in one dict keyed by (operation, exact inputs) with one eviction
+rule: at :data:`MEMO_SIZE` entries the oldest goes first. A solver revisits the same states
+many times per solve (compressor suction and discharge, coil outlets, the saturation state of
+each pressure), so most calls are answered without a flash, and since every key holds exact
+inputs a remembered value is always the value a fresh flash gives.
 
 Saturation of zeotropic or pseudo-pure blends (R410A has a glide of about 0.1 K): ``h_liq``
 and ``s_liq`` are bubble-point values (``Q = 0``), ``h_vap``, ``s_vap``, ``T_sat``, ``p_sat``
@@ -15,13 +23,16 @@ gives the bubble temperature. All saturation calls use ``PQ``/``QT`` inputs.
 
 Every CoolProp failure and every NaN result becomes a
 :class:`~workbench.errors.FluidPropertyError` naming fluid, backend and inputs.
-The object is not thread-safe (one ``AbstractState``); use one backend per thread.
+The object is not thread-safe (its states hold the last flash); use one backend per thread
+(:func:`workbench.fluids.lease_backend` lends one).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import CoolProp.CoolProp as CP
@@ -29,7 +40,10 @@ import CoolProp.CoolProp as CP
 from workbench.errors import FluidPropertyError
 from workbench.fluids.base import FluidBackend, FluidState, fmt_inputs
 
-__all__ = ["CoolPropBackend"]
+__all__ = ["CoolPropBackend", "MEMO_SIZE"]
+
+MEMO_SIZE = 256
+"""Entries the backend remembers (records of flashes and derived values); oldest dropped first."""
 
 _HP = CP.HmassP_INPUTS
 _PQ = CP.PQ_INPUTS
@@ -37,25 +51,14 @@ _QT = CP.QT_INPUTS
 _PT = CP.PT_INPUTS
 _PS = CP.PSmass_INPUTS
 _TWO_PHASE = CP.iphase_twophase
-_T = CP.AbstractState.T
-_H = CP.AbstractState.hmass
-_S = CP.AbstractState.smass
-HP_CACHE_SIZE = 6
-"""Number of (p, h) states kept flashed by the CoolProp backend."""
 
-MEMO_SIZE = 32
-"""Number of remembered ``h_pT`` and ``h_ps`` results (exact inputs; oldest dropped first)."""
+# operations of the memo keys: (operation, input a, input b)
+_OP_PH, _OP_PQ, _OP_QT, _OP_PT, _OP_PS = range(5)
+_OP_H_MIN, _OP_H_MAX = 5, 6
+_OP_DTDH, _OP_DRHO_DP, _OP_DRHO_DH = 7, 8, 9
+_OP_DHLIQ, _OP_DHVAP, _OP_DTSAT = 10, 11, 12
 
-
-def _remember(
-    memo: dict[tuple[float, float], float], key: tuple[float, float], value: float
-) -> None:
-    if len(memo) >= MEMO_SIZE:
-        del memo[next(iter(memo))]
-    memo[key] = value
-
-
-_PHASES = {
+_PHASES: dict[Any, str] = {
     CP.iphase_liquid: "liquid",
     CP.iphase_gas: "vapour",
     CP.iphase_supercritical_gas: "vapour",
@@ -63,6 +66,49 @@ _PHASES = {
     CP.iphase_supercritical: "supercritical",
     CP.iphase_twophase: "two-phase",
 }
+
+
+# A (p, h) record is the tuple (T [K], s [J/kg/K], rho [kg/m3], CoolProp phase, quality [-]);
+# a saturation record (PQ) is (T [K], h [J/kg], s [J/kg/K]). Plain tuples: they are built on
+# every flash, and a named tuple costs several times more to build.
+_T, _S, _RHO, _PHASE, _QUALITY = 0, 1, 2, 3, 4  # fields of a (p, h) record
+_SAT_T, _SAT_H, _SAT_S = 0, 1, 2  # fields of a saturation record
+PHRecord = tuple[float, float, float, int, float]
+SatRecord = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class _Constants:
+    """What a fluid is, independent of any state (read once per fluid and backend string)."""
+
+    T_crit: float
+    p_crit: float
+    t_min: float
+    t_max: float
+    p_min: float
+    p_max: float
+    pure: bool
+    melting: bool
+
+
+@cache
+def _constants(cp_backend: str, fluid: str) -> _Constants:
+    """Critical point, limits and kind of ``fluid`` (immutable facts, so cached per process)."""
+    a = CP.AbstractState(cp_backend, fluid)
+    return _Constants(
+        T_crit=a.T_critical(),
+        p_crit=a.p_critical(),
+        t_min=a.Tmin(),
+        t_max=a.Tmax(),
+        p_min=a.trivial_keyed_output(CP.iP_triple) or 1.0,
+        p_max=a.pmax(),
+        pure=CP.get_fluid_param_string(fluid, "pure") == "true",
+        melting=a.has_melting_line(),
+    )
+
+
+def _bad(value: float) -> bool:
+    return value != value or value in (math.inf, -math.inf)
 
 
 class CoolPropBackend(FluidBackend):
@@ -89,113 +135,177 @@ class CoolPropBackend(FluidBackend):
         self.tabular = tabular
         self.cp_backend = "BICUBIC&HEOS" if tabular else "HEOS"
         try:
+            consts = _constants(self.cp_backend, fluid)
             self._as = CP.AbstractState(self.cp_backend, fluid)
+            self._as_ph = CP.AbstractState(self.cp_backend, fluid)
         except ValueError as exc:
             raise self.error("creating the AbstractState", str(exc)) from None
-        a = self._as
-        self.T_crit = a.T_critical()
-        self.p_crit = a.p_critical()
-        self._t_min = a.Tmin()
-        self._t_max = a.Tmax()
-        self.p_min = a.trivial_keyed_output(CP.iP_triple) or 1.0
-        self.p_max = a.pmax()
-        # HP flashes go to a small ring of their own AbstractStates, so that the few states a
-        # solver revisits (compressor suction and discharge, coil outlets) stay flashed while
-        # saturation and (p, T) calls use ``self._as``
-        self._hp_states = [self._as_new() for _ in range(HP_CACHE_SIZE)]
-        self._hp_keys: list[tuple[float, float]] = [(math.nan, math.nan)] * HP_CACHE_SIZE
-        self._hp_next = 0
-        self._hp_index: dict[tuple[float, float], Any] = {}
-        # the last results of the expensive (p, T) and (p, s) flashes, by exact inputs
-        self._memo_pt: dict[tuple[float, float], float] = {}
-        self._memo_ps: dict[tuple[float, float], float] = {}
-        self._sat_bounds: dict[float, tuple[float, float]] = {}  # bubble and dew T per p
-        self._pure = CP.get_fluid_param_string(fluid, "pure") == "true"
-        self._melting = a.has_melting_line()
-        self._limits: dict[tuple[str, float], float] = {}  # cache of h_min / h_max per pressure
+        self.T_crit = consts.T_crit
+        self.p_crit = consts.p_crit
+        self.p_min = consts.p_min
+        self.p_max = consts.p_max
+        self._t_min = consts.t_min
+        self._t_max = consts.t_max
+        self._pure = consts.pure
+        self._melting = consts.melting
+        self._ph_held: tuple[float, float] | None = None  # the (p, h) that _as_ph holds
+        self._memo: dict[tuple[int, float, float], Any] = {}
 
     def error(self, what: str, reason: str, /, **inputs: Any) -> FluidPropertyError:
         """:class:`FluidPropertyError` naming fluid, CoolProp backend string, operation, inputs."""
         return FluidPropertyError(
-            f"{self.name} (CoolProp {self.cp_backend}): {what} failed for {fmt_inputs(**inputs)}: {reason}"
+            f"{self.name} ({self.backend_name} {self.cp_backend}): {what} failed for "
+            f"{fmt_inputs(**inputs)}: {reason}"
         )
 
-    # == core ====================================================================================
-    def _update(self, pair: int, a: float, b: float, what: str, **inputs: Any) -> None:
+    # == the memo and the flashes =================================================================
+    def _remember(self, key: tuple[int, float, float], value: Any) -> Any:
+        """Store ``value`` under ``key`` (dropping the oldest entry when full); return it."""
+        memo = self._memo
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = value
+        return value
+
+    def _flash(
+        self, state: Any, pair: Any, a: float, b: float, what: str, /, **inputs: Any
+    ) -> None:
+        """Update ``state`` with the input ``pair`` (one counted flash); errors name the inputs."""
         self._flashes += 1
         try:
-            self._as.update(pair, a, b)
+            state.update(pair, a, b)
         except ValueError as exc:
             raise self.error(what, str(exc).strip(), **inputs) from None
 
-    def _as_new(self) -> Any:
-        return CP.AbstractState(self.cp_backend, self.name)
-
-    def _hp(self, p: float, h: float) -> Any:
-        """Flash at (p, h) unless one of the cached HP states has these inputs."""
-        self._calls += 1
-        key = (p, h)
-        state = self._hp_index.get(key)
-        if state is not None:
-            return state
+    def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
+        """The record of the (p, h) flash: remembered, or flashed on ``_as_ph`` and read."""
+        key = (_OP_PH, p, h)
+        record: PHRecord | None = self._memo.get(key)
+        if record is not None:
+            return record
+        state = self._as_ph
         self._flashes += 1
-        i = self._hp_next
-        self._hp_next = (i + 1) % HP_CACHE_SIZE
-        self._hp_index.pop(self._hp_keys[i], None)
-        state = self._hp_states[i]
         try:
             state.update(_HP, h, p)
         except ValueError as exc:
-            self._hp_keys[i] = (math.nan, math.nan)
-            raise self.error("state from (p, h)", str(exc).strip(), p=p, h=h) from None
-        self._hp_keys[i] = key
-        self._hp_index[key] = state
-        return state
+            self._ph_held = None
+            raise self.error(what, str(exc).strip(), p=p, h=h) from None
+        self._ph_held = (p, h)
+        T = state.T()
+        s = state.smass()
+        rho = state.rhomass()
+        phase = state.phase()
+        quality = state.Q() if phase == _TWO_PHASE else math.nan
+        if T != T or s != s or rho != rho:  # NaN
+            raise self.error(what, f"CoolProp returned T={T}, s={s}, rho={rho}", p=p, h=h)
+        record = (T, s, rho, phase, quality)
+        memo = self._memo
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = record
+        return record
 
-    def _checked(self, value: float, what: str, **inputs: Any) -> float:
-        if value != value or value in (math.inf, -math.inf):
-            self._hp_keys = [(math.nan, math.nan)] * HP_CACHE_SIZE
-            self._hp_index.clear()
-            raise self.error(what, f"CoolProp returned {value}", **inputs)
-        return value
+    def _held_ph(self, p: float, h: float, what: str) -> Any:
+        """``_as_ph`` holding the (p, h) flash (flashed again if another state replaced it)."""
+        if self._ph_held != (p, h):
+            self._ph_held = None
+            self._flash(self._as_ph, _HP, h, p, what, p=p, h=h)
+            self._ph_held = (p, h)
+        return self._as_ph
 
-    def _sat(self, p: float, q: float, what: str) -> Any:
-        self._calls += 1
-        self._update(_PQ, p, q, what, p=p, q=q)
-        return self._as
+    def _pq(self, p: float, q: float, what: str) -> SatRecord:
+        """The record of the saturation flash at ``p`` and quality ``q`` (remembered or new)."""
+        key = (_OP_PQ, p, q)
+        memo = self._memo
+        record: SatRecord | None = memo.get(key)
+        if record is not None:
+            return record
+        state = self._as
+        self._flashes += 1
+        try:
+            state.update(_PQ, p, q)
+        except ValueError as exc:
+            raise self.error(what, str(exc).strip(), p=p, q=q) from None
+        T = state.T()
+        h = state.hmass()
+        s = state.smass()
+        if T != T or h != h or s != s:  # NaN
+            raise self.error(what, f"CoolProp returned T={T}, h={h}, s={s}", p=p, q=q)
+        record = (T, h, s)
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = record
+        return record
+
+    def _h_from(self, op: int, pair: Any, p: float, b: float, what: str, b_name: str) -> float:
+        """Enthalpy of a (p, T) or (p, s) flash (``b_name`` ``"T"`` or ``"s"``), remembered."""
+        key = (op, p, b)
+        memo = self._memo
+        value: float | None = memo.get(key)
+        if value is not None:
+            return value
+        state = self._as
+        phase = self._tabular_phase(p, b) if self.tabular and op == _OP_PT else None
+        self._flashes += 1
+        try:
+            if phase is None:
+                state.update(pair, p, b)
+            else:
+                state.specify_phase(phase)
+                try:
+                    state.update(pair, p, b)
+                finally:
+                    state.unspecify_phase()
+        except ValueError as exc:
+            raise self.error(what, str(exc).strip(), p=p, **{b_name: b}) from None
+        h: float = state.hmass()
+        if h != h:  # NaN
+            raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = h
+        return h
+
+    def _tabular_phase(self, p: float, t: float) -> Any | None:
+        """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
+        of the saturation line a few kelvin away from it (CoolProp issue #629)."""
+        if p >= self.p_crit:
+            return None
+        if t < self._pq(p, 0.0, "T_bubble")[_SAT_T]:
+            return CP.iphase_liquid
+        if t > self._pq(p, 1.0, "T_dew")[_SAT_T]:
+            return CP.iphase_gas
+        return None
 
     # == state from (p, h) =======================================================================
     def state_ph(self, p: float, h: float) -> FluidState:
         """Full state from pressure [Pa] and enthalpy [J/kg]."""
-        a = self._hp(p, h)
-        T, s, rho = a.T(), a.smass(), a.rhomass()
-        if T != T or s != s or rho != rho:
-            self._checked(math.nan, "state from (p, h)", p=p, h=h)
-        phase = _PHASES.get(a.phase(), "vapour")
-        if p >= self.p_crit:
-            phase = "supercritical"
-        quality = a.Q() if phase == "two-phase" else None
-        return FluidState(p, h, T, s, rho, quality, phase)
+        self._calls += 1
+        r = self._ph(p, h)
+        phase = "supercritical" if p >= self.p_crit else _PHASES.get(r[_PHASE], "vapour")
+        quality = r[_QUALITY] if phase == "two-phase" else None
+        return FluidState(p, h, r[_T], r[_S], r[_RHO], quality, phase)
 
     def T_ph(self, p: float, h: float) -> float:
         """Temperature [K] from pressure [Pa] and enthalpy [J/kg]."""
-        T = self._hp(p, h).T()
-        return T if T == T else self._checked(T, "T from (p, h)", p=p, h=h)
+        self._calls += 1
+        return self._ph(p, h)[_T]
 
     def s_ph(self, p: float, h: float) -> float:
         """Entropy [J/kg/K] from pressure [Pa] and enthalpy [J/kg]."""
-        s = self._hp(p, h).smass()
-        return s if s == s else self._checked(s, "s from (p, h)", p=p, h=h)
+        self._calls += 1
+        return self._ph(p, h)[_S]
 
     def rho_ph(self, p: float, h: float) -> float:
         """Density [kg/m3] from pressure [Pa] and enthalpy [J/kg]."""
-        d = self._hp(p, h).rhomass()
-        return d if d == d else self._checked(d, "rho from (p, h)", p=p, h=h)
+        self._calls += 1
+        return self._ph(p, h)[_RHO]
 
     def quality_ph(self, p: float, h: float) -> float | None:
         """Quality [-] inside the dome, ``None`` outside."""
-        a = self._hp(p, h)
-        return a.Q() if a.phase() == _TWO_PHASE else None
+        self._calls += 1
+        r = self._ph(p, h)
+        return r[_QUALITY] if r[_PHASE] == _TWO_PHASE else None
 
     # == other input pairs =======================================================================
     def h_pT(self, p: float, T: float) -> float:
@@ -208,191 +318,156 @@ class CoolPropBackend(FluidBackend):
             glide of a blend).
         """
         self._calls += 1
-        memo = self._memo_pt.get((p, T))
-        if memo is not None:
-            return memo
-        self._flashes += 1
-        state = self._as
-        phase = self._tabular_phase(p, T) if self.tabular else None
-        try:
-            if phase is not None:
-                state.specify_phase(phase)
-            state.update(_PT, p, T)
-        except ValueError as exc:
-            raise self.error("h from (p, T)", str(exc).strip(), p=p, T=T) from None
-        finally:
-            if phase is not None:
-                state.unspecify_phase()
-        h = state.hmass()
-        if h != h:
-            self._checked(h, "h from (p, T)", p=p, T=T)
-        _remember(self._memo_pt, (p, T), h)
-        return h
-
-    def _tabular_phase(self, p: float, t: float) -> int | None:
-        """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
-        of the saturation line a few kelvin away from it (CoolProp issue #629)."""
-        if p >= self.p_crit:
-            return None
-        bounds = self._sat_bounds.get(p)
-        if bounds is None:
-            bounds = (self.T_bubble(p), self.T_dew(p))
-            if len(self._sat_bounds) >= MEMO_SIZE:
-                del self._sat_bounds[next(iter(self._sat_bounds))]
-            self._sat_bounds[p] = bounds
-        if t < bounds[0]:
-            return CP.iphase_liquid
-        if t > bounds[1]:
-            return CP.iphase_gas
-        return None
+        return self._h_from(_OP_PT, _PT, p, T, "h from (p, T)", "T")
 
     def h_ps(self, p: float, s: float) -> float:
         """Enthalpy [J/kg] from pressure [Pa] and entropy [J/kg/K]."""
         self._calls += 1
-        memo = self._memo_ps.get((p, s))
-        if memo is not None:
-            return memo
-        self._flashes += 1
-        state = self._as
-        try:
-            state.update(_PS, p, s)
-        except ValueError as exc:
-            raise self.error("h from (p, s)", str(exc).strip(), p=p, s=s) from None
-        h = state.hmass()
-        if h != h:
-            self._checked(h, "h from (p, s)", p=p, s=s)
-        _remember(self._memo_ps, (p, s), h)
-        return h
+        return self._h_from(_OP_PS, _PS, p, s, "h from (p, s)", "s")
 
     # == saturation ==============================================================================
-    def _sat_out(self, p: float, q: float, out: Any, what: str) -> float:
-        """One ``PQ`` flash and one output; the hot path of every saturation property."""
-        self._calls += 1
-        self._flashes += 1
-        try:
-            self._as.update(_PQ, p, q)
-        except ValueError as exc:
-            raise self.error(what, str(exc).strip(), p=p, q=q) from None
-        value = out(self._as)
-        if value != value:
-            raise self.error(what, f"CoolProp returned {value}", p=p, q=q)
-        return value
-
     def T_sat(self, p: float) -> float:
         """Dew-point saturation temperature [K] at pressure [Pa] (``PQ``, ``Q = 1``)."""
-        return self._sat_out(p, 1.0, _T, "T_sat")
+        self._calls += 1
+        return self._pq(p, 1.0, "T_sat")[_SAT_T]
 
     def T_dew(self, p: float) -> float:
         """Dew-point temperature [K] at pressure [Pa]."""
-        return self._sat_out(p, 1.0, _T, "T_dew")
+        self._calls += 1
+        return self._pq(p, 1.0, "T_dew")[_SAT_T]
 
     def T_bubble(self, p: float) -> float:
         """Bubble-point temperature [K] at pressure [Pa] (``PQ``, ``Q = 0``)."""
-        return self._sat_out(p, 0.0, _T, "T_bubble")
+        self._calls += 1
+        return self._pq(p, 0.0, "T_bubble")[_SAT_T]
 
     def p_sat(self, T: float) -> float:
         """Dew-point saturation pressure [Pa] at temperature [K] (``QT``, ``Q = 1``)."""
         self._calls += 1
-        self._update(_QT, 1.0, T, "p_sat", T=T)
-        return self._checked(self._as.p(), "p_sat", T=T)
+        key = (_OP_QT, 1.0, T)
+        value = self._memo.get(key)
+        if value is not None:
+            return value  # type: ignore[no-any-return]
+        self._flash(self._as, _QT, 1.0, T, "p_sat", T=T)
+        p = self._as.p()
+        if _bad(p):
+            raise self.error("p_sat", f"CoolProp returned {p}", T=T)
+        return self._remember(key, p)  # type: ignore[no-any-return]
 
     def h_liq(self, p: float) -> float:
         """Saturated liquid (bubble) enthalpy [J/kg] at pressure [Pa]."""
-        return self._sat_out(p, 0.0, _H, "h_liq")
+        self._calls += 1
+        return self._pq(p, 0.0, "h_liq")[_SAT_H]
 
     def h_vap(self, p: float) -> float:
         """Saturated vapour (dew) enthalpy [J/kg] at pressure [Pa]."""
-        return self._sat_out(p, 1.0, _H, "h_vap")
+        self._calls += 1
+        return self._pq(p, 1.0, "h_vap")[_SAT_H]
 
     def s_liq(self, p: float) -> float:
         """Saturated liquid (bubble) entropy [J/kg/K] at pressure [Pa]."""
-        return self._sat_out(p, 0.0, _S, "s_liq")
+        self._calls += 1
+        return self._pq(p, 0.0, "s_liq")[_SAT_S]
 
     def s_vap(self, p: float) -> float:
         """Saturated vapour (dew) entropy [J/kg/K] at pressure [Pa]."""
-        return self._sat_out(p, 1.0, _S, "s_vap")
+        self._calls += 1
+        return self._pq(p, 1.0, "s_vap")[_SAT_S]
 
     def h_min(self, p: float) -> float:
         """Lowest valid enthalpy [J/kg] at pressure [Pa]: the state at ``T_min`` or on the melting line."""
-        key = ("min", p)
-        value = self._limits.get(key)
-        if value is None:
-            t_low = self._t_min
-            if self._melting:
-                with contextlib.suppress(ValueError):  # p outside the melting-line fit
-                    t_low = max(t_low, self._as.melting_line(CP.iT, CP.iP, p))
-            value = self._limit(key, p, t_low + 1e-3)
-        return value
+        self._calls += 1
+        key = (_OP_H_MIN, p, 0.0)
+        value = self._memo.get(key)
+        if value is not None:
+            return value  # type: ignore[no-any-return]
+        t_low = self._t_min
+        if self._melting:
+            with contextlib.suppress(ValueError):  # p outside the melting-line fit
+                t_low = max(t_low, self._as.melting_line(CP.iT, CP.iP, p))
+        h = self._h_from(_OP_PT, _PT, p, t_low + 1e-3, "h_min", "T")
+        return self._remember(key, h)  # type: ignore[no-any-return]
 
     def h_max(self, p: float) -> float:
         """Highest valid enthalpy [J/kg] at pressure [Pa]: the state at ``T_max``."""
-        key = ("max", p)
-        value = self._limits.get(key)
-        return value if value is not None else self._limit(key, p, self._t_max)
-
-    def _limit(self, key: tuple[str, float], p: float, temp: float) -> float:
-        if len(self._limits) > 512:
-            self._limits.clear()
-        value = self._limits[key] = self.h_pT(p, temp)
-        return value
+        self._calls += 1
+        return self._h_from(_OP_PT, _PT, p, self._t_max, "h_max", "T")
 
     # == derivatives =============================================================================
-    def _deriv(self, p: float, h: float, of: int, wrt: int, const: int, what: str) -> float:
-        a = self._hp(p, h)
+    def _ph_deriv(
+        self, op: int, p: float, h: float, of: Any, wrt: Any, const: Any, what: str
+    ) -> float:
+        key = (op, p, h)
+        value = self._memo.get(key)
+        if value is not None:
+            return value  # type: ignore[no-any-return]
+        two_phase = self._ph(p, h, what)[_PHASE] == _TWO_PHASE
+        state = self._held_ph(p, h, what)
         try:
-            if a.phase() == _TWO_PHASE:
-                value = a.first_two_phase_deriv(of, wrt, const)
+            if two_phase:
+                value = state.first_two_phase_deriv(of, wrt, const)
             else:
-                value = a.first_partial_deriv(of, wrt, const)
+                value = state.first_partial_deriv(of, wrt, const)
         except ValueError as exc:
             raise self.error(what, str(exc).strip(), p=p, h=h) from None
-        return self._checked(value, what, p=p, h=h)
+        if _bad(value):
+            raise self.error(what, f"CoolProp returned {value}", p=p, h=h)
+        return self._remember(key, value)  # type: ignore[no-any-return]
 
     def dT_dh_p(self, p: float, h: float) -> float:
         """(dT/dh)_p [K kg/J]; inside the dome the glide slope (0 for a pure fluid)."""
-        a = self._hp(p, h)
-        if a.phase() != _TWO_PHASE:
-            try:
-                value = a.first_partial_deriv(CP.iT, CP.iHmass, CP.iP)
-            except ValueError as exc:
-                raise self.error("dT/dh", str(exc).strip(), p=p, h=h) from None
-            return self._checked(value, "dT/dh", p=p, h=h)
-        # T is linear in h between bubble and dew points at constant p.
-        t_l, h_l = self.T_bubble(p), self._as.hmass()
-        t_v, h_v = self.T_dew(p), self._as.hmass()
-        return (t_v - t_l) / (h_v - h_l)
+        self._calls += 1
+        if self._ph(p, h, "dT/dh")[_PHASE] != _TWO_PHASE:
+            return self._ph_deriv(_OP_DTDH, p, h, CP.iT, CP.iHmass, CP.iP, "dT/dh")
+        # T is linear in h between bubble and dew points at constant p
+        bubble = self._pq(p, 0.0, "dT/dh")
+        dew = self._pq(p, 1.0, "dT/dh")
+        return (dew[_SAT_T] - bubble[_SAT_T]) / (dew[_SAT_H] - bubble[_SAT_H])
 
     def drho_dp_h(self, p: float, h: float) -> float:
         """(drho/dp)_h [kg/m3/Pa] (two-phase: CoolProp's homogeneous two-phase derivative)."""
-        return self._deriv(p, h, CP.iDmass, CP.iP, CP.iHmass, "drho/dp")
+        self._calls += 1
+        return self._ph_deriv(_OP_DRHO_DP, p, h, CP.iDmass, CP.iP, CP.iHmass, "drho/dp")
 
     def drho_dh_p(self, p: float, h: float) -> float:
         """(drho/dh)_p [kg2/m3/J]."""
-        return self._deriv(p, h, CP.iDmass, CP.iHmass, CP.iP, "drho/dh")
+        self._calls += 1
+        return self._ph_deriv(_OP_DRHO_DH, p, h, CP.iDmass, CP.iHmass, CP.iP, "drho/dh")
 
-    def _sat_deriv(self, p: float, q: float, of: int, what: str) -> float:
+    def _sat_deriv(self, op: int, p: float, q: float, of: Any, what: str) -> float:
+        key = (op, p, q)
+        value = self._memo.get(key)
+        if value is not None:
+            return value  # type: ignore[no-any-return]
         if not self._pure:
             # Blends (pseudo-pure R410A...): CoolProp's Clapeyron-based saturation derivative
             # disagrees with its own PQ flashes by up to 0.5 %; differentiate the flashes.
-            out = _T if of == CP.iT else _H
             dp = 1e-4 * p
-            hi = self._sat_out(p + dp, q, out, what)
-            return (hi - self._sat_out(p - dp, q, out, what)) / (2.0 * dp)
-        a = self._sat(p, q, what)
-        try:
-            value = a.first_saturation_deriv(of, CP.iP)
-        except ValueError as exc:
-            raise self.error(what, str(exc).strip(), p=p, q=q) from None
-        return self._checked(value, what, p=p, q=q)
+            above = self._pq(p + dp, q, what)
+            below = self._pq(p - dp, q, what)
+            field = _SAT_T if of == CP.iT else _SAT_H
+            value = (above[field] - below[field]) / (2.0 * dp)
+        else:
+            self._flash(self._as, _PQ, p, q, what, p=p, q=q)
+            try:
+                value = self._as.first_saturation_deriv(of, CP.iP)
+            except ValueError as exc:
+                raise self.error(what, str(exc).strip(), p=p, q=q) from None
+        if _bad(value):
+            raise self.error(what, f"CoolProp returned {value}", p=p, q=q)
+        return self._remember(key, value)  # type: ignore[no-any-return]
 
     def dhliq_dp(self, p: float) -> float:
         """dh_liq/dp along the bubble line [J/kg/Pa]."""
-        return self._sat_deriv(p, 0.0, CP.iHmass, "dh_liq/dp")
+        self._calls += 1
+        return self._sat_deriv(_OP_DHLIQ, p, 0.0, CP.iHmass, "dh_liq/dp")
 
     def dhvap_dp(self, p: float) -> float:
         """dh_vap/dp along the dew line [J/kg/Pa]."""
-        return self._sat_deriv(p, 1.0, CP.iHmass, "dh_vap/dp")
+        self._calls += 1
+        return self._sat_deriv(_OP_DHVAP, p, 1.0, CP.iHmass, "dh_vap/dp")
 
     def dTsat_dp(self, p: float) -> float:
         """dT_sat/dp along the dew line [K/Pa]."""
-        return self._sat_deriv(p, 1.0, CP.iT, "dT_sat/dp")
+        self._calls += 1
+        return self._sat_deriv(_OP_DTSAT, p, 1.0, CP.iT, "dT_sat/dp")

@@ -91,7 +91,7 @@ class SecondaryFluid:
             if abs(step) < 1e-10:
                 break
         self._theta(T, "T from h")
-        return T
+        return float(T)
 
 
 _AIR = SecondaryFluid(

@@ -3,14 +3,18 @@
 ::
 
     load_scenario(path | json str | dict) -> ScenarioConfig   (structure + semantic checks)
-    flatten(ScenarioConfig) -> FlatScenario                   (templates expanded)
+    expand(ScenarioConfig) -> Expansion                       (builds the flat graph, records
+                                                               what it cannot build)
+    check_expansion(ScenarioConfig, Expansion) -> issues      (reports, never builds)
+    flatten(ScenarioConfig) -> FlatScenario                   (expand -> check -> raise)
     FlatScenario.to_dict() / to_scenario()                    (back to a flat document)
     scenario_json_schema() -> dict                            (for editors)
 """
 
+from workbench.scenario.compile import check_scenario, flatten, validate_scenario
+from workbench.scenario.expand import Expansion, expand
 from workbench.scenario.flat import FlatComponent, FlatEdge, FlatScenario
-from workbench.scenario.flatten import flatten
-from workbench.scenario.load import load_flat, load_scenario, parse_scenario, read_json
+from workbench.scenario.load import as_flat, load_flat, load_scenario, parse_scenario, read_json
 from workbench.scenario.models import (
     ActuatorConfig,
     CircuitConfig,
@@ -27,15 +31,18 @@ from workbench.scenario.models import (
     ThermalCouplingConfig,
 )
 from workbench.scenario.schema import scenario_json_schema
-from workbench.scenario.validate import check_scenario, validate_scenario
+from workbench.scenario.types import ScenarioLike
+from workbench.scenario.validate import check_expansion
 
 __all__ = [
+    "as_flat",
     "ActuatorConfig",
     "CircuitConfig",
     "ComponentConfig",
     "CondenserBankConfig",
     "ControlConfig",
     "EdgeConfig",
+    "Expansion",
     "FlatComponent",
     "FlatEdge",
     "load_flat",
@@ -44,10 +51,13 @@ __all__ = [
     "InstanceConfig",
     "MeasureConfig",
     "ScenarioConfig",
+    "ScenarioLike",
     "SolverConfig",
     "SubsystemTemplate",
     "ThermalCouplingConfig",
+    "check_expansion",
     "check_scenario",
+    "expand",
     "flatten",
     "load_scenario",
     "parse_scenario",

@@ -1,7 +1,7 @@
 """Load a scenario from a file, a JSON string or a dict, and validate it completely.
 
 Errors come in two rounds: first structure (JSON syntax with line and column, types, required
-fields, unknown keys, the contract's own ranges), then meaning (catalog parameters, edges,
+fields, unknown keys, the scenario contract's own ranges), then meaning (catalog parameters, edges,
 templates, controls, couplings). Each round reports every problem it finds in one
 :class:`~workbench.errors.ScenarioError`.
 """
@@ -9,6 +9,7 @@ templates, controls, couplings). Each round reports every problem it finds in on
 from __future__ import annotations
 
 import json
+import os
 import types
 import typing
 from collections.abc import Mapping
@@ -18,11 +19,13 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario.compile import check_scenario, flatten
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import allowed, format_path, suggest
+from workbench.scenario.types import ScenarioLike
 
-__all__ = ["load_scenario", "load_flat", "parse_scenario", "read_json"]
+__all__ = ["as_flat", "load_scenario", "load_flat", "parse_scenario", "read_json"]
 
 
 def read_json(source: str | Path) -> tuple[Any, str]:
@@ -116,10 +119,28 @@ def load_flat(source: str | Path | Mapping[str, Any]) -> FlatScenario:
     return _load_checked(source)[1]
 
 
+def as_flat(scenario: ScenarioLike) -> FlatScenario:
+    """The flat scenario of any form a public entry point accepts.
+
+    A :class:`FlatScenario` is returned as it is, a :class:`ScenarioConfig` is flattened, and
+    a mapping, JSON string or path is loaded, checked and flattened in one pass.
+
+    Raises
+    ------
+    ScenarioError
+        The document is invalid (every problem, with its JSON path).
+    """
+    if isinstance(scenario, FlatScenario):
+        return scenario
+    if isinstance(scenario, ScenarioConfig):
+        return flatten(scenario)
+    if isinstance(scenario, os.PathLike):
+        return load_flat(Path(scenario))
+    return load_flat(scenario)
+
+
 def _load_checked(source: str | Path | Mapping[str, Any]) -> tuple[ScenarioConfig, FlatScenario]:
     """Read, parse and check a document once; raise ScenarioError with every issue."""
-    from workbench.scenario.validate import check_scenario
-
     if isinstance(source, Mapping):
         data, label = source, None
     else:

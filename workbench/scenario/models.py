@@ -1,14 +1,14 @@
 """Pydantic v2 models of the scenario document (the "model IR").
 
-One model per object of the contract, with every field, default and range. Field names keep
-the contract's unit suffixes (``_bar``, ``_kj_kg``, ``_k``, ``_c``, ``_kw_k``); conversion to SI
+One model per object of the scenario contract, with every field, default and range. Field names keep
+the scenario contract's unit suffixes (``_bar``, ``_kj_kg``, ``_k``, ``_c``, ``_kw_k``); conversion to SI
 happens in the solver through :mod:`workbench.units`.
 
-The models check structure only (types, required fields, the contract's own ranges). Checks
+The models check structure only (types, required fields, the scenario contract's own ranges). Checks
 that need the component catalog or cross references (parameters per component type, edges,
 controls, couplings, templates) live in :mod:`workbench.scenario.validate`.
 
-Component parameters are kept loose here on purpose: the contract's typed component fields
+Component parameters are kept loose here on purpose: the scenario contract's typed component fields
 (``fan_speed``, ``ua_nominal_kw_k`` ...) and the extra keys may hold a ``"$name"`` reference inside
 a subsystem template, and their kinds and bounds come from
 :mod:`workbench.components.catalog`, the single source of truth for parameters.
@@ -16,7 +16,7 @@ a subsystem template, and their kinds and bounds come from
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
@@ -53,21 +53,19 @@ UINT64_MAX = 2**64 - 1
 
 
 class StrictModel(BaseModel):
-    """Base of the contract objects: no type coercion, unknown keys are errors."""
+    """Base of the scenario contract objects: no type coercion, unknown keys are errors."""
 
     model_config = ConfigDict(
         strict=True, extra="forbid", populate_by_name=True, allow_inf_nan=False
     )
 
 
-def _loose(schema: dict[str, Any], description: str) -> Any:
-    """A component field checked against the catalog later; its schema shows the contract type."""
-    return Annotated[
-        Any,
-        WithJsonSchema(
-            {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
-        ),
-    ]
+def _loose(schema: dict[str, Any], description: str) -> WithJsonSchema:
+    """The JSON Schema of a component field checked against the catalog later: the scenario contract's
+    type, a ``$name`` reference, or null."""
+    return WithJsonSchema(
+        {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
+    )
 
 
 class CondenserBankConfig(StrictModel):
@@ -77,15 +75,23 @@ class CondenserBankConfig(StrictModel):
     coils_per_circuit: int = Field(ge=0, le=UINT64_MAX, description="coils per circuit")
 
 
-_UaNominalKwK = _loose({"type": "number", "exclusiveMinimum": 0}, "nominal UA [kW/K]")
-_AirInletTempC = _loose({"type": "number"}, "air inlet temperature [degC]")
-_FanSpeed = _loose(
-    {"type": "number", "minimum": 0.0, "maximum": 1.0}, "fan speed ratio, 0.0 to 1.0"
-)
-_NAirExponent = _loose({"type": "number"}, "air-side heat transfer exponent")
-_CondenserBank = _loose(
-    CondenserBankConfig.model_json_schema(), "condenser bank (identical coils in parallel)"
-)
+_UaNominalKwK: TypeAlias = Annotated[
+    Any, _loose({"type": "number", "exclusiveMinimum": 0}, "nominal UA [kW/K]")
+]
+_AirInletTempC: TypeAlias = Annotated[
+    Any, _loose({"type": "number"}, "air inlet temperature [degC]")
+]
+_FanSpeed: TypeAlias = Annotated[
+    Any,
+    _loose({"type": "number", "minimum": 0.0, "maximum": 1.0}, "fan speed ratio, 0.0 to 1.0"),
+]
+_NAirExponent: TypeAlias = Annotated[
+    Any, _loose({"type": "number"}, "air-side heat transfer exponent")
+]
+_CondenserBank: TypeAlias = Annotated[
+    Any,
+    _loose(CondenserBankConfig.model_json_schema(), "condenser bank (identical coils in parallel)"),
+]
 
 
 class ComponentConfig(BaseModel):
@@ -112,7 +118,7 @@ class ComponentConfig(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _remember_key_order(cls, data: Any, handler: Any) -> ComponentConfig:
-        model = handler(data)
+        model: ComponentConfig = handler(data)
         if isinstance(data, dict):
             model._key_order = tuple(data)
         return model
@@ -137,7 +143,7 @@ COMPONENT_CONTRACT_FIELDS: tuple[str, ...] = (
     "n_air_exponent",
     "condenser_bank",
 )
-"""The contract's typed component fields that are parameters (null means absent)."""
+"""The scenario contract's typed component fields that are parameters (null means absent)."""
 
 
 class EdgeConfig(StrictModel):

@@ -20,7 +20,7 @@ from workbench.scenario.refs import is_param_ref, normal_param_name, normalise_p
 __all__ = ["check_component", "check_value", "describe_range"]
 
 _OBJECT_MODELS = {"condenser_bank": CondenserBankConfig}
-"""Models of the ``object`` parameters that the contract defines."""
+"""Models of the ``object`` parameters that the scenario contract defines."""
 
 
 def _fmt(x: float) -> str:

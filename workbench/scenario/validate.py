@@ -12,55 +12,50 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
   after substitution.
 - Edges: ``<component>:<port>`` endpoints of existing components and ports, inside one circuit;
   a source port is an outlet and a target port an inlet; each port joined by at most one edge.
-- Names unique per circuit and across circuits after flattening (see :mod:`.flatten`).
+- Names unique per circuit and across circuits after flattening (see :mod:`.expand`).
 - Controls: unique ids; measured component and actuator component exist after flattening;
   ``output`` is one of the type's outputs; ``factor`` one of the type's factors (legacy ``f_``
   accepted); ``min < max`` and ``min <= initial <= max``.
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
+
+These checks only read: the scenario as written and its expansion
+(:func:`workbench.scenario.expand.expand`), and they report problems as
+:class:`~workbench.errors.ScenarioIssue` values. Nothing here builds a part of the flat
+scenario; :func:`workbench.scenario.compile.flatten` runs expand -> check -> raise.
 """
 
 from __future__ import annotations
 
 from workbench.components.catalog import CALIBRATION_FACTORS, get_spec, normalise_factor
-from workbench.errors import ScenarioError, ScenarioIssue, UnknownFluidError
+from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
+from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
-from workbench.scenario.flatten import expand
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
 from workbench.scenario.refs import is_param_ref, normal_param_name, split_endpoint
 
-__all__ = ["check_scenario", "validate_scenario"]
+__all__ = ["check_expansion"]
 
 
-def validate_scenario(scenario: ScenarioConfig) -> None:
-    """Raise :class:`ScenarioError` listing every problem of ``scenario`` (if any)."""
-    _, issues = check_scenario(scenario)
-    if issues:
-        raise ScenarioError(issues)
+def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[ScenarioIssue]:
+    """Run every semantic rule on a scenario and its expansion.
 
-
-def _check_fluid(fluid: str, backend: str | None) -> list[ScenarioIssue]:
-    """An unknown backend, or a fluid the backend does not know (with the closest names)."""
-    try:
-        backend = resolve_backend(backend)
-    except UnknownFluidError as exc:
-        return [ScenarioIssue("fluid_backend", str(exc))]
-    try:
-        resolve_fluid(fluid, backend)
-    except UnknownFluidError as exc:
-        return [ScenarioIssue("fluid", str(exc))]
-    return []
-
-
-def check_scenario(scenario: ScenarioConfig) -> tuple[FlatScenario, list[ScenarioIssue]]:
-    """Run every semantic rule and flatten.
+    Parameters
+    ----------
+    scenario : ScenarioConfig
+        The scenario as written.
+    expansion : Expansion
+        What :func:`~workbench.scenario.expand.expand` built from it.
 
     Returns
     -------
-    flat, issues : tuple
-        The flat scenario (meaningful only when ``issues`` is empty) and every problem found.
+    list of ScenarioIssue
+        Every problem, in document order of the rules: the document (fluid, schema version,
+        components, templates, instances), then what the expansion could not build, then the
+        flat scenario (substituted values, edge ports, controls, couplings). Empty when the
+        scenario is valid.
     """
     issues: list[ScenarioIssue] = []
     if not scenario.fluid.strip():
@@ -84,7 +79,7 @@ def check_scenario(scenario: ScenarioConfig) -> tuple[FlatScenario, list[Scenari
         _check_template(name, template, issues)
     _check_instances(scenario, issues)
 
-    expansion = expand(scenario, issues)
+    issues.extend(expansion.issues)
     flat = expansion.flat
     for sub in expansion.substitutions:
         spec = get_spec(sub.component.type)
@@ -110,7 +105,7 @@ def check_scenario(scenario: ScenarioConfig) -> tuple[FlatScenario, list[Scenari
     _check_edge_ports(flat, issues)
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
-    return flat, issues
+    return issues
 
 
 def _check_template(name: str, template: SubsystemTemplate, issues: list[ScenarioIssue]) -> None:
@@ -341,11 +336,6 @@ def _check_controls(
                     f"[{act.min:g}, {act.max:g}]",
                 )
             )
-        flat.controls.append(
-            control.model_copy(
-                deep=True, update={"actuator": act.model_copy(update={"factor": factor})}
-            )
-        )
 
 
 def _check_couplings(
@@ -372,3 +362,16 @@ def _check_couplings(
                     "joins two different circuits",
                 )
             )
+
+
+def _check_fluid(fluid: str, backend: str | None) -> list[ScenarioIssue]:
+    """An unknown backend, or a fluid the backend does not know (with the closest names)."""
+    try:
+        backend = resolve_backend(backend)
+    except UnknownFluidError as exc:
+        return [ScenarioIssue("fluid_backend", str(exc))]
+    try:
+        resolve_fluid(fluid, backend)
+    except UnknownFluidError as exc:
+        return [ScenarioIssue("fluid", str(exc))]
+    return []

@@ -17,8 +17,9 @@ so at steady state (the residual, divided by ``|K|`` and the measure's scale)::
   system square and smooth. The sign of ``u - sat(u)`` equals the sign of ``K e``, which is the
   anti-windup condition: a loop sits on its upper bound only while the error asks for more.
 * ``gain`` K must have the sign of d(measured)/d(actuator); at the solution that sensitivity
-  is computed by re-solving the plant with the actuator nudged, and a mismatch is reported
-  (the loop would drive away from its target in operation).
+  is computed from the full Jacobian (the loop opened, the implicit-function theorem gives the
+  plant's response to the actuator; no second solve), and a mismatch is reported (the loop
+  would drive away from its target in operation).
 
 ``smooth_eps`` null: hard clamp ``sat(u) = min(max(u, lo), hi)`` (a kink at each bound: Newton
 may step back and forth across it; the ``fallback`` strategy's Picard sweeps settle it).
@@ -33,7 +34,7 @@ import math
 
 import numpy as np
 
-from workbench.components.base import RESIDUAL_SCALES, Component
+from workbench.components.base import RESIDUAL_SCALES, Component, Equation, StepFunction
 from workbench.scenario.models import ControlConfig
 
 __all__ = ["ControlLoop", "saturate", "MEASURE_KINDS"]
@@ -101,11 +102,9 @@ class ControlLoop:
             return float(x[self.index])
         return saturate(float(x[self.index]), self.lo, self.hi, self.eps)
 
-    def equation_names(self) -> list[str]:
-        return ["steady_state"]
-
-    def residual_kinds(self) -> list[str]:
-        return ["control"]
+    def equations(self) -> tuple[Equation, ...]:
+        """One equation, the loop's steady state (scaled by ``|K|`` and the measure's scale)."""
+        return (Equation("steady_state", "control"),)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         u = float(x[self.index])
@@ -116,7 +115,10 @@ class ControlLoop:
         wind = (u - self.actuator(x)) / cfg.band
         return np.array([(cfg.gain * error - wind) / (abs(cfg.gain) * self.scale)])
 
-    def jacobian(self, x: np.ndarray, f0: np.ndarray, step) -> list[tuple[int, int, float]]:
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Forward differences over the loop's unknowns (as a component's default)."""
         return Component.jacobian(self, x, f0, step)  # type: ignore[arg-type]
 
     @property

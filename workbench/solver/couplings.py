@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component
+from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
 from workbench.components.zones import CoupledResult, coupled_heat_flow
 from workbench.errors import SpecificationError
@@ -92,11 +92,9 @@ class ThermalCoupling:
         self._q_last = result.q or None
         return result
 
-    def equation_names(self) -> list[str]:
-        return ["hot_side", "cold_side"]
-
-    def residual_kinds(self) -> list[str]:
-        return ["enthalpy", "enthalpy"]
+    def equations(self) -> tuple[Equation, ...]:
+        """The energy balances of both refrigerant sides (see the module docstring)."""
+        return (Equation("hot_side", "enthalpy"), Equation("cold_side", "enthalpy"))
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
@@ -104,7 +102,10 @@ class ThermalCoupling:
         r = self.heat_flow(x)
         return np.array([ho.h - hi.h + r.q / hi.m, co.h - ci.h - r.q_cold / ci.m])
 
-    def jacobian(self, x: np.ndarray, f0: np.ndarray, step) -> list[tuple[int, int, float]]:
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Forward differences over the coupled coils' unknowns."""
         return Component.jacobian(self, x, f0, step)  # type: ignore[arg-type]
 
     def balance_w(self, x: np.ndarray) -> float:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
 from workbench.errors import SpecificationError
+from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
 __all__ = ["check_degrees_of_freedom", "structural_problems", "worst_residuals", "hint_for"]
@@ -84,7 +86,9 @@ def _suggest_extra(system: System, circuit: int) -> list[str]:
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
     ]
-    flow_setters = [c for c in comps if isinstance(c, Compressor) and c.flow_mode != "none"]
+    flow_setters: list[Component] = [
+        c for c in comps if isinstance(c, Compressor) and c.flow_mode != "none"
+    ]
     flow_setters += [c for c in comps if isinstance(c, ExpansionValve) and c.orifice]
     for c in comps:
         if isinstance(c, Coil) and c.ua_mode and c.has(c.sat_spec) and c.has(c.outlet_spec):
@@ -159,15 +163,25 @@ def worst_residuals(system: System, f_scaled: np.ndarray, n: int = 5) -> list[tu
     return [(system.eq_names[i], float(f_scaled[i])) for i in order]
 
 
-def hint_for(worst: list[tuple[str, float]], message: str) -> str:
-    """A sentence that suggests what to try after a failed solve."""
-    if "property" in message:
+def hint_for(worst: list[tuple[str, float]], reason: StopReason, strategy: str = "fallback") -> str:
+    """A sentence that suggests what to try after a failed solve.
+
+    Parameters
+    ----------
+    worst : list of (str, float)
+        The largest scaled residuals, named ``<block>.<equation>``.
+    reason : StopReason
+        Why the solve stopped.
+    strategy : str
+        The strategy that ran (a hint never suggests the one already used).
+    """
+    if reason is StopReason.PROPERTY_FAILURE:
         return (
             "a fluid property call failed: the iterate left the fluid's valid range; give a "
             "circuit initial_state closer to the expected suction state, or check temperatures "
             "against the critical point"
         )
-    if "timeout" in message:
+    if reason is StopReason.TIMEOUT:
         return "raise solver.timeout_ms (0 = no limit) or start from a previous solution"
     if not worst:
         return ""
@@ -184,4 +198,6 @@ def hint_for(worst: list[tuple[str, float]], message: str) -> str:
         )
     if name.endswith("flow"):
         return f"{name} does not close: the flow models of the circuit disagree; check sizes and speeds"
-    return "try solver.strategy 'fallback', more max_iterations, or a circuit initial_state"
+    if strategy != "fallback":
+        return "try solver.strategy 'fallback', more max_iterations, or a circuit initial_state"
+    return "try more solver.max_iterations, or a circuit initial_state closer to the solution"

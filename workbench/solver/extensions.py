@@ -32,12 +32,12 @@ def attach(system: System) -> dict[int, int]:
         extra[cfg.hot_circuit] = extra.get(cfg.hot_circuit, 0) + 1
         extra[cfg.cold_circuit] = extra.get(cfg.cold_circuit, 0) + 1
         _cascade_hints(system, hot, cold)
-    for cfg in flat.controls:
-        index = system.add_variable(f"u[controls.{cfg.id}]", "z")
+    for control in flat.controls:
+        index = system.add_variable(f"u[controls.{control.id}]", "z")
         loop = ControlLoop(
-            cfg,
-            system.components[cfg.measure.component],
-            system.components[cfg.actuator.component],
+            control,
+            system.components[control.measure.component],
+            system.components[control.actuator.component],
             index,
         )
         system.blocks.append(loop)

@@ -14,12 +14,18 @@ suction pressure, ``temperature_k`` or ``enthalpy_kj_kg`` the suction enthalpy.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 import numpy as np
 
+from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError
+from workbench.fluids import FluidBackend
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
 
@@ -75,11 +81,11 @@ def initial_guess(system: System) -> np.ndarray:
                 high = False
             x[topo.edge_vars[i].p] = p_high if high else p_low
         # enthalpies, following the flow twice so that pass-through components see a value
-        h_suction = _safe(lambda p=p_low: fluid.h_pT(p, fluid.T_sat(p) + 5.0), fluid.h_vap(p_low))
+        h_suction = _safe(partial(_superheated, fluid, p_low, 5.0), float(fluid.h_vap(p_low)))
         if state is not None and state.enthalpy_kj_kg is not None:
             h_suction = kj_kg_to_j_kg(state.enthalpy_kj_kg)
         elif state is not None and state.temperature_k is not None:
-            h_suction = _safe(lambda p=p_low, t=state.temperature_k: fluid.h_pT(p, t), h_suction)
+            h_suction = _safe(partial(fluid.h_pT, p_low, state.temperature_k), h_suction)
         x[topo.edge_vars[loop[0]].h] = h_suction
         fixed_suction = state is not None and (
             state.enthalpy_kj_kg is not None or state.temperature_k is not None
@@ -98,7 +104,7 @@ def initial_guess(system: System) -> np.ndarray:
         for i in loop:
             comp = system.components[flat.edges[i].dst]
             if isinstance(comp, Compressor) and comp.flow_mode != "none":
-                m = _safe(lambda c=comp: c.model_mass_flow(x) * c.factor(x, "z_flow"), 0.0)
+                m = _safe(partial(_model_flow, comp, x), 0.0)
                 if m > 0:
                     x[topo.edge_vars[loop[0]].m] = m
                 break
@@ -106,7 +112,7 @@ def initial_guess(system: System) -> np.ndarray:
 
 
 def _outlet_guess(
-    system: System, comp, p_in: float, h_in: float, p: float, h_suction: float
+    system: System, comp: Component, p_in: float, h_in: float, p: float, h_suction: float
 ) -> float:
     fluid = system.fluid
     if isinstance(comp, Compressor):
@@ -120,17 +126,27 @@ def _outlet_guess(
             return (
                 _safe(lambda: fluid.h_pT(p, t_sat - spec), fluid.h_liq(p))
                 if spec > 0
-                else fluid.h_liq(p)
+                else float(fluid.h_liq(p))
             )
         return (
             _safe(lambda: fluid.h_pT(p, t_sat + spec), fluid.h_vap(p))
             if spec > 0
-            else fluid.h_vap(p)
+            else float(fluid.h_vap(p))
         )
     return h_in
 
 
-def _safe(fn, fallback: float) -> float:
+def _superheated(fluid: FluidBackend, p: float, superheat: float) -> float:
+    """Enthalpy [J/kg] at ``p`` [Pa] and ``superheat`` [K] above the dew point."""
+    return float(fluid.h_pT(p, fluid.T_sat(p) + superheat))
+
+
+def _model_flow(comp: Compressor, x: np.ndarray) -> float:
+    """The compressor's model mass flow times its ``z_flow`` [kg/s]."""
+    return comp.model_mass_flow(x) * comp.factor(x, "z_flow")
+
+
+def _safe(fn: Callable[[], Any], fallback: float) -> float:
     try:
         value = float(fn())
     except FluidPropertyError:

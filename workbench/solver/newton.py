@@ -1,84 +1,30 @@
-"""Damped Newton iteration on the scaled system, with a sparse LU solve.
+"""Damped Newton iteration on the scaled system.
 
-Each iteration solves ``J dx = -F`` (the Jacobian is assembled sparse, block by block, with
-columns scaled by the typical magnitude of each unknown; scipy's SuperLU solves it, or dense
-LAPACK below :data:`DENSE_LIMIT` unknowns, where that is faster), limits the step so that pressures stay
-positive and inside the backend's range, pressures change by at most 50 % and enthalpies stay
-between the backend's ``h_min(p)`` and ``h_max(p)``, and backtracks (Armijo, halving) on the
+Each iteration solves ``J dx = -F``: the Jacobian is assembled block by block as sparse
+entries, with columns scaled by the typical magnitude of each unknown; up to
+:data:`DENSE_LIMIT` unknowns it is filled into a dense matrix and solved by LAPACK
+(``numpy.linalg.solve``, least squares when singular), above that scipy's SuperLU solves the
+sparse matrix (dense least squares when SuperLU fails). The step is limited so that
+pressures stay positive and inside the backend's range, pressures change by at most 50 % and
+enthalpies (each paired with its state's pressure through the named unknowns) stay between
+the backend's ``h_min(p)`` and ``h_max(p)``; then backtracking (Armijo, halving) on the
 Euclidean norm of the scaled residuals. Property failures during a trial step count as a
 failed trial. The run stops when the largest scaled residual is below the tolerance, at
-``max_iterations``, at the deadline, or when the step stalls.
+``max_iterations``, at the deadline, or when the step stalls; the reason is a
+:class:`~workbench.solver.iteration.StopReason`.
 """
 
 from __future__ import annotations
-
-import logging
-import time
-from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from workbench.errors import FluidPropertyError
+from workbench.solver.iteration import IterationLog, StopReason
 from workbench.solver.system import System
 
-__all__ = ["IterationLog", "newton", "limit_step"]
-
-log = logging.getLogger("workbench.solver")
-
-
-@dataclass
-class IterationLog:
-    """What an iteration loop did.
-
-    Attributes
-    ----------
-    x : ndarray
-        Last iterate [SI].
-    converged : bool
-        Whether the largest scaled residual fell below the tolerance.
-    iterations : int
-        Iterations taken.
-    history : list of float
-        Largest scaled residual before each iteration, and at the end.
-    message : str
-        Why the loop stopped.
-    """
-
-    x: np.ndarray
-    converged: bool = False
-    iterations: int = 0
-    history: list[float] = field(default_factory=list)
-    message: str = ""
-    methods: list[str] = field(default_factory=list)
-
-    def should_stop(
-        self, x: np.ndarray, f: np.ndarray, tolerance: float, deadline: float | None, label: str
-    ) -> bool:
-        """Record the largest scaled residual of ``f``; True when converged or out of time."""
-        norm = float(np.max(np.abs(f))) if f.size else 0.0
-        self.history.append(norm)
-        log.debug("%s %d: max scaled residual %.3e", label, self.iterations, norm)
-        if norm < tolerance:
-            self.x, self.converged, self.message = x, True, "converged"
-            return True
-        if deadline is not None and time.perf_counter() > deadline:
-            self.x, self.message = x, "timeout_ms reached"
-            return True
-        return False
-
-    def finish(
-        self, x: np.ndarray, f: np.ndarray | None, tolerance: float, max_iterations: int
-    ) -> IterationLog:
-        """Close a run that used up its iterations at ``x`` with residuals ``f``."""
-        self.history.append(float(np.max(np.abs(f))) if f is not None and f.size else float("inf"))
-        self.x = x
-        self.converged = self.history[-1] < tolerance
-        self.message = (
-            "converged" if self.converged else f"max_iterations ({max_iterations}) reached"
-        )
-        return self
+__all__ = ["newton", "limit_step", "safe_residuals", "DENSE_LIMIT"]
 
 
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
@@ -99,10 +45,10 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
             alpha = min(alpha, (lo - x[i]) / dx[i])
         elif target > hi:
             alpha = min(alpha, (hi - x[i]) / dx[i])
-    for i, kind in enumerate(system.var_kinds):
-        if kind != "h" or dx[i] == 0.0:
+    for state in system.unknowns.states:
+        i, p_index = state.h, state.p
+        if dx[i] == 0.0:
             continue
-        p_index = i - 1  # h follows p on every edge
         p_new = x[p_index] + alpha * dx[p_index]
         lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
         target = x[i] + alpha * dx[i]
@@ -114,7 +60,8 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
 
 
 DENSE_LIMIT = 150
-"""Below this many unknowns the linear solve uses dense LAPACK (faster than SuperLU there)."""
+"""Up to this many unknowns the linear solve uses dense LAPACK (for small systems it beats
+SuperLU's set-up); above it, sparse SuperLU."""
 
 
 def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
@@ -135,10 +82,12 @@ def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
             dz = spla.splu(jac).solve(-f)
         except RuntimeError:
             dz = np.linalg.lstsq(jac.toarray(), -f, rcond=None)[0]
-    return dz * system.var_scale
+    step: np.ndarray = dz * system.var_scale
+    return step
 
 
-def _safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
+def safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
+    """Scaled residuals at ``x``, or None when a property call fails or a value is not finite."""
     try:
         f = system.residuals(x)
     except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
@@ -155,36 +104,54 @@ def newton(
     deadline: float | None = None,
     log_state: IterationLog | None = None,
 ) -> IterationLog:
-    """Run damped Newton from ``x0``; see the module docstring."""
-    state = log_state or IterationLog(x=x0.copy())
+    """Run damped Newton from ``x0``; see the module docstring.
+
+    Parameters
+    ----------
+    system : System
+        The assembled system.
+    x0 : ndarray
+        Starting point [SI].
+    tolerance : float
+        Largest scaled residual accepted [-].
+    max_iterations : int
+        Iterations this run may take (at most the log's remaining budget).
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the run stops.
+    log_state : IterationLog, optional
+        The log to record into (a strategy passes its own); a new one otherwise.
+    """
+    state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
-    f = _safe_residuals(system, x)
+    f = safe_residuals(system, x)
     if f is None:
-        state.x, state.message = x, "property evaluation failed at the starting point"
-        return state
+        return state.stop(
+            x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
+        )
     for _ in range(max_iterations):
         if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
         state.iterations += 1
         dx = _newton_step(system, x, f)
         if not np.all(np.isfinite(dx)):
-            state.x, state.message = x, "the Newton step is not finite (singular Jacobian)"
-            return state
+            return state.stop(
+                x, StopReason.SINGULAR, "the Newton step is not finite (singular Jacobian)"
+            )
         alpha = limit_step(system, x, dx)
         f_norm2 = float(np.dot(f, f))
         while True:
             x_new = x + alpha * dx
-            f_new = _safe_residuals(system, x_new)
+            f_new = safe_residuals(system, x_new)
             if f_new is not None and float(np.dot(f_new, f_new)) <= (1.0 - 1e-4 * alpha) * f_norm2:
                 break
             if alpha < 1e-4:
                 if f_new is None:
-                    state.x, state.message = (
+                    return state.stop(
                         x,
+                        StopReason.PROPERTY_FAILURE,
                         "line search failed: property evaluations fail along the Newton step",
                     )
-                    return state
                 break  # accept a small step that does not decrease: lets Newton leave a plateau
             alpha *= 0.5
         x, f = x_new, f_new
-    return state.finish(x, f, tolerance, max_iterations)
+    return state.finish(x, f, tolerance)

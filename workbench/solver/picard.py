@@ -12,18 +12,17 @@ raises the residual norm is halved (up to six times); the ``fallback`` strategy 
 
 from __future__ import annotations
 
-import logging
+from typing import Any
 
 import numpy as np
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from workbench.errors import FluidPropertyError
-from workbench.solver.newton import IterationLog, _safe_residuals, limit_step
+from workbench.solver.iteration import IterationLog, StopReason
+from workbench.solver.newton import limit_step, safe_residuals
 from workbench.solver.system import System
 
 __all__ = ["picard", "match_equations"]
-
-log = logging.getLogger("workbench.solver")
 
 
 def match_equations(system: System, x: np.ndarray) -> np.ndarray:
@@ -32,10 +31,11 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
     pattern = jac.copy().tocsr()
     pattern.data = np.ones_like(pattern.data)
     pattern.eliminate_zeros()
-    return maximum_bipartite_matching(pattern, perm_type="column")
+    match: np.ndarray = maximum_bipartite_matching(pattern, perm_type="column")
+    return match
 
 
-def _block_norm(block, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:
+def _block_norm(block: Any, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:
     try:
         f = block.residuals(x)[rows] / scale
     except (FluidPropertyError, ValueError, ZeroDivisionError):
@@ -44,7 +44,7 @@ def _block_norm(block, x: np.ndarray, rows: list[int], scale: np.ndarray) -> flo
 
 
 def _solve_block(
-    system: System, block, x: np.ndarray, rows: list[int], cols: list[int], offset: int
+    system: System, block: Any, x: np.ndarray, rows: list[int], cols: list[int], offset: int
 ) -> None:
     """Solve a block's equations ``rows`` for its matched unknowns ``cols``.
 
@@ -93,25 +93,27 @@ def picard(
     deadline: float | None = None,
     log_state: IterationLog | None = None,
 ) -> IterationLog:
-    """Run Gauss-Seidel sweeps from ``x0``; see the module docstring."""
-    state = log_state or IterationLog(x=x0.copy())
+    """Run Gauss-Seidel sweeps from ``x0``; see the module docstring (parameters as
+    :func:`~workbench.solver.newton.newton`)."""
+    state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
     try:
         match = match_equations(system, x)
     except (FluidPropertyError, ValueError, ZeroDivisionError):
-        state.x, state.message = x, "property evaluation failed at the starting point"
-        return state
+        return state.stop(
+            x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
+        )
     for _ in range(max_iterations):
-        f = _safe_residuals(system, x)
+        f = safe_residuals(system, x)
         if f is None:
-            state.x, state.message = x, "property evaluation failed during a sweep"
-            return state
+            return state.stop(
+                x, StopReason.PROPERTY_FAILURE, "property evaluation failed during a sweep"
+            )
         if state.should_stop(x, f, tolerance, deadline, "picard sweep"):
             return state
         state.iterations += 1
         x_old = x.copy()
-        for block, offset in zip(system.blocks, system.eq_offsets):
-            n = len(block.equation_names())
+        for block, offset, n in zip(system.blocks, system.eq_offsets, system.eq_counts):
             rows = [r for r in range(n) if match[offset + r] >= 0]
             cols = [int(match[offset + r]) for r in rows]
             if rows:
@@ -119,9 +121,9 @@ def picard(
         # relax a sweep that made things worse: halve it until the residual norm drops
         norm2 = float(np.dot(f, f))
         for _ in range(6):
-            f_new = _safe_residuals(system, x)
+            f_new = safe_residuals(system, x)
             if f_new is not None and float(np.dot(f_new, f_new)) < norm2:
                 break
             x = x_old + 0.5 * (x - x_old)
-    f = _safe_residuals(system, x)
-    return state.finish(x, f, tolerance, max_iterations)
+    f = safe_residuals(system, x)
+    return state.finish(x, f, tolerance)

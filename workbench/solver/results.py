@@ -1,6 +1,6 @@
 """The result of a solve: state tables, component outputs, summary and diagnostics.
 
-Inside everything is SI; the edges table uses the contract's edge units (``p_bar``,
+Inside everything is SI; the edges table uses the scenario contract's edge units (``p_bar``,
 ``h_kj_kg``, ``t_c``; ``s`` in kJ/(kg K)) and component outputs stay SI (W, K, Pa, kg/s).
 """
 
@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import ConvergenceError
+from workbench.solver.iteration import StopReason
 
 __all__ = [
     "SolveResult",
@@ -36,7 +37,7 @@ HEADLINE_OUTPUTS = (
     "superheat",
     "subcooling",
 )
-"""Component columns shown first in tables (the contract's output names)."""
+"""Component columns shown first in tables (the scenario contract's output names)."""
 
 SUMMARY_KEYS = (
     "cooling_capacity_w",
@@ -227,7 +228,10 @@ class SolveResult:
     residual_history : list of float
         Largest scaled residual per iteration.
     message : str
-        Why the solver stopped.
+        Why the solver stopped, for people.
+    stop_reason : StopReason
+        Why the solver stopped, for code (``converged``, ``max_iterations``, ``timeout``,
+        ``property_failure``, ``singular``, ``physically_impossible``).
     hint : str
         What to try when it did not converge.
     worst_residuals : list of (str, float)
@@ -252,6 +256,9 @@ class SolveResult:
         Thermal coupling results.
     property_calls : int
         Fluid property evaluations during the solve.
+    property_flashes : int
+        Underlying state updates those calls needed (CoolProp flashes; fewer than the calls
+        when remembered states serve them).
     elapsed_s : float
         Wall time of the solve [s].
     x : ndarray
@@ -269,6 +276,7 @@ class SolveResult:
     residual_norm: float
     residual_history: list[float]
     message: str
+    stop_reason: StopReason = StopReason.NOT_STARTED
     hint: str = ""
     worst_residuals: list[tuple[str, float]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -280,6 +288,7 @@ class SolveResult:
     controls: list[dict[str, Any]] = field(default_factory=list)
     couplings: list[dict[str, Any]] = field(default_factory=list)
     property_calls: int = 0
+    property_flashes: int = 0
     elapsed_s: float = 0.0
     strategy_log: list[str] = field(default_factory=list)
     x: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -336,6 +345,7 @@ class SolveResult:
             "iterations": self.iterations,
             "residual_norm": self.residual_norm,
             "message": self.message,
+            "stop_reason": str(self.stop_reason),
             "hint": self.hint or None,
             "worst_residuals": [
                 {"equation": n, "scaled_residual": r} for n, r in self.worst_residuals
@@ -352,7 +362,8 @@ class SolveResult:
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,
         }
-        return _clean(doc)
+        cleaned: dict[str, Any] = _clean(doc)
+        return cleaned
 
     def to_json(self, indent: int | None = 2) -> str:
         """The result as a JSON string (see :meth:`to_dict`)."""
@@ -382,4 +393,5 @@ class SolveResult:
 
     def _repr_html_(self) -> str:  # pragma: no cover - notebook display
         head = f"<p><b>{self.scenario_name or 'scenario'}</b>: {self.report()}</p>"
-        return head + self.summary_table().to_frame().to_html() + self.edges.to_html(index=False)
+        tables = self.summary_table().to_frame().to_html() + self.edges.to_html(index=False)
+        return head + str(tables)

@@ -2,9 +2,16 @@
 
 load -> flatten -> assemble (components, topology, unknowns) -> degrees-of-freedom check ->
 initial guess -> strategy (``newton``, ``picard`` or ``fallback``) -> physical checks ->
-results. Non-convergence is a result (``converged=False`` with diagnostics), not an exception;
-bad input raises :class:`~workbench.errors.ScenarioError` or
-:class:`~workbench.errors.SpecificationError`.
+results. Non-convergence is a result (``converged=False`` with diagnostics and a
+:class:`~workbench.solver.iteration.StopReason`), not an exception; bad input raises
+:class:`~workbench.errors.ScenarioError` or :class:`~workbench.errors.SpecificationError`.
+
+A solve owns what it mutates: the fluid backend of a cold solve is lent to it alone for the
+solve's duration (:func:`~workbench.fluids.lease_backend`), a prepared :class:`System` owns
+its backend, and the property counts of a result are the difference of the backend's
+counters over the solve (nothing is reset). ``solver.verbose`` logs every iteration at INFO
+on the ``workbench.solver`` logger; showing it is the caller's logging configuration (the
+``workbench`` command line shows INFO).
 """
 
 from __future__ import annotations
@@ -12,15 +19,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import scipy.sparse.linalg as spla
 
 from workbench.errors import FluidPropertyError
-from workbench.fluids import get_backend
-from workbench.scenario import FlatScenario, ScenarioConfig, flatten, load_flat
+from workbench.fluids import FluidBackend, get_backend, lease_backend
+from workbench.scenario import FlatScenario, ScenarioLike, as_flat
 from workbench.solver.controls import ControlLoop
 from workbench.solver.diagnostics import (
     check_degrees_of_freedom,
@@ -28,30 +33,43 @@ from workbench.solver.diagnostics import (
     structural_problems,
     worst_residuals,
 )
+from workbench.solver.extensions import attach
 from workbench.solver.initial import initial_guess
-from workbench.solver.newton import IterationLog, _safe_residuals, newton
+from workbench.solver.iteration import IterationLog, StopReason
+from workbench.solver.newton import newton, safe_residuals
 from workbench.solver.picard import match_equations, picard
 from workbench.solver.results import SolveResult
 from workbench.solver.system import System, build_system
 from workbench.solver.tables import collect_results
 
-__all__ = ["solve", "prepare"]
+__all__ = ["solve", "prepare", "assemble"]
 
 log = logging.getLogger("workbench.solver")
 
 PICARD_SWEEPS_IN_FALLBACK = 30
+"""At most this many Picard sweeps between the two Newton runs of the ``fallback`` strategy."""
 
 
-def _as_flat(scenario: Any) -> FlatScenario:
-    if isinstance(scenario, FlatScenario):
-        return scenario
-    if isinstance(scenario, ScenarioConfig):
-        return flatten(scenario)
-    return load_flat(scenario if not isinstance(scenario, Path) else str(scenario))
+def assemble(flat: FlatScenario, fluid: FluidBackend) -> System:
+    """Build and check the system of a flat scenario with the given backend.
+
+    Raises
+    ------
+    SpecificationError
+        The scenario cannot be posed (open circuit, too few or too many specs).
+    """
+    system = build_system(flat, fluid)
+    extra = attach(system)
+    system.finalise()
+    check_degrees_of_freedom(system, extra)
+    return system
 
 
-def prepare(scenario: Any, *, tabular: bool = False) -> System:
+def prepare(scenario: ScenarioLike, *, tabular: bool = False) -> System:
     """Build and check the system of ``scenario`` without solving it.
+
+    The system owns a new fluid backend: reuse it with ``solve(..., system=...)`` from one
+    thread at a time.
 
     Parameters
     ----------
@@ -60,28 +78,12 @@ def prepare(scenario: Any, *, tabular: bool = False) -> System:
     tabular : bool
         Use CoolProp's tabular BICUBIC&HEOS backend (faster, for sweeps).
     """
-    flat = _as_flat(scenario)
-    fluid = (
-        get_backend(flat.fluid, flat.fluid_backend, tabular=tabular)
-        if tabular
-        else get_backend(flat.fluid, flat.fluid_backend)
-    )
-    system = build_system(flat, fluid)
-    extra = _attach_extensions(system)
-    system.finalise()
-    check_degrees_of_freedom(system, extra)
-    return system
-
-
-def _attach_extensions(system: System) -> dict[int, int]:
-    """Add control loops and thermal couplings as blocks; return equations added per circuit."""
-    from workbench.solver.extensions import attach
-
-    return attach(system)
+    flat = as_flat(scenario)
+    return assemble(flat, get_backend(flat.fluid, flat.fluid_backend, tabular=tabular))
 
 
 def solve(
-    scenario: Any,
+    scenario: ScenarioLike,
     *,
     initial: SolveResult | np.ndarray | None = None,
     tabular: bool = False,
@@ -98,12 +100,13 @@ def solve(
     tabular : bool
         Use CoolProp's tabular backend.
     system : System, optional
-        A system from :func:`prepare` to reuse (its fluid backend and models).
+        A system from :func:`prepare` to reuse (its fluid backend and models); ``scenario``
+        is then not read.
 
     Returns
     -------
     SolveResult
-        Converged or not, with tables and diagnostics.
+        Converged or not, with tables, diagnostics and the stop reason.
 
     Raises
     ------
@@ -113,74 +116,105 @@ def solve(
         The scenario cannot be posed (open circuit, too few or too many specs).
     """
     t0 = time.perf_counter()
-    if system is None:
-        system = prepare(scenario, tabular=tabular)
+    if system is not None:
+        return _solve_system(system, initial, t0)
+    flat = as_flat(scenario)
+    with lease_backend(flat.fluid, flat.fluid_backend, tabular=tabular) as fluid:
+        return _solve_system(assemble(flat, fluid), initial, t0)
+
+
+def _solve_system(
+    system: System, initial: SolveResult | np.ndarray | None, t0: float
+) -> SolveResult:
     cfg = system.flat.solver
-    fluid = system.fluid
-    fluid.reset_stats()
+    stats_before = system.fluid.stats
     system.evaluations = 0
     x0 = initial_guess(system)
     warm = initial.x if isinstance(initial, SolveResult) else initial
     if isinstance(warm, np.ndarray) and warm.size == system.n_vars:
         # keep whichever start is closer to a solution: the spec-derived guess solves
         # ideal-mode cycles exactly, the neighbour's solution is better for UA-mode ones
-        f_guess, f_warm = _safe_residuals(system, x0), _safe_residuals(system, warm)
+        f_guess, f_warm = safe_residuals(system, x0), safe_residuals(system, warm)
         if f_warm is not None and (
             f_guess is None or np.max(np.abs(f_warm)) < np.max(np.abs(f_guess))
         ):
             x0 = warm.copy()
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
-    tol, max_it = float(cfg.tolerance), int(cfg.max_iterations)
-    previous_level = log.level
-    handler = None
-    if cfg.verbose:
-        log.setLevel(logging.DEBUG)
-        if not logging.getLogger().handlers and not log.handlers:
-            handler = logging.StreamHandler()  # nobody configured logging: show it on stderr
-            log.addHandler(handler)
-    try:
-        state = _run_strategy(system, x0, cfg.strategy, tol, max_it, deadline)
-    finally:
-        log.setLevel(previous_level)
-        if handler is not None:
-            log.removeHandler(handler)
-    return _finish(system, state, t0)
+    state = IterationLog(
+        x=x0.copy(),
+        max_iterations=int(cfg.max_iterations),
+        level=logging.INFO if cfg.verbose else logging.DEBUG,
+    )
+    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline)
+    result = _finish(system, state)
+    used = system.fluid.stats - stats_before
+    result.property_calls, result.property_flashes = used.calls, used.flashes
+    result.elapsed_s = time.perf_counter() - t0
+    return result
 
 
 def _run_strategy(
-    system: System, x0: np.ndarray, strategy: str, tol: float, max_it: int, deadline: float | None
-) -> IterationLog:
-    state = IterationLog(x=x0.copy())
+    system: System, state: IterationLog, strategy: str, tol: float, deadline: float | None
+) -> None:
+    """Run ``strategy`` from ``state.x``, recording into ``state``.
+
+    ``fallback``: Newton; when it stops short of convergence for a reason other than time,
+    Picard sweeps (from the start when a property call failed, else from where Newton
+    stopped), then Newton again. All phases share the one budget ``solver.max_iterations``.
+    """
+    x0 = state.x.copy()
     if strategy == "picard":
         state.methods.append("picard")
-        return picard(
-            system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state
+        picard(
+            system,
+            x0,
+            tolerance=tol,
+            max_iterations=state.remaining,
+            deadline=deadline,
+            log_state=state,
         )
+        return
     state.methods.append("newton")
-    state = newton(
-        system, x0, tolerance=tol, max_iterations=max_it, deadline=deadline, log_state=state
-    )
-    if state.converged or strategy == "newton" or "timeout" in state.message:
-        return state
-    remaining = max(max_it - state.iterations, 10)
-    log.info("newton stopped (%s); trying picard sweeps, then newton again", state.message)
-    state.methods.append("picard")
-    x_newton = state.x
-    state = picard(
+    newton(
         system,
-        x0 if "property" in state.message else state.x,
+        x0,
         tolerance=tol,
-        max_iterations=min(PICARD_SWEEPS_IN_FALLBACK, remaining),
+        max_iterations=state.remaining,
         deadline=deadline,
         log_state=state,
     )
-    if state.converged:
-        return state
-    state.methods.append("newton")
-    start = state.x if _safe_residuals(system, state.x) is not None else x_newton
-    return newton(
-        system, start, tolerance=tol, max_iterations=remaining, deadline=deadline, log_state=state
+    if state.converged or strategy == "newton" or state.reason is StopReason.TIMEOUT:
+        return
+    if state.remaining == 0:
+        return
+    log.info("newton stopped (%s); trying picard sweeps, then newton again", state.message)
+    state.methods.append("picard")
+    x_newton = state.x
+    picard(
+        system,
+        x0 if state.reason is StopReason.PROPERTY_FAILURE else state.x,
+        tolerance=tol,
+        max_iterations=min(PICARD_SWEEPS_IN_FALLBACK, state.remaining),
+        deadline=deadline,
+        log_state=state,
     )
+    if _finished(state):
+        return
+    state.methods.append("newton")
+    start = state.x if safe_residuals(system, state.x) is not None else x_newton
+    newton(
+        system,
+        start,
+        tolerance=tol,
+        max_iterations=state.remaining,
+        deadline=deadline,
+        log_state=state,
+    )
+
+
+def _finished(state: IterationLog) -> bool:
+    """True when a strategy must not start another phase: converged, out of time or budget."""
+    return state.converged or state.reason is StopReason.TIMEOUT or state.remaining == 0
 
 
 def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | None]:
@@ -216,17 +250,21 @@ def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | N
     return out
 
 
-def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
+def _finish(system: System, state: IterationLog) -> SolveResult:
     x = state.x
-    f = _safe_residuals(system, x)
+    f = safe_residuals(system, x)
     norm = float(np.max(np.abs(f))) if f is not None and f.size else float("inf")
     worst = worst_residuals(system, f) if f is not None else []
+    message = state.message
+    if state.reason is StopReason.MAX_ITERATIONS and len(state.methods) > 1:
+        message += f" ({' -> '.join(state.methods)})"
     result = SolveResult(
         converged=state.converged,
         iterations=state.iterations,
         residual_norm=norm,
         residual_history=list(state.history),
-        message=state.message,
+        message=message,
+        stop_reason=state.reason,
         worst_residuals=worst,
         x=x.copy(),
         var_names=list(system.var_names),
@@ -256,13 +294,12 @@ def _finish(system: System, state: IterationLog, t0: float) -> SolveResult:
             )
     if result.problems and result.converged:
         result.converged = False
+        result.stop_reason = StopReason.PHYSICALLY_IMPOSSIBLE
         result.message = "the equations are satisfied but the state is physically impossible"
     if not result.converged:
         result.hint = (
-            hint_for(worst, result.message)
+            hint_for(worst, result.stop_reason, system.flat.solver.strategy)
             if not result.problems
             else ("a physically impossible state: " + result.problems[0])
         )
-    result.property_calls = system.fluid.stats.calls
-    result.elapsed_s = time.perf_counter() - t0
     return result

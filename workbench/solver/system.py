@@ -1,46 +1,46 @@
 """The assembled nonlinear system ``F(x) = 0`` of a flat scenario.
 
 Blocks are components (and, when present, control loops and thermal couplings): each block
-exposes ``local_vars``, ``equation_names``, ``residual_kinds``, ``residuals(x)`` and
-``jacobian(x, f0, step)``. The system stacks their residuals, divides each by the scale of its
-kind (:data:`workbench.components.base.RESIDUAL_SCALES`) and assembles the sparse Jacobian
-block by block.
+exposes ``local_vars``, ``equations()`` (its residual equations as data: name and kind),
+``residuals(x)`` and ``jacobian(x, f0, step)``. The system stacks their residuals, divides
+each by the scale of its kind (:data:`workbench.components.base.RESIDUAL_SCALES`) and assembles
+the sparse Jacobian block by block. The unknowns are a named map
+(:class:`~workbench.solver.variables.Unknowns`), never positions assumed in the vector.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 import scipy.sparse as sp
 
-from workbench.components.base import RESIDUAL_SCALES, Component, PortVars
+from workbench.components.base import RESIDUAL_SCALES, Component, Equation, PortVars, StepFunction
 from workbench.components.models import component_class
 from workbench.fluids import FluidBackend
 from workbench.scenario import FlatScenario
 from workbench.solver.topology import Topology, build_topology
+from workbench.solver.variables import VAR_SCALES, Unknowns, VarKind
 
 __all__ = ["Block", "System", "build_system", "VAR_SCALES"]
-
-VAR_SCALES = {"m": 0.1, "p": 1.0e5, "h": 1.0e5, "z": 1.0}
-"""Typical magnitude of each kind of unknown [kg/s, Pa, J/kg, -], used to scale Newton."""
 
 
 class Block(Protocol):
     """What the system needs from a component, a control loop or a coupling."""
 
     name: str
-    local_vars: list[int]
 
-    def equation_names(self) -> list[str]: ...
+    @property
+    def local_vars(self) -> list[int]: ...
 
-    def residual_kinds(self) -> list[str]: ...
+    def equations(self) -> Sequence[Equation]: ...
 
     def residuals(self, x: np.ndarray) -> np.ndarray: ...
 
     def jacobian(
-        self, x: np.ndarray, f0: np.ndarray, step: Any
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
     ) -> list[tuple[int, int, float]]: ...
 
 
@@ -53,59 +53,76 @@ class System:
     flat : FlatScenario
         The scenario the system was built from.
     fluid : FluidBackend
-        Working-fluid backend.
+        Working-fluid backend (owned by whoever built the system; not thread-safe).
     components : dict
         Component models by flat name.
     topology : Topology
-        Layout of the edge unknowns.
+        Loops, edges and the unknowns of each edge.
+    unknowns : Unknowns
+        Name and kind of every unknown, and which pressure and enthalpy form one state.
     blocks : list
         Every block whose residuals make up ``F`` (components first).
-    var_names, var_kinds : list of str
-        Name (``p[cond:outlet -> valve:inlet]``) and kind (``m``, ``p``, ``h``, ``z``) per unknown.
     eq_names : list of str
         ``<block>.<equation>`` per residual.
     eq_scale : ndarray
         Scale of each residual [its unit].
+    eq_offsets, eq_counts : list of int
+        First row and number of rows of each block.
     """
 
     flat: FlatScenario
     fluid: FluidBackend
     components: dict[str, Component]
     topology: Topology
+    unknowns: Unknowns = field(default_factory=Unknowns)
     blocks: list[Any] = field(default_factory=list)
-    var_names: list[str] = field(default_factory=list)
-    var_kinds: list[str] = field(default_factory=list)
     eq_names: list[str] = field(default_factory=list)
     eq_scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
     eq_offsets: list[int] = field(default_factory=list)
+    eq_counts: list[int] = field(default_factory=list)
+    var_scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
     evaluations: int = 0
     saturation_hints: dict[str, float] = field(default_factory=dict)
     """Starting saturation temperatures [K] per coil name (set for coupled coils)."""
 
     @property
+    def var_names(self) -> list[str]:
+        """Name of each unknown (``p[cond:outlet -> valve:inlet]``)."""
+        return self.unknowns.names
+
+    @property
+    def var_kinds(self) -> list[VarKind]:
+        """Kind of each unknown (``m``, ``p``, ``h``, ``z``)."""
+        return self.unknowns.kinds
+
+    @property
     def n_vars(self) -> int:
-        return len(self.var_names)
+        """Number of unknowns."""
+        return len(self.unknowns)
 
     @property
     def n_eqs(self) -> int:
+        """Number of residual equations."""
         return len(self.eq_names)
 
-    def add_variable(self, name: str, kind: str) -> int:
+    def add_variable(self, name: str, kind: VarKind) -> int:
         """Append an unknown (a control state, say) and return its index."""
-        self.var_names.append(name)
-        self.var_kinds.append(kind)
-        return len(self.var_names) - 1
+        return self.unknowns.add(name, kind)
 
     def finalise(self) -> None:
         """Collect equation names and scales once every block is in place."""
         names: list[str] = []
         scales: list[float] = []
         offsets: list[int] = []
+        counts: list[int] = []
         for block in self.blocks:
+            equations = block.equations()
             offsets.append(len(names))
-            names.extend(f"{block.name}.{eq}" for eq in block.equation_names())
-            scales.extend(RESIDUAL_SCALES[k] for k in block.residual_kinds())
-        self.eq_names, self.eq_scale, self.eq_offsets = names, np.array(scales), offsets
+            counts.append(len(equations))
+            names.extend(f"{block.name}.{eq.name}" for eq in equations)
+            scales.extend(RESIDUAL_SCALES[eq.kind] for eq in equations)
+        self.eq_names, self.eq_scale = names, np.array(scales)
+        self.eq_offsets, self.eq_counts = offsets, counts
         self.var_scale = np.array([VAR_SCALES[k] for k in self.var_kinds])
 
     # -- evaluation ------------------------------------------------------------------------
@@ -113,11 +130,15 @@ class System:
         """Scaled residual vector ``F(x) / scale`` [-]."""
         self.evaluations += 1
         parts = [block.residuals(x) for block in self.blocks]
-        return (np.concatenate(parts) if parts else np.zeros(0)) / self.eq_scale
+        stacked: np.ndarray = np.concatenate(parts) if parts else np.zeros(0)
+        scaled: np.ndarray = stacked / self.eq_scale
+        return scaled
 
     def step(self, i: int, xi: float) -> float:
         """Forward-difference perturbation of unknown ``i`` at value ``xi``."""
-        return 1e-7 * max(abs(xi), 0.01 * self.var_scale[i]) if self.var_kinds[i] != "z" else 1e-7
+        if self.var_kinds[i] == "z":
+            return 1e-7
+        return 1e-7 * max(abs(xi), 0.01 * float(self.var_scale[i]))
 
     def jacobian_entries(
         self, x: np.ndarray, f_scaled: np.ndarray | None = None
@@ -126,8 +147,7 @@ class System:
         rows: list[int] = []
         cols: list[int] = []
         vals: list[float] = []
-        for block, offset in zip(self.blocks, self.eq_offsets):
-            n = len(block.equation_names())
+        for block, offset, n in zip(self.blocks, self.eq_offsets, self.eq_counts, strict=True):
             if n == 0:
                 continue
             f0 = (
@@ -152,11 +172,6 @@ class System:
         return self.blocks[k], row - self.eq_offsets[k]
 
 
-def _edge_label(flat: FlatScenario, i: int) -> str:
-    e = flat.edges[i]
-    return f"{e.source} -> {e.target}"
-
-
 def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
     """Instantiate the component models and lay out the unknowns of ``flat``.
 
@@ -166,18 +181,12 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
         A component whose parameters do not make a model, or an open circuit.
     """
     components: dict[str, Component] = {}
-    for comp in flat.components.values():
-        cls = component_class(comp.type)
-        components[comp.name] = cls(comp.name, comp.params, fluid, comp.path)
-    topo = build_topology(flat, components)
-    system = System(flat=flat, fluid=fluid, components=components, topology=topo)
-    for loop in topo.loops:
-        first = flat.edges[loop[0]]
-        system.add_variable(f"m[circuit {first.circuit} loop through {first.target}]", "m")
-    for i in range(len(flat.edges)):
-        label = _edge_label(flat, i)
-        system.add_variable(f"p[{label}]", "p")
-        system.add_variable(f"h[{label}]", "h")
+    for spec in flat.components.values():
+        cls = component_class(spec.type)
+        components[spec.name] = cls(spec.name, spec.params, fluid, spec.path)
+    unknowns = Unknowns()
+    topo = build_topology(flat, components, unknowns)
+    system = System(flat=flat, fluid=fluid, components=components, topology=topo, unknowns=unknowns)
     for comp in components.values():
         ports: dict[str, PortVars] = {}
         for a, b in comp.streams:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
 __all__ = ["collect_results", "edge_rows", "edge_states", "edge_table"]
 
 
-def edge_rows(system: System, x: np.ndarray) -> list[dict]:
+def edge_rows(system: System, x: np.ndarray) -> list[dict[str, Any]]:
     """One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
 
     ``s`` is the specific entropy in kJ/(kg K); ``quality`` is empty outside the dome.
@@ -92,7 +93,7 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
-        out = {"type": comp.type_name, **comp.outputs(x)}
+        out: dict[str, Any] = {"type": comp.type_name, **comp.outputs(x)}
         result.components[name] = out
         if result.converged:
             result.problems.extend(comp.check(x))

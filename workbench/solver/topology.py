@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from workbench.components.base import Component, PortVars
 from workbench.errors import SpecificationError
 from workbench.scenario import FlatEdge, FlatScenario
+from workbench.solver.variables import Unknowns
 
 __all__ = ["Topology", "build_topology"]
 
@@ -37,7 +38,7 @@ class Topology:
     port_edge : dict
         ``(component, port) -> edge index``.
     n_vars : int
-        Number of unknowns before control states are added.
+        Number of unknowns the topology added (before control states).
     """
 
     edge_vars: list[PortVars]
@@ -47,8 +48,18 @@ class Topology:
     n_vars: int
 
 
-def build_topology(flat: FlatScenario, components: dict[str, Component]) -> Topology:
-    """Check the connections and lay out the unknowns.
+def edge_label(edge: FlatEdge) -> str:
+    """``<src>:<port> -> <dst>:<port>``: how an edge is named in unknowns and tables."""
+    return f"{edge.source} -> {edge.target}"
+
+
+def build_topology(
+    flat: FlatScenario, components: dict[str, Component], unknowns: Unknowns
+) -> Topology:
+    """Check the connections and add their unknowns to ``unknowns``.
+
+    One mass flow ``m[circuit <id> loop through <first edge's target>]`` per stream loop (in
+    loop order), then the state ``p[<edge>]``, ``h[<edge>]`` of every edge (in edge order).
 
     Raises
     ------
@@ -119,17 +130,23 @@ def build_topology(flat: FlatScenario, components: dict[str, Component]) -> Topo
             loop.append(i)
             i = next_edge[i]
         loops.append(_rotate_to_compressor_inlet(loop, flat))
-    n = len(loops)
-    edge_vars: list[PortVars | None] = [None] * len(flat.edges)
+    first_unknown = len(unknowns)
+    loop_of_edge: dict[int, int] = {}
+    flows: list[int] = []
     for k, loop in enumerate(loops):
-        for i in loop:
-            edge_vars[i] = PortVars(m=k, p=n + 2 * i, h=n + 2 * i + 1)
+        first = flat.edges[loop[0]]
+        flows.append(unknowns.add(f"m[circuit {first.circuit} loop through {first.target}]", "m"))
+        loop_of_edge.update(dict.fromkeys(loop, k))
+    edge_vars: list[PortVars] = []
+    for i, edge in enumerate(flat.edges):
+        state = unknowns.add_state(edge_label(edge))
+        edge_vars.append(PortVars(m=flows[loop_of_edge[i]], p=state.p, h=state.h))
     return Topology(
-        edge_vars=[v for v in edge_vars if v is not None],
+        edge_vars=edge_vars,
         loops=loops,
         loop_circuit=[flat.edges[loop[0]].circuit for loop in loops],
         port_edge=port_edge,
-        n_vars=n + 2 * len(flat.edges),
+        n_vars=len(unknowns) - first_unknown,
     )
 
 

@@ -1,12 +1,13 @@
 """Solving a chunk of neighbouring sweep cases, each warm-started from the previous one.
 
 This module is what worker processes (local or Dask) import: :func:`run_chunk` takes only
-plain, picklable arguments and returns plain rows.
+plain, picklable arguments and returns plain rows. Threads of one worker (a threaded Dask
+worker) run chunks side by side: each solve is lent a fluid backend of its own
+(:func:`workbench.fluids.lease_backend`), so nothing here is shared or locked.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,10 +29,6 @@ RESULT_COLUMNS = (
     "error",
 )
 """Columns every sweep row has after the swept values."""
-
-_SOLVE_LOCK = threading.Lock()
-"""Fluid backends are shared per process and CoolProp states are not thread-safe: solves in
-threads of one process (a threaded Dask worker) take turns."""
 
 
 def _row(result: SolveResult | None, error: str | None) -> dict[str, Any]:
@@ -72,12 +69,11 @@ def solve_case(
 
     try:
         scenario = load_scenario(case_document(base_doc, specs, values))
-        with _SOLVE_LOCK:
-            result = solve(scenario, initial=previous, tabular=tabular)
-            if not result.converged and previous is not None:
-                cold = solve(scenario, tabular=tabular)
-                if cold.converged or cold.residual_norm < result.residual_norm:
-                    result = cold
+        result = solve(scenario, initial=previous, tabular=tabular)
+        if not result.converged and previous is not None:
+            cold = solve(scenario, tabular=tabular)
+            if cold.converged or cold.residual_norm < result.residual_norm:
+                result = cold
         return result, None
     except Exception as exc:  # a failed point is recorded, not raised
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()]

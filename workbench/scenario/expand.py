@@ -1,6 +1,6 @@
-"""Flatten subsystem templates into one graph of circuits, components and edges.
+"""Expand a scenario into its flat graph: templates instantiated, edges routed, controls copied.
 
-Rules of the contract:
+Rules of the scenario contract:
 
 1. A component parameter whose value is the string ``"$name"`` takes the value of parameter
    ``name``: the instance's ``params`` first, then the template's ``params``.
@@ -9,8 +9,13 @@ Rules of the contract:
 3. Instance components are named ``<instance>.<local name>`` in the instance's circuit (a
    circuit id that no ``circuits`` entry declares is created).
 
-:func:`expand` does the work and collects problems instead of raising, so that validation
-can report every problem at once; :func:`flatten` validates and raises.
+4. Control loops are copied with their actuator factor normalised to ``z_`` (legacy ``f_``).
+
+:func:`expand` is the only step that builds: it returns the whole flat scenario (components,
+edges, controls, couplings, solver settings) together with the problems it met while building
+(what could not be built is left out). It never checks the catalog rules beyond what routing
+needs; :mod:`workbench.scenario.validate` reads the expansion and reports, and
+:func:`workbench.scenario.compile.flatten` is expand -> check -> raise.
 """
 
 from __future__ import annotations
@@ -18,14 +23,19 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.errors import ScenarioIssue
 from workbench.scenario.flat import FlatComponent, FlatScenario
-from workbench.scenario.models import ScenarioConfig
+from workbench.scenario.models import ControlConfig, ScenarioConfig
 from workbench.scenario.paths import allowed, key, suggest
-from workbench.scenario.refs import instance_path, is_param_ref, normalise_params
+from workbench.scenario.refs import (
+    instance_path,
+    is_param_ref,
+    normal_param_name,
+    normalise_params,
+)
 from workbench.scenario.routing import add_circuit_edge, add_connection, add_instance_edges
 
-__all__ = ["flatten", "expand", "Expansion", "Substitution"]
+__all__ = ["expand", "Expansion", "Substitution"]
 
 
 @dataclass
@@ -40,19 +50,41 @@ class Substitution:
 
 @dataclass
 class Expansion:
-    """Result of :func:`expand`: the flat scenario and what was substituted."""
+    """Result of :func:`expand`.
+
+    Attributes
+    ----------
+    flat : FlatScenario
+        The whole flat scenario (meaningful as a solver input only when no issue is found).
+    substitutions : list of Substitution
+        Every ``$name`` replaced, so that validation can check the substituted values.
+    issues : list of ScenarioIssue
+        What could not be built: duplicate circuit ids, duplicate component names (per
+        circuit and across circuits), unknown templates, duplicate instance names, unresolved
+        ``$name`` references, edges and connections that do not resolve or that cross
+        circuits.
+    """
 
     flat: FlatScenario
     substitutions: list[Substitution] = field(default_factory=list)
+    issues: list[ScenarioIssue] = field(default_factory=list)
 
 
-def expand(scenario: ScenarioConfig, issues: list[ScenarioIssue]) -> Expansion:
-    """Expand templates into the flat graph, appending every problem found to ``issues``.
+def expand(scenario: ScenarioConfig) -> Expansion:
+    """Build the flat scenario of ``scenario``; record what cannot be built instead of raising.
 
-    Problems reported here: duplicate circuit ids, duplicate component names (per circuit and
-    across circuits), unknown templates, duplicate instance names, unresolved ``$name``
-    references, edges and connections that do not resolve or that cross circuits. Catalog
-    checks (types, parameters, ports of templates) are in :mod:`workbench.scenario.validate`.
+    Parameters
+    ----------
+    scenario : ScenarioConfig
+        A scenario as loaded (templates not yet expanded).
+
+    Returns
+    -------
+    Expansion
+        The flat scenario (components in document order, edges routed into circuits, controls
+        with factors normalised to ``z_``, couplings and solver settings), the substitutions
+        made and the problems met. Catalog rules (types, parameters, ports of templates,
+        control outputs) are checked by :mod:`workbench.scenario.validate`.
     """
     flat = FlatScenario(
         fluid=scenario.fluid,
@@ -64,6 +96,7 @@ def expand(scenario: ScenarioConfig, issues: list[ScenarioIssue]) -> Expansion:
         metadata=copy.deepcopy(scenario.metadata),
     )
     result = Expansion(flat)
+    issues = result.issues
     seen_circuit: dict[int, int] = {}
     for i, circuit in enumerate(scenario.circuits):
         if circuit.id in seen_circuit:
@@ -108,34 +141,15 @@ def expand(scenario: ScenarioConfig, issues: list[ScenarioIssue]) -> Expansion:
         sorted(flat.components.items(), key=lambda kv: rank.get(kv[1].circuit, len(rank)))
     )
     flat.edges.sort(key=lambda e: rank.get(e.circuit, len(rank)))
+    flat.controls = [_normalised_control(control) for control in scenario.controls]
     return result
 
 
-def flatten(scenario: ScenarioConfig) -> FlatScenario:
-    """Validate a scenario and flatten it.
-
-    Parameters
-    ----------
-    scenario : ScenarioConfig
-        A scenario as loaded (templates not yet expanded).
-
-    Returns
-    -------
-    FlatScenario
-        Components (insertion order = document order), edges routed into circuits, controls
-        with factors normalised to ``z_``, couplings and solver settings.
-
-    Raises
-    ------
-    ScenarioError
-        Every problem found, including duplicate names after flattening.
-    """
-    from workbench.scenario.validate import check_scenario
-
-    flat, issues = check_scenario(scenario)
-    if issues:
-        raise ScenarioError(issues)
-    return flat
+def _normalised_control(control: ControlConfig) -> ControlConfig:
+    """A deep copy of ``control`` with its actuator factor renamed ``f_x`` -> ``z_x``."""
+    factor = normal_param_name(control.actuator.factor)
+    actuator = control.actuator.model_copy(update={"factor": factor})
+    return control.model_copy(deep=True, update={"actuator": actuator})
 
 
 def _add(flat: FlatScenario, comp: FlatComponent, issues: list[ScenarioIssue]) -> bool:

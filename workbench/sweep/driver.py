@@ -1,4 +1,4 @@
-"""``sweep``: solve a scenario over a grid or list of parameter values.
+"""The sweep driver: cases -> chunks -> workers (in-process, local processes or Dask) -> frame.
 
 Cases run in neighbouring order and each is warm-started from the previous converged one
 (continuation). Work is cut into chunks of neighbouring cases; chunks run in-process, on
@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import pandas as pd
-from tqdm.auto import tqdm
 
-from workbench.scenario import FlatScenario, ScenarioConfig, flatten, load_scenario
+from workbench.progress import Progress
+from workbench.scenario import ScenarioLike, as_flat
 from workbench.sweep.cases import build_cases, split_chunks
 from workbench.sweep.paths import SweepPath, resolve_output, resolve_path
 from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
@@ -26,17 +26,9 @@ from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
 __all__ = ["sweep", "MIN_CASES_PER_PROCESS"]
 
 MIN_CASES_PER_PROCESS = 32
-"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs a few
-seconds to start (imports and the CoolProp fluid set-up, about 2.7 s for R134a HEOS here) while
-a warm-started case costs about 0.1 s, so small sweeps run faster in-process."""
-
-
-def _flat(scenario: Any) -> FlatScenario:
-    if isinstance(scenario, FlatScenario):
-        return scenario
-    if not isinstance(scenario, ScenarioConfig):
-        scenario = load_scenario(scenario)
-    return flatten(scenario)
+"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs seconds
+to start (imports and CoolProp's set-up of the fluid) while a warm-started case costs a small
+fraction of that (docs/sweeps.md gives the figures), so small sweeps run faster in-process."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -50,7 +42,7 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def sweep(
-    scenario: Any,
+    scenario: ScenarioLike,
     grid: Mapping[str, Sequence[Any]],
     mode: str = "grid",
     client: Any = None,
@@ -79,7 +71,8 @@ def sweep(
         Local worker processes. ``None``: one per CPU, at most one per
         :data:`MIN_CASES_PER_PROCESS` cases; ``1`` runs in this process.
     progress : bool
-        Show a tqdm progress bar.
+        Show progress on standard error: a tqdm bar on a terminal or in a notebook, a few
+        summary lines in a non-interactive log.
     outputs : sequence of str, keyword-only
         Extra columns read from each result: ``<component>.<output>`` (e.g.
         ``evap.superheat``) or ``controls.<id>.<key>`` (e.g. ``controls.sh.actuator``).
@@ -87,8 +80,8 @@ def sweep(
         Number of chunks of neighbouring cases (continuation restarts at each chunk's first
         case). Default: two per worker (one when in-process).
     tabular : bool, keyword-only
-        Use CoolProp's tabular BICUBIC&HEOS backend: several times faster per case, within
-        about 1e-6 of HEOS on the textbook cycle (see docs/benchmarks.md). No effect on the
+        Use CoolProp's tabular BICUBIC&HEOS backend: faster per case, within 2e-7 (relative) of
+        HEOS on the textbook cycle (both measured in docs/benchmarks.md). No effect on the
         ``Test`` backend.
 
     Returns
@@ -108,7 +101,7 @@ def sweep(
     ValueError
         Bad ``mode``, empty values, or unequal lengths in list mode.
     """
-    flat = _flat(scenario)
+    flat = as_flat(scenario)
     specs: list[SweepPath] = [resolve_path(flat, p) for p in grid]
     out_specs = [resolve_output(flat, p) for p in outputs]
     cases, n = build_cases(grid, mode)
@@ -122,7 +115,7 @@ def sweep(
     n_chunks = chunks if chunks is not None else (1 if workers == 1 else 2 * workers)
     parts = split_chunks(cases, n_chunks)
     rows: dict[int, dict[str, Any]] = {}
-    with tqdm(total=n, desc="sweep", disable=not progress, unit="case") as bar:
+    with Progress(n, "sweep", "case", enabled=progress) as bar:
         if client is not None:
             rows.update(_run_dask(client, base, specs, parts, out_specs, bar, tabular))
         elif workers == 1:
@@ -153,7 +146,7 @@ def _run_dask(
     specs: list[SweepPath],
     parts: list[list[Any]],
     out_specs: list[SweepPath],
-    bar: Any,
+    bar: Progress,
     tabular: bool = False,
 ) -> dict[int, dict[str, Any]]:
     from distributed import as_completed as dask_completed
@@ -171,7 +164,7 @@ def _run_dask(
     )
     sizes = {f.key: len(p) for f, p in zip(futures, parts)}
     rows: dict[int, dict[str, Any]] = {}
-    for future in dask_completed(futures):
+    for future in dask_completed(futures):  # type: ignore[no-untyped-call]
         rows.update(future.result())
         bar.update(sizes[future.key])
     return rows

@@ -1,0 +1,131 @@
+"""Reference scenarios as users write them (plain dicts): tests, benchmarks and docs share them.
+
+- :func:`textbook_r134a`: the R-134a cycle of the textbooks between 0.14 and 0.8 MPa at
+  0.05 kg/s with ideal-mode heat exchangers (saturation temperatures from CoolProp).
+- :func:`ua_heat_pump`: an air-to-water heat pump with UA-mode coils, a displacement
+  compressor and an ideal valve.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["loop_edges", "textbook_r134a", "ua_heat_pump"]
+
+
+def loop_edges(*names: str) -> list[dict[str, str]]:
+    """Edges closing a loop through ``names`` (outlet of each to inlet of the next)."""
+    return [
+        {"from": f"{a}:outlet", "to": f"{b}:inlet"} for a, b in zip(names, names[1:] + names[:1])
+    ]
+
+
+def textbook_r134a(
+    eta_s: float = 1.0,
+    superheat_k: float = 0.0,
+    subcooling_k: float = 0.0,
+    backend: str = "CoolProp",
+    strategy: str = "fallback",
+) -> dict[str, Any]:
+    """R-134a cycle between 0.14 MPa and 0.8 MPa at 0.05 kg/s (ideal-mode heat exchangers).
+
+    Parameters
+    ----------
+    eta_s : float
+        Isentropic efficiency of the compressor [-].
+    superheat_k, subcooling_k : float
+        Evaporator outlet superheat and condenser outlet subcooling [K].
+    backend : str
+        ``fluid_backend`` of the scenario (``CoolProp`` or ``Test``).
+    strategy : str
+        ``solver.strategy``.
+    """
+    from CoolProp.CoolProp import PropsSI
+
+    t_evap = PropsSI("T", "P", 0.14e6, "Q", 1, "R134a")
+    t_cond = PropsSI("T", "P", 0.8e6, "Q", 1, "R134a")
+    return {
+        "name": "textbook R-134a",
+        "fluid": "R134a",
+        "fluid_backend": backend,
+        "circuits": [
+            {
+                "components": [
+                    {
+                        "name": "comp",
+                        "type": "Compressor",
+                        "mass_flow_kg_s": 0.05,
+                        "isentropic_efficiency": eta_s,
+                    },
+                    {
+                        "name": "cond",
+                        "type": "Condenser",
+                        "t_cond_k": t_cond,
+                        "subcooling_k": subcooling_k,
+                    },
+                    {"name": "valve", "type": "ExpansionValve"},
+                    {
+                        "name": "evap",
+                        "type": "Evaporator",
+                        "t_evap_k": t_evap,
+                        "superheat_k": superheat_k,
+                    },
+                ],
+                "edges": loop_edges("comp", "cond", "valve", "evap"),
+            }
+        ],
+        "solver": {"strategy": strategy},
+    }
+
+
+def ua_heat_pump(backend: str = "CoolProp", **overrides: Any) -> dict[str, Any]:
+    """Air-to-water heat pump with UA-mode coils, displacement compressor and ideal valve.
+
+    Parameters
+    ----------
+    backend : str
+        ``fluid_backend`` of the scenario.
+    **overrides
+        ``"<component>.<parameter>": value`` for ``comp``, ``cond`` or ``evap``, e.g.
+        ``ua_heat_pump(**{"evap.fan_speed": 0.7})``.
+    """
+    evap = {
+        "name": "evap",
+        "type": "Evaporator",
+        "ua_nominal_kw_k": 1.2,
+        "air_inlet_temp_c": 7.0,
+        "secondary_mass_flow_kg_s": 0.8,
+        "fan_speed": 1.0,
+        "superheat_k": 5.0,
+    }
+    cond = {
+        "name": "cond",
+        "type": "Condenser",
+        "ua": 1500.0,
+        "secondary_fluid": "water",
+        "secondary_inlet_temp_k": 303.15,
+        "secondary_mass_flow_kg_s": 0.25,
+        "subcooling_k": 3.0,
+    }
+    comp = {
+        "name": "comp",
+        "type": "Compressor",
+        "displacement_m3": 3.0e-5,
+        "speed_hz": 50.0,
+        "volumetric_efficiency": 0.9,
+        "isentropic_efficiency": 0.7,
+    }
+    for key, value in overrides.items():
+        target = {"evap": evap, "cond": cond, "comp": comp}[key.split(".")[0]]
+        target[key.split(".", 1)[1]] = value
+    return {
+        "name": "UA heat pump",
+        "fluid": "R134a",
+        "fluid_backend": backend,
+        "circuits": [
+            {
+                "components": [comp, cond, {"name": "valve", "type": "ExpansionValve"}, evap],
+                "edges": loop_edges("comp", "cond", "valve", "evap"),
+            }
+        ],
+    }
