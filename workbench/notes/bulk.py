@@ -11,7 +11,7 @@ from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
+    provider_from_env,
     to_vector_literal,
 )
 from workbench.notes.models import ImportResult, NoteInput
@@ -116,7 +116,7 @@ def import_notes(
     records : iterable of NoteInput
         The notes.
     provider : EmbeddingProvider, optional
-        Default :func:`~workbench.notes.embeddings.get_provider`.
+        Default :func:`~workbench.notes.embeddings.provider_from_env` (a new one).
     progress : bool or callable
         True shows a tqdm bar while embedding; a callable gets the count done per batch.
     rebuild_index : bool
@@ -138,7 +138,7 @@ def import_notes(
         raise NoteStoreError("an import needs a non-empty owner")
     recs = list(records)
     _check_duplicates(recs)
-    provider = provider or get_provider()
+    provider = provider or provider_from_env()
     current = _current_hashes(conn, owner, [r.external_id for r in recs if r.external_id])
     hashes = [content_hash(r.title, r.content) for r in recs]
     todo = [

@@ -23,7 +23,7 @@ from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
+    provider_from_env,
     to_vector_literal,
 )
 from workbench.notes.store import UPSERT_EMBEDDING_SQL
@@ -112,7 +112,7 @@ def reindex(
     conn : psycopg.Connection
         Autocommit connection.
     provider : EmbeddingProvider, optional
-        Default :func:`~workbench.notes.embeddings.get_provider`.
+        Default :func:`~workbench.notes.embeddings.provider_from_env` (a new one).
     owner : str, optional
         Only this owner's notes (default all).
     batch_size : int
@@ -133,7 +133,7 @@ def reindex(
     """
     if batch_size < 1:
         raise NoteStoreError(f"batch_size must be at least 1, got {batch_size}")
-    provider = provider or get_provider()
+    provider = provider or provider_from_env()
     owner_sql = ' AND n."ownerId" = %(owner)s' if owner is not None else ""
     total = conn.execute(
         f'SELECT count(*) FROM "Note" n WHERE TRUE{owner_sql}', {"owner": owner}
@@ -256,7 +256,7 @@ def validate(
         Counts for every check in :data:`VALIDATION_CHECKS` and the offending ids.
     """
     if model is None or dimension is None:
-        provider = provider or get_provider()
+        provider = provider or provider_from_env()
         model = model or provider.model_id
         dimension = dimension or provider.dimension
     params = {"model": model, "dimension": dimension}

@@ -22,7 +22,7 @@ from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
+    provider_from_env,
     to_vector_literal,
 )
 from workbench.notes.models import ImportResult, Note, NoteInput
@@ -94,7 +94,7 @@ def add_note(
     """
     if not owner:
         raise NoteStoreError("a note needs a non-empty owner")
-    provider = provider or get_provider()
+    provider = provider or provider_from_env()
     emb = _embed_row(provider, title, content, f"new note of {owner}")
     try:
         with conn.transaction():
@@ -152,7 +152,7 @@ def update_note(
     new_content = current.content if content is _UNSET else content
     if (new_title, new_content) == (current.title, current.content):
         return current
-    provider = provider or get_provider()
+    provider = provider or provider_from_env()
     emb = _embed_row(provider, new_title, new_content, f"note {note_id}")
     clause, args = _owner_clause(owner)
     with conn.transaction():

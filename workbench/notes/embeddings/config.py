@@ -1,4 +1,4 @@
-"""Choosing the embedding provider from the environment.
+"""Choosing the embedding provider from the environment (a new provider per call, no process-wide one).
 
 =================================  ==========================================================
 variable                           meaning
@@ -18,21 +18,18 @@ variable                           meaning
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings.base import EmbeddingProvider
 
-__all__ = ["PROVIDERS", "provider_from_env", "get_provider", "set_provider"]
+__all__ = ["PROVIDERS", "provider_from_env", "get_provider"]
 
 PROVIDERS = ("local", "openai", "ollama")
 _DEFAULTS = {
     "openai": ("text-embedding-3-small", 1536, "https://api.openai.com/v1"),
     "ollama": ("nomic-embed-text", 768, "http://localhost:11434"),
 }
-_lock = threading.Lock()
-_cached: EmbeddingProvider | None = None
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -85,16 +82,10 @@ def provider_from_env(env: Mapping[str, str] | None = None) -> EmbeddingProvider
 
 
 def get_provider() -> EmbeddingProvider:
-    """The process-wide provider (built once from the environment, thread-safe)."""
-    global _cached
-    with _lock:
-        if _cached is None:
-            _cached = provider_from_env()
-        return _cached
+    """A new provider built from the environment (same as :func:`provider_from_env`).
 
-
-def set_provider(provider: EmbeddingProvider | None) -> None:
-    """Replace the process-wide provider (None: rebuild from the environment on next use)."""
-    global _cached
-    with _lock:
-        _cached = provider
+    Nothing is cached in the process: whoever needs a provider for more than one call (a server,
+    a notebook panel) builds one and passes it to each call (``provider=``); the library
+    functions that get none build one for that call.
+    """
+    return provider_from_env()
