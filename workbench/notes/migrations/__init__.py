@@ -221,7 +221,9 @@ def migrate(conn: psycopg.Connection, to: str | None = None) -> list[str]:
     Returns
     -------
     list of str
-        Ids applied (or undone, when moving down), in the order they ran.
+        Ids applied (or undone, when moving down), in the order they ran. After applying
+        migrations to a database that holds notes, the note tables are vacuumed and analysed
+        (:func:`~workbench.notes.upkeep.settle_tables`): backfills leave them without statistics.
 
     Raises
     ------
@@ -245,7 +247,20 @@ def migrate(conn: psycopg.Connection, to: str | None = None) -> list[str]:
             break
         if _apply(conn, migration, "up"):
             done.append(migration.id)
+    if done:
+        _settle_after_backfill(conn)
     return done
+
+
+def _settle_after_backfill(conn: psycopg.Connection) -> None:
+    """Migrations may fill new columns and tables from the notes: settle them (upkeep)."""
+    from workbench.notes.upkeep import settle_tables
+
+    if (
+        conn.execute("SELECT to_regclass('\"Note\"') IS NOT NULL").fetchone()[0]
+        and (conn.execute('SELECT EXISTS (SELECT 1 FROM "Note")').fetchone()[0])
+    ):
+        settle_tables(conn, 0, force=True)
 
 
 def rollback(conn: psycopg.Connection, steps: int = 1) -> list[str]:
