@@ -49,7 +49,13 @@ __all__ = [
     "HNSW_INDEX_SQL",
 ]
 
-_NOTE_COLUMNS = sql.SQL('id, "ownerId", "externalId", title, content, "createdAt", "updatedAt"')
+_NOTE_COLUMNS = sql.SQL(
+    'id, "ownerId", "externalId", title, content,'
+    " \"createdAt\" AT TIME ZONE current_setting('TimeZone'),"
+    " \"updatedAt\" AT TIME ZONE current_setting('TimeZone')"
+)
+"""A note's columns; the contract's timestamps without time zone hold the server's local time,
+so they are read as time-zone-aware values (RFC 3339 with an offset in the API)."""
 _OWNER_CLAUSE = sql.SQL(' AND "ownerId" = %s')
 
 UPSERT_EMBEDDING_SQL = """
