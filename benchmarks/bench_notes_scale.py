@@ -22,17 +22,14 @@ import hashlib
 import random
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from bench_notes_common import bench_database, machine_line, write_section
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_notes_common import bench_database, machine_line, write_section  # noqa: E402
-
-from workbench.notes.embeddings import EmbeddingProvider, to_vector_literal  # noqa: E402
-from workbench.notes.maintenance import reindex  # noqa: E402
-from workbench.notes.search import SearchSettings, search  # noqa: E402
-from workbench.notes.store import NoteInput, import_notes  # noqa: E402
+from workbench.notes.embeddings import EmbeddingProvider, to_vector_literal
+from workbench.notes.maintenance import reindex
+from workbench.notes.search import SearchSettings, search
+from workbench.notes.store import NoteInput, import_notes
 
 DIM = 1536
 SYLLABLES = [

@@ -6,8 +6,10 @@ variable                           meaning
 ``WORKBENCH_EMBEDDING_PROVIDER``   ``local`` (default), ``openai`` or ``ollama``
 ``WORKBENCH_EMBEDDING_MODEL``      model name for ``openai`` / ``ollama``
 ``WORKBENCH_EMBEDDING_DIMENSION``  its native width (default 1536 for openai, 768 for ollama)
-``WORKBENCH_EMBEDDING_BASE_URL``   API root (default ``https://api.openai.com/v1`` /
-                                   ``http://localhost:11434``)
+``WORKBENCH_EMBEDDING_BASE_URL``   API root (default ``https://api.openai.com/v1`` for
+                                   openai; ``$OLLAMA_HOST`` or ``http://localhost:11434``
+                                   for ollama)
+``OLLAMA_HOST``                    Ollama's own variable: its server, the ollama default
 ``WORKBENCH_EMBEDDING_API_KEY``    bearer token (``OPENAI_API_KEY`` is used when unset)
 ``WORKBENCH_EMBEDDING_BATCH_SIZE`` texts per request / forward pass
 ``WORKBENCH_EMBEDDING_TIMEOUT_S``  HTTP timeout [s] (default 60)
@@ -63,6 +65,9 @@ def provider_from_env(env: Mapping[str, str] | None = None) -> EmbeddingProvider
     from workbench.notes.embeddings.http import OllamaProvider, OpenAICompatibleProvider
 
     model, dimension, base_url = _DEFAULTS[kind]
+    if kind == "ollama" and env.get("OLLAMA_HOST", "").strip():
+        host = env["OLLAMA_HOST"].strip()
+        base_url = host if "://" in host else f"http://{host}"
     timeout_raw = env.get("WORKBENCH_EMBEDDING_TIMEOUT_S", "60")
     try:
         timeout_s = float(timeout_raw)
