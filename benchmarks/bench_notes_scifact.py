@@ -173,10 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         result = import_notes(conn, OWNER, records, provider=cached, progress=True)
         import_s = time.perf_counter() - t0
+        computed = cached.misses
         cached.save()
         print(
             f"imported {result.inserted} abstracts in {import_s:.1f} s "
-            f"({cached.misses} embedded by the model, the rest from the cache)",
+            f"({computed} embedded by the model, the rest from the cache)",
             flush=True,
         )
         # right after the import, through HTTP, default settings
@@ -226,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     top = sorted(grid, reverse=True)[:5]
     embedded = (
         f"{len(corpus) / import_s:.0f} abstracts/s with the model"
-        if cached.misses == len(corpus)
-        else f"{import_s:.0f} s with {cached.misses} of {len(corpus)} embeddings computed "
+        if computed == len(corpus)
+        else f"{import_s:.0f} s with {computed} of {len(corpus)} embeddings computed "
         "(the rest from the benchmark's cache)"
     )
     d = default

@@ -84,7 +84,8 @@ def test_keyword_mode_ranks_matching_notes(conn: psycopg.Connection, minilm) -> 
     assert _ext(hits) == ["defrost"]
     assert hits[0].keyword_rank == 1 and hits[0].semantic_rank is None
     assert "<b>defrost</b>" in hits[0].snippet.lower()
-    assert hits[0].score == pytest.approx(1 / 61)
+    default = SearchSettings()
+    assert hits[0].score == pytest.approx(default.keyword_weight / (default.rrf_k + 1))
 
 
 def test_keyword_mode_uses_or_semantics_for_long_queries(conn: psycopg.Connection, minilm) -> None:
@@ -110,13 +111,17 @@ def test_semantic_mode_finds_paraphrase_without_shared_words(
 
 
 def test_hybrid_scores_are_rrf_of_branch_ranks(conn: psycopg.Connection, minilm) -> None:
-    settings = SearchSettings(rrf_k=10)
+    settings = SearchSettings(rrf_k=20, keyword_weight=1.5, semantic_weight=0.8)
     hits = search(
         conn, "ice on the evaporator coil", owner=None, limit=10, provider=minilm, settings=settings
     )
     assert len(hits) == 10  # every note: alice's and bob's
     for hit in hits:
-        expected = sum(1 / (10 + r) for r in (hit.keyword_rank, hit.semantic_rank) if r is not None)
+        expected = sum(
+            w / (20 + r)
+            for w, r in ((1.5, hit.keyword_rank), (0.8, hit.semantic_rank))
+            if r is not None
+        )
         assert hit.score == pytest.approx(expected)
     keys = [(-h.score, h.id) for h in hits]
     assert keys == sorted(keys)  # best first, ties by id

@@ -109,7 +109,14 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """Tuning of the search (defaults chosen on the SciFact dev split, see docs/notes.md).
+    """Tuning of the search.
+
+    The fusion defaults (``rrf_k`` 10, ``keyword_weight`` 1.25, 50 candidates per branch) are the
+    choice of a grid search on the SciFact dev split only (``benchmarks/bench_notes_scifact.py``:
+    RRF k in 10, 20, 30, 60; keyword weight 1, 1.25, 1.5; 50, 100, 200 candidates; among the
+    settings within 0.002 dev nDCG@10 of the best, the fewest candidates, then the smallest k).
+    The holdout split was only measured. Candidates are raised to ``limit`` when that is larger,
+    never lowered with a small ``limit``.
 
     Attributes
     ----------
@@ -124,20 +131,19 @@ class SearchSettings:
     title_weight : float
         How many times an occurrence in the title counts [-].
     prefer_index_scans : bool
-        ``SET LOCAL enable_seqscan = off`` for the statement. When a query word is frequent the
-        planner may pick a sequential scan that detoasts and tests every ``tsv``; the GIN bitmap
-        scan touches only the matching rows (on SciFact 21 ms against 33 ms per query). Every
-        other access in the statement is by index anyway.
+        ``SET LOCAL enable_seqscan = off`` for the statement: every access in it is by index
+        (the postings of a stem are one range of ``"NoteTerm"``'s primary key), and the planner
+        must not trade that for a scan of the whole table on a guess.
     ef_search_min : int
         Lower bound of ``hnsw.ef_search`` (raised to ``semantic_candidates`` when smaller). The
         search breadth sets the recall of the HNSW branch: at 100,000 notes, recall@10 against
         exact search was 0.94 with 50 and 0.995 with 100.
     """
 
-    rrf_k: float = 60.0
+    rrf_k: float = 10.0
     keyword_candidates: int = 50
     semantic_candidates: int = 50
-    keyword_weight: float = 1.0
+    keyword_weight: float = 1.25
     semantic_weight: float = 1.0
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
