@@ -180,7 +180,7 @@ def _apply_server_settings(admin_url: str) -> bool:
         ).fetchone()[0]
         if same:
             return False
-        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{want}'")
+        conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(want)))
     return True
 
 

@@ -269,7 +269,7 @@ def _reindex_locked(
     return ReindexResult(total=done, embedded=embedded, skipped=skipped, batches=batches)
 
 
-VALIDATION_CHECKS: dict[str, str] = {
+_CHECKS: dict[str, str] = {
     "missing_embedding": """
         SELECT n.id FROM "Note" n
          WHERE NOT EXISTS (SELECT 1 FROM "NoteEmbedding" e WHERE e."noteId" = n.id)""",
@@ -277,28 +277,37 @@ VALIDATION_CHECKS: dict[str, str] = {
         SELECT e."noteId" FROM "NoteEmbedding" e GROUP BY e."noteId" HAVING count(*) > 1""",
     "null_vector": """
         SELECT e."noteId" FROM "NoteEmbedding" e WHERE e.embedding IS NULL""",
-    "wrong_dimension": f"""
+    "wrong_dimension": """
         SELECT e."noteId" FROM "NoteEmbedding" e
-         WHERE e.embedding IS NOT NULL AND vector_dims(e.embedding) <> {STORE_DIMENSION}""",
+         WHERE e.embedding IS NOT NULL AND vector_dims(e.embedding) <> {store_dim}""",
     "wrong_model": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.model IS DISTINCT FROM %(model)s""",
-    "native_dimension_mismatch": f"""
+    "native_dimension_mismatch": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND e.model = %(model)s
            AND (e.dimension IS DISTINCT FROM %(dimension)s
-                OR (%(dimension)s < {STORE_DIMENSION} AND vector_norm(subvector(
-                    e.embedding, %(dimension)s + 1, {STORE_DIMENSION} - %(dimension)s)) > 0))""",
+                OR (%(dimension)s < {store_dim} AND vector_norm(subvector(
+                    e.embedding, %(dimension)s + 1, {store_dim} - %(dimension)s)) > 0))""",
     "nan_values": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 'NaN'::float8""",
     "zero_vector": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 0""",
-    "stale_hash": f"""
+    "stale_hash": """
         SELECT n.id FROM "Note" n JOIN "NoteEmbedding" e ON e."noteId" = n.id
-         WHERE e."contentHash" IS DISTINCT FROM {CONTENT_HASH_SQL.format(alias="n")}""",
+         WHERE e."contentHash" IS DISTINCT FROM {current_hash}""",
 }
+
+VALIDATION_CHECKS: dict[str, sql.Composed] = {
+    name: sql.SQL(text).format(
+        store_dim=sql.Literal(STORE_DIMENSION),
+        current_hash=sql.SQL(CONTENT_HASH_SQL.format(alias="n")),
+    )
+    for name, text in _CHECKS.items()
+}
+"""One query per kind of bad row, each selecting the offending note ids."""
 """One query per kind of bad row, each returning the offending note ids."""
 
 
@@ -340,7 +349,9 @@ def validate(
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         for name, query in VALIDATION_CHECKS.items():
             rows = conn.execute(
-                f"SELECT id, count(*) OVER () FROM ({query}) AS bad(id) ORDER BY id LIMIT %(n)s",
+                sql.SQL(
+                    "SELECT id, count(*) OVER () FROM ({}) AS bad(id) ORDER BY id LIMIT %(n)s"
+                ).format(query),
                 {**params, "n": max_ids},
             ).fetchall()
             counts[name] = rows[0][1] if rows else 0
