@@ -79,11 +79,13 @@ class SearchHit:
 
     Attributes
     ----------
-    id, external_id, title : str
+    id, external_id : str
         The note.
+    title : str or None
+        The note's title, HTML-escaped.
     snippet : str
-        A passage of the content, with the matched words in ``<b>`` tags (keyword and hybrid
-        modes) or the start of the content (semantic mode).
+        A passage of the content, HTML-escaped, with the matched words in ``<b>`` tags (the
+        only markup; keyword and hybrid modes) or the start of the content (semantic mode).
     score : float
         RRF score (keyword or semantic mode: the same formula with one branch) [-].
     keyword_rank, semantic_rank : int or None
