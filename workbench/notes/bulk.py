@@ -20,6 +20,7 @@ from workbench.notes.embeddings import (
 from workbench.notes.models import ImportResult, NoteInput
 from workbench.notes.text import MAX_ID_CHARS, text_problem
 from workbench.notes.upkeep import settle_tables
+from workbench.progress import Progress
 
 __all__ = ["import_notes", "HNSW_INDEX_NAME", "HNSW_INDEX_SQL"]
 
@@ -149,7 +150,7 @@ def import_notes(
     provider : EmbeddingProvider, optional
         Default :func:`~workbench.notes.embeddings.provider_from_env` (a new one).
     progress : bool or callable
-        True shows a tqdm bar while embedding; a callable gets the count done per batch.
+        True shows progress while embedding (a bar on a terminal or in Jupyter, a few lines elsewhere); a callable gets the count done per batch.
     rebuild_index : bool
         For large initial loads: drop the HNSW index before merging the embeddings and build it
         again afterwards, in the same transaction (an index build is several times faster than
@@ -247,8 +248,6 @@ def _embed_with_progress(
     if callable(progress):
         return provider.embed(texts, progress=progress)
     if progress:
-        from tqdm.auto import tqdm
-
-        with tqdm(total=len(texts), desc="embedding", unit="note") as bar:
+        with Progress(len(texts), "embedding", "note") as bar:
             return provider.embed(texts, progress=bar.update)
     return provider.embed(texts)

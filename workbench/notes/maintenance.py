@@ -33,6 +33,7 @@ from workbench.notes.embeddings import (
     to_vector_literal,
 )
 from workbench.notes.upkeep import settle_tables
+from workbench.progress import Progress
 
 __all__ = [
     "REINDEX_LOCK_KEY",
@@ -174,7 +175,7 @@ def reindex(
     force : bool
         Re-embed every note, current or not.
     progress : bool or callable
-        True shows a tqdm bar; a callable gets ``(done, total)`` after each batch.
+        True shows progress (a bar on a terminal or in Jupyter, a few lines elsewhere); a callable gets ``(done, total)`` after each batch.
 
     Returns
     -------
@@ -212,11 +213,7 @@ def _reindex_locked(
 ) -> ReindexResult:
     owner_sql = _OWNER if owner is not None else sql.SQL("")
     total = conn.execute(_COUNT_SQL.format(owner=owner_sql), {"owner": owner}).fetchone()[0]
-    bar = None
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, desc="reindex", unit="note")
+    bar = Progress(total, "reindex", "note") if progress is True else None
     after, done, embedded, skipped, batches = "", 0, 0, 0, 0
     batch_sql = _BATCH_SQL.format(owner=owner_sql)
     try:
