@@ -14,4 +14,6 @@ fi
 .venv/bin/ruff check workbench tests benchmarks
 .venv/bin/ruff format --check workbench tests benchmarks
 .venv/bin/mypy  # strict on scenario, fluids, components, solver, sweep ([tool.mypy] in pyproject.toml)
-exec .venv/bin/python -m pytest "$@"
+# temporary files (and the tests' embedded PostgreSQL) under this checkout: another checkout's
+# pytest run on the same machine never cleans them up underneath this one
+exec .venv/bin/python -m pytest --basetemp=.pytest-tmp "$@"
