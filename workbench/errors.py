@@ -12,6 +12,7 @@
         ├── MigrationError       a migration refused or failed; nothing was changed
         ├── EmbeddingError       an embedding provider failed or returned a bad vector
         └── NoteNotFoundError    a note id that does not exist for the caller
+            └── RunNotFoundError a note that holds no stored run (workbench.notes.runs)
 
 Messages name the place (JSON path, component, note id) and, where one exists, the fix.
 """
@@ -32,6 +33,7 @@ __all__ = [
     "MigrationError",
     "EmbeddingError",
     "NoteNotFoundError",
+    "RunNotFoundError",
 ]
 
 
@@ -101,3 +103,7 @@ class EmbeddingError(NoteStoreError):
 
 class NoteNotFoundError(NoteStoreError):
     """A note id that does not exist (or is not visible to the caller)."""
+
+
+class RunNotFoundError(NoteNotFoundError):
+    """A note of the caller that holds no stored run or sweep (a plain note)."""

@@ -11,6 +11,7 @@ Modules, in the order data flows:
 - :mod:`~workbench.notes.importers`: reading JSONL, CSV and Markdown folders
 - :mod:`~workbench.notes.search`: the one-statement hybrid search with RRF
 - :mod:`~workbench.notes.maintenance`: reindex and validate
+- :mod:`~workbench.notes.runs`: the run log (solved runs and sweeps as notes, related notes)
 
 Typical use::
 
@@ -22,6 +23,9 @@ Typical use::
 """
 
 from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
 
 from workbench.notes.db import (
     connect,
@@ -77,4 +81,26 @@ __all__ = [
     "ValidationReport",
     "reindex",
     "validate",
+    "StoredRun",
+    "save_run",
+    "save_sweep",
+    "get_run",
+    "run_scenario",
+    "list_runs",
+    "related",
+    "related_query",
 ]
+
+_RUN_LOG = frozenset(
+    ("StoredRun", "save_run", "save_sweep", "get_run", "run_scenario", "list_runs")
+    + ("related", "related_query")
+)
+"""Names of :mod:`workbench.notes.runs`, imported on first use: the run log reads scenarios
+and results (the simulation half), which a search server or ``workbench notes search`` never
+needs to load."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RUN_LOG:
+        return getattr(import_module("workbench.notes.runs"), name)
+    raise AttributeError(f"module 'workbench.notes' has no attribute {name!r}")

@@ -59,7 +59,11 @@ __all__ = [
 MAX_QUERY_CHARS = 1000
 MAX_LIMIT = 1000
 _MAX_TERMS = 64
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[-+]?\d+(?:\.\d+)+|(?<![^\W_])[-+]\d+|[-+]\d+(?![^\W_])|[^\W_]+")
+"""A query word: a decimal number with its sign (``2.91``, ``-7.5``), a signed integer (``-7``,
+``IL-6``'s ``-6``), or a run of letters and digits. Numbers are cut as PostgreSQL's parser cuts
+them for ``tsv`` (``to_tsvector('simple', 'COP 2.91 at -7 C')`` holds ``2.91`` and ``-7``), so a
+figure in a query finds the notes that state it."""
 
 # English function words, dropped from queries only (the index keeps every word).
 STOP_WORDS = frozenset(
@@ -168,7 +172,11 @@ class SearchSettings:
 
 
 def keyword_terms(query: str, stop_words: frozenset[str] = STOP_WORDS) -> list[str]:
-    """The distinct lower-case words of a query, function words dropped (unless nothing is left)."""
+    """The distinct lower-case words of a query, function words dropped (unless nothing is left).
+
+    Numbers keep their sign and decimals as in the notes' ``tsv`` (see ``_WORD``): ``"COP 2.91
+    at -7 C"`` gives ``["cop", "2.91", "-7", "c"]``.
+    """
     words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))
     kept = [w for w in words if w not in stop_words]
     return (kept or words)[:_MAX_TERMS]

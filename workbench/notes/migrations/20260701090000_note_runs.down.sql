@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS "NoteRun";
+ALTER TABLE "Note" DROP CONSTRAINT IF EXISTS "Note_id_ownerId_key";
