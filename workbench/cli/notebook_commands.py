@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from workbench.cli.run_notes import add_note_arguments, note_arguments_problem, store_sweep_note
 
 __all__ = ["register", "parse_set"]
 
@@ -58,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="CoolProp's tabular BICUBIC&HEOS backend: faster, within 2e-7 (relative) of HEOS "
         "on the textbook cycle (docs/benchmarks.md)",
     )
+    add_note_arguments(p, "the sweep (its table summarised, the CSV kept)")
     p.set_defaults(func=run_sweep)
 
     p = subparsers.add_parser(
@@ -141,6 +143,9 @@ def run_sweep(args: argparse.Namespace) -> int:
     if not args.file.exists():
         print(f"error: {args.file}: no such file", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if problem := note_arguments_problem(args):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     grid: dict[str, list[Any]] = {}
     try:
         for text in args.sets:
@@ -170,6 +175,10 @@ def run_sweep(args: argparse.Namespace) -> int:
     else:
         frame.to_csv(sys.stdout, index=False)
         print(f"{len(frame)} cases, {ok} converged", file=sys.stderr)
+    if args.note:  # the id on standard error; on standard output too unless the CSV is there
+        note_id = store_sweep_note(args, frame, grid, "list" if args.list else "grid")
+        if args.output:
+            print(note_id)
     return EXIT_OK if ok == len(frame) else EXIT_FAILED
 
 

@@ -1,7 +1,12 @@
 """``workbench notes ...``: the note database, migrations, import, search and maintenance.
 
+The run log (:mod:`workbench.notes.runs`): ``runs`` lists an owner's stored runs and sweeps,
+``scenario NOTE_ID -o FILE`` writes the scenario kept with one, ``table NOTE_ID -o CSV`` a
+sweep's table.
+
 Exit codes: 0 success, 1 ``validate`` found bad rows, 2 bad input (unknown file, bad record,
-refused migration, unknown note; raised as :class:`~workbench.errors.WorkbenchError`).
+refused migration, unknown note, a note that holds no run; raised as
+:class:`~workbench.errors.WorkbenchError`).
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import argparse
 import html
 import json
 import os
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -203,6 +209,67 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def _write_or_print(text: str, output: Path | None, what: str) -> None:
+    from workbench.cli.run_notes import write_text_atomic
+
+    if output is None:
+        print(text, end="")
+        return
+    write_text_atomic(output, text)
+    print(f"{what} written to {output}", file=sys.stderr)
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    from workbench.notes.runs import document_text, get_run
+
+    with _migrated() as conn:
+        run = get_run(conn, args.id, owner=args.owner)
+    _write_or_print(document_text(run.scenario), args.output, f"scenario of note {run.id}")
+    return EXIT_OK
+
+
+def _table(args: argparse.Namespace) -> int:
+    from workbench.errors import RunNotFoundError
+    from workbench.notes.runs import get_run
+
+    with _migrated() as conn:
+        run = get_run(conn, args.id, owner=args.owner)
+    if run.csv is None:
+        raise RunNotFoundError(
+            f"note {args.id!r} holds a single run, not a sweep: it has no table "
+            "('workbench notes scenario' writes its scenario)"
+        )
+    _write_or_print(run.csv, args.output, f"sweep table of note {run.id}")
+    return EXIT_OK
+
+
+def _runs(args: argparse.Namespace) -> int:
+    from workbench.notes.runs import list_runs
+
+    with _migrated() as conn:
+        runs = list_runs(conn, owner=args.owner, kind=args.kind, limit=args.limit)
+    if args.json:
+        _print_json(
+            [
+                {
+                    "id": r.id,
+                    "owner": r.owner,
+                    "kind": r.kind,
+                    "title": r.title,
+                    "created_at": r.created_at,
+                    "summary": r.summary,
+                }
+                for r in runs
+            ]
+        )
+        return EXIT_OK
+    for r in runs:
+        print(f"{r.created_at:%Y-%m-%d %H:%M}  {r.kind:<5}  {r.id}  {r.title}")
+    if not runs:
+        print("no stored runs")
+    return EXIT_OK
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``notes`` command group."""
     notes = subparsers.add_parser(
@@ -283,6 +350,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_reindex)
+
+    p = sub.add_parser(
+        "scenario",
+        help="write the scenario document kept with a run or sweep note",
+        description="Write the scenario kept with a run or sweep note (exit 2 when the note is "
+        "not found or holds no run).",
+    )
+    p.add_argument("id", metavar="NOTE_ID")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: standard output")
+    p.add_argument("--owner", help="only this owner's notes (another owner's note is not found)")
+    p.set_defaults(func=_scenario)
+
+    p = sub.add_parser("table", help="write the table (CSV) kept with a sweep note")
+    p.add_argument("id", metavar="NOTE_ID")
+    p.add_argument("-o", "--output", type=Path, metavar="CSV", help="default: standard output")
+    p.add_argument("--owner", help="only this owner's notes")
+    p.set_defaults(func=_table)
+
+    p = sub.add_parser("runs", help="list stored runs and sweeps, newest first")
+    p.add_argument("--owner", help="only this owner's runs (default: all)")
+    p.add_argument("--kind", choices=["run", "sweep"])
+    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_runs)
 
     p = sub.add_parser("validate", help="check every embedding (exit 1 when bad rows are found)")
     p.add_argument("--json", action="store_true")

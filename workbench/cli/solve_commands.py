@@ -1,5 +1,9 @@
 """``workbench solve``: solve scenarios and print tables, JSON or CSV files.
 
+``--note --owner OWNER`` also stores the run as a note (:mod:`workbench.cli.run_notes`) and
+prints the note id: the last line of the tables, or the ``note_id`` key of ``--json``. A run
+that did not converge is stored too.
+
 Exit codes: 0 converged, 1 not converged (diagnostics still printed), 2 bad input.
 """
 
@@ -13,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from workbench.cli.run_notes import add_note_arguments, note_arguments_problem, store_run_note
 
 __all__ = ["register"]
 
@@ -32,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--strategy", choices=("newton", "picard", "fallback"), help="override solver.strategy"
     )
+    add_note_arguments(p, "the solved run")
     p.set_defaults(func=run_solve)
 
 
@@ -42,14 +48,24 @@ def run_solve(args: argparse.Namespace) -> int:
     if not args.file.exists():
         print(f"error: {args.file}: no such file", file=sys.stderr)
         return EXIT_BAD_INPUT
+    problem = note_arguments_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     scenario = load_scenario(args.file)
     if args.strategy:
         scenario.solver.strategy = args.strategy
     result = solve(scenario)
+    overrides = {"strategy": args.strategy} if args.strategy else None
     if args.json:
-        print(result.to_json())
+        doc = result.to_dict()
+        if args.note:
+            doc["note_id"] = store_run_note(args, result, overrides)
+        print(json.dumps(doc, indent=2))
     else:
         _print_tables(result)
+        if args.note:
+            print(store_run_note(args, result, overrides))
     if args.csv:
         args.csv.mkdir(parents=True, exist_ok=True)
         result.edges.to_csv(args.csv / "edges.csv", index=False)

@@ -22,6 +22,9 @@ Design decisions:
 - Solve first clears the results area and says "solving...", so a refused or failed solve
   leaves nothing of the previous one on screen; after an edit the last result stays, marked
   as older than the form.
+- With an ``owner`` the form has a run log (:mod:`~workbench.notebook_ui.run_log`): **Store
+  run** keeps the last solve as a searchable note, related notes show under the results, and
+  :meth:`~ScenarioBuilder.from_note` reopens a stored run.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ from workbench.fluids import BACKENDS, available_fluids
 from workbench.notebook_ui.document import (
     Field,
     JsonPath,
+    component_path,
     get_at,
+    instance_index,
     json_path,
     parse_field,
     pop_at,
@@ -48,6 +53,7 @@ from workbench.notebook_ui.document import (
 )
 from workbench.notebook_ui.form import Section, build_sections
 from workbench.notebook_ui.results_view import chart_png, message_html, result_html
+from workbench.notebook_ui.run_log import RunLogMixin
 from workbench.scenario import flatten, load_scenario, read_json
 
 __all__ = ["ScenarioBuilder"]
@@ -59,7 +65,7 @@ def _issue_text(issue: ScenarioIssue) -> str:
     return str(issue) if issue.path else issue.message
 
 
-class ScenarioBuilder:
+class ScenarioBuilder(RunLogMixin):
     """A scenario form for notebooks.
 
     Parameters
@@ -67,6 +73,18 @@ class ScenarioBuilder:
     scenario : dict, str or path
         The starting document (a path or JSON text is read, not yet validated: an invalid
         file opens with its issues listed).
+    owner : str, optional
+        Turns on the run log: **Store run** and the related notes are this owner's.
+    database : str, ConnectionPool, callable, NotesAccess or None
+        The note database of the run log (None: ``DATABASE_URL``, else the embedded server,
+        opened on the first run-log action).
+    provider : EmbeddingProvider, optional
+        Embeds stored runs and related-notes queries (default: the configured one).
+    base_label : str, optional
+        How stored runs name the document the form was opened on (their changes are listed
+        against it).
+    related_limit : int
+        Related notes shown under the results.
 
     Attributes
     ----------
@@ -81,11 +99,23 @@ class ScenarioBuilder:
         The form; display it in a notebook.
     """
 
-    def __init__(self, scenario: dict[str, Any] | str | Path) -> None:
+    def __init__(
+        self,
+        scenario: dict[str, Any] | str | Path,
+        *,
+        owner: str | None = None,
+        database: Any = None,
+        provider: Any = None,
+        base_label: str | None = None,
+        related_limit: int = 5,
+    ) -> None:
         if isinstance(scenario, dict):
             self.document: dict[str, Any] = copy.deepcopy(scenario)
         else:
             self.document, _label = read_json(scenario)
+        self._init_run_log(
+            owner, database, provider, base_label or "the document as opened", related_limit
+        )
         self.issues: list[str] = []
         self._problems: list[ScenarioIssue] = []
         self._pending: set[JsonPath] = set()
@@ -97,40 +127,17 @@ class ScenarioBuilder:
         self.validate()
 
     @classmethod
-    def from_file(cls, path: str | Path) -> ScenarioBuilder:
-        """A builder opened on a scenario file."""
-        return cls(Path(path))
+    def from_file(cls, path: str | Path, **options: Any) -> ScenarioBuilder:
+        """A builder opened on a scenario file (``options``: ``owner``, ``database``, ...)."""
+        options.setdefault("base_label", f"{Path(path).name} as opened")
+        return cls(Path(path), **options)
 
     # -- where things are ------------------------------------------------------------------
     def _component_base(self, component: str) -> JsonPath:
-        doc = self.document
-        for i, circuit in enumerate(doc.get("circuits", []) or []):
-            for k, comp in enumerate(circuit.get("components", []) or []):
-                if comp.get("name") == component:
-                    return ("circuits", i, "components", k)
-        template, _dot, local = component.partition(".")
-        for k, comp in enumerate(get_at(doc, ("subsystems", template, "components"), []) or []):
-            if local and comp.get("name") == local:
-                return ("subsystems", template, "components", k)
-        names = [
-            c.get("name") for circ in doc.get("circuits", []) or [] for c in circ["components"]
-        ]
-        names += [
-            f"{t}.{c.get('name')}"
-            for t, tpl in (doc.get("subsystems") or {}).items()
-            for c in tpl.get("components", [])
-        ]
-        instances = [i.get("name") for i in doc.get("instances", []) or []]
-        raise KeyError(
-            f"no component {component!r}; components: {', '.join(map(str, names)) or 'none'}"
-            + (f"; instances (their $parameters): {', '.join(instances)}" if instances else "")
-        )
+        return component_path(self.document, component)
 
     def _instance_index(self, instance: str) -> int | None:
-        for i, inst in enumerate(self.document.get("instances", []) or []):
-            if inst.get("name") == instance:
-                return i
-        return None
+        return instance_index(self.document, instance)
 
     # -- editing ---------------------------------------------------------------------------
     def _edit(self, path: JsonPath, value: Any, *, required: bool = False) -> list[str]:
@@ -323,6 +330,7 @@ class ScenarioBuilder:
 
         self.result, self._solved = None, None
         self._clear_results(message_html("solving...", "info"))
+        self._clear_run_log()
         self._solve_button.disabled, self._solve_button.description = True, "Solving..."
         try:
             self._require_valid()
@@ -348,6 +356,7 @@ class ScenarioBuilder:
             self._chart.value = chart_png(result, scenario)
             self._chart.layout.display = None
             self._tables.value = style_results(result, "edges").to_html()
+        self._after_solve()
         return result
 
     def save(self, path: str | Path) -> Path:
@@ -448,6 +457,7 @@ class ScenarioBuilder:
                 w.HBox([self._solve_button, self._save_path, save]),
                 self._save_note,
                 self._results,
+                self._run_log_widget(),
                 self._chart,
                 self._tables,
             ]

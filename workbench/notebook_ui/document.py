@@ -35,6 +35,8 @@ __all__ = [
     "control_fields",
     "template_param_units",
     "write_json_atomic",
+    "component_path",
+    "instance_index",
     "CONTROL_OUTPUT_UNITS",
 ]
 
@@ -291,3 +293,40 @@ def write_json_atomic(path: str | Path, document: Any) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def component_path(doc: dict[str, Any], component: str) -> JsonPath:
+    """Where a component lives: a circuit component's name, or ``<template>.<component>``.
+
+    Raises
+    ------
+    KeyError
+        No such component (the message lists the components and the instances).
+    """
+    for i, circuit in enumerate(doc.get("circuits", []) or []):
+        for k, comp in enumerate(circuit.get("components", []) or []):
+            if comp.get("name") == component:
+                return ("circuits", i, "components", k)
+    template, _dot, local = component.partition(".")
+    for k, comp in enumerate(get_at(doc, ("subsystems", template, "components"), []) or []):
+        if local and comp.get("name") == local:
+            return ("subsystems", template, "components", k)
+    names = [c.get("name") for circ in doc.get("circuits", []) or [] for c in circ["components"]]
+    names += [
+        f"{t}.{c.get('name')}"
+        for t, tpl in (doc.get("subsystems") or {}).items()
+        for c in tpl.get("components", [])
+    ]
+    instances = [i.get("name") for i in doc.get("instances", []) or []]
+    raise KeyError(
+        f"no component {component!r}; components: {', '.join(map(str, names)) or 'none'}"
+        + (f"; instances (their $parameters): {', '.join(instances)}" if instances else "")
+    )
+
+
+def instance_index(doc: dict[str, Any], instance: str) -> int | None:
+    """The index of an instance in ``instances`` (None when there is none of that name)."""
+    for i, inst in enumerate(doc.get("instances", []) or []):
+        if inst.get("name") == instance:
+            return i
+    return None

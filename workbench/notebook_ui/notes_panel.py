@@ -31,6 +31,7 @@ import ipywidgets as w
 import pandas as pd
 
 from workbench.errors import NoteStoreError
+from workbench.notebook_ui.notes_access import NotesAccess
 from workbench.notebook_ui.run import locate
 
 __all__ = ["NoteSearchPanel", "MODES", "safe_highlight", "plain_text", "hit_strength"]
@@ -114,9 +115,7 @@ class NoteSearchPanel:
     ) -> None:
         from workbench.notes.embeddings import get_provider
 
-        self._pool: Any = None
-        self._owns_pool = False
-        self._factory = self._open(database)
+        self._access = NotesAccess(database, provider=provider, migrate=False)
         self.owner = owner
         self.provider = provider or get_provider()
         self.limit = limit
@@ -132,43 +131,15 @@ class NoteSearchPanel:
                 run_migrations(conn)
 
     # -- database access -------------------------------------------------------------------
-    def _open(self, database: Any) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-        import psycopg
-        from psycopg_pool import ConnectionPool, PoolTimeout
-
-        if isinstance(database, psycopg.Connection):
-            raise TypeError(
-                "NoteSearchPanel needs a database URL, a connection pool or a connection "
-                "factory, not an open connection: the panel takes a connection for each "
-                "action, so closing yours cannot stop it"
-            )
-        if isinstance(database, ConnectionPool):
-            self._pool = database
-            return database.connection
-        if callable(database):
-            return database
-        from workbench.notes import create_pool, database_url
-
-        url = database or database_url()
-        try:
-            self._pool = create_pool(
-                url, min_size=1, max_size=2, check=ConnectionPool.check_connection, timeout=30.0
-            )
-        except PoolTimeout as exc:
-            raise NoteStoreError(f"cannot connect to the note database {url!r}: {exc}") from exc
-        self._owns_pool = True
-        return self._pool.connection
-
     @contextlib.contextmanager
     def connection(self) -> Iterator[Any]:
         """A connection for one job (from the panel's pool or factory), given back after."""
-        with self._factory() as conn:
+        with self._access.connection() as conn:
             yield conn
 
     def close(self) -> None:
         """Close the pool the panel opened (a pool or factory given to it is left alone)."""
-        if self._owns_pool and self._pool is not None:
-            self._pool.close()
+        self._access.close()
 
     # -- actions ---------------------------------------------------------------------------
     def import_folder(self, path: str | Path) -> Any:

@@ -69,25 +69,31 @@ def json_path(parts: tuple[str | int, ...]) -> str:
     return out
 
 
-def _label(doc: Any, parts: tuple[str | int, ...]) -> tuple[str | int, ...]:
-    """Replace list indices of named objects (components, instances, loops) by their names."""
-    out: list[str | int] = []
-    node = doc
+def _label(doc: Any, parts: tuple[str | int, ...]) -> str:
+    """A change's place as the builder and the sweep paths name it.
+
+    ``circuits[0].components[3].fan_speed`` -> ``evaporator.fan_speed``,
+    ``subsystems.split.components[1].ua`` -> ``split.evaporator.ua``,
+    ``instances[1].params.speed_hz`` -> ``unit_b.speed_hz``; other places as JSON paths
+    (``solver.strategy``, ``controls[0].target``).
+    """
+    node: Any = doc
+    names: list[str | None] = []
     for part in parts:
-        child = None
         try:
-            child = node[part]
+            node = node[part]
         except (KeyError, IndexError, TypeError):
-            child = None
-        if isinstance(part, int) and isinstance(child, dict):
-            name = child.get("name", child.get("id"))
-            if isinstance(name, str) and out and out[-1] in ("components", "instances", "controls"):
-                out[-1] = f"{out[-1]}[{name}]"
-                node = child
-                continue
-        out.append(part)
-        node = child
-    return tuple(out)
+            node = None
+        name = node.get("name") if isinstance(node, dict) else None
+        names.append(name if isinstance(name, str) else None)
+    head = parts[:3]
+    if len(parts) > 3 and head[0] == "circuits" and head[2] == "components" and names[3]:
+        return json_path((str(names[3]), *parts[4:]))
+    if len(parts) > 3 and head[0] == "subsystems" and head[2] == "components" and names[3]:
+        return json_path((f"{parts[1]}.{names[3]}", *parts[4:]))
+    if len(parts) > 2 and head[0] == "instances" and head[2] == "params" and names[1]:
+        return json_path((str(names[1]), *parts[3:]))
+    return json_path(parts)
 
 
 def _walk(
@@ -95,8 +101,12 @@ def _walk(
 ) -> None:
     if isinstance(base, dict) and isinstance(doc, dict):
         for key in list(base) + [k for k in doc if k not in base]:
-            if key not in doc:
+            if key not in doc and isinstance(base[key], dict):
+                _walk(base[key], {}, (*parts, key), out)  # each removed value
+            elif key not in doc:
                 out.append(((*parts, key), base[key], None))
+            elif key not in base and isinstance(doc[key], dict):
+                _walk({}, doc[key], (*parts, key), out)  # each added value
             elif key not in base:
                 out.append(((*parts, key), None, doc[key]))
             else:
@@ -130,11 +140,12 @@ def _same_number(a: Any, b: Any) -> bool:
 def document_changes(base: Mapping[str, Any], doc: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
     """What changed from ``base`` to ``doc``: ``(path, old, new)`` per value, in document order.
 
-    Objects are compared key by key and lists of objects item by item (a component, instance or
-    control loop is named by its ``name`` or ``id``: ``circuits[0].components[evaporator].fan_speed``);
-    a list of numbers (a compressor map) is one value. ``old`` is None for an added value,
+    Objects are compared key by key and lists of objects item by item; a component is named as
+    the builder names it (``evaporator.fan_speed``, ``split_unit.evaporator.ua`` in a
+    template), an instance's parameter as ``unit_b.speed_hz``; a list of numbers (a compressor
+    map) is one value. ``old`` is None for an added value,
     ``new`` None for a removed one. ``5`` and ``5.0`` are the same value.
     """
     out: list[tuple[tuple, Any, Any]] = []
     _walk(dict(base), dict(doc), (), out)
-    return [(json_path(_label(doc, parts)), old, new) for parts, old, new in out]
+    return [(_label(doc, parts), old, new) for parts, old, new in out]

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    model_validator,
+)
 
 from workbench.notes.text import text_problem
 
@@ -25,6 +33,7 @@ __all__ = [
     "ImportResultOut",
     "SearchHitOut",
     "SearchResponse",
+    "ScenarioDocument",
     "ReindexJobOut",
     "ValidationOut",
     "HealthOut",
@@ -201,6 +210,11 @@ class SearchResponse(BaseModel):
     query: str
     took_ms: float = Field(description="Time spent answering [ms].")
     results: list[SearchHitOut]
+
+
+class ScenarioDocument(RootModel[dict[str, Any]]):
+    """A scenario document as it was solved (the JSON format of docs/scenario-format.md;
+    ``workbench schema`` prints its JSON Schema), key order kept."""
 
 
 class ReindexJobOut(BaseModel):

@@ -1,13 +1,18 @@
-"""``/api/notes``: search, create, read, replace, delete, list and bulk import (owner-scoped)."""
+"""``/api/notes``: search, create, read, replace, delete, list and bulk import (owner-scoped).
+
+``GET /api/notes/{id}/scenario`` answers the scenario document kept with a run or sweep note
+(the run log, :mod:`workbench.notes.runs`): 404 ``not_found`` for no such note of the caller,
+404 ``no_run`` for a note that holds no run.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import psycopg
 from fastapi import APIRouter, Query, Response, status
 
-from workbench.errors import NoteStoreError
+from workbench.errors import NoteStoreError, RunNotFoundError
 from workbench.notes import store
 from workbench.notes.service.dependencies import CallerDep, ConnectionDep, ServicesDep
 from workbench.notes.service.errors import ERROR_RESPONSES, ApiError
@@ -19,6 +24,7 @@ from workbench.notes.service.schemas import (
     NoteList,
     NoteOut,
     NoteReplace,
+    ScenarioDocument,
     SearchHitOut,
     SearchResponse,
 )
@@ -28,6 +34,13 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/api/notes", tags=["notes"], responses=ERROR_RESPONSES)
 _NOT_FOUND = {404: {"model": ErrorBody, "description": "No such note of the caller"}}
+_NO_RUN = {
+    404: {
+        "model": ErrorBody,
+        "description": "No such note of the caller (`not_found`), or the note holds no run "
+        "(`no_run`)",
+    }
+}
 _CONFLICT = {409: {"model": ErrorBody, "description": "External id already used by the caller"}}
 
 
@@ -194,3 +207,24 @@ def delete_note(
     """Delete a note of the caller and its embedding."""
     store.delete_note(conn, note_id, owner=principal.owner)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get(
+    "/{note_id}/scenario",
+    response_model=ScenarioDocument,
+    responses=_NO_RUN,
+    summary="The scenario kept with a run note",
+)
+def read_run_scenario(
+    note_id: str,
+    principal: CallerDep,
+    conn: ConnectionDep,
+) -> dict[str, Any]:
+    """The scenario of a run or sweep note of the caller: solve it to get the stored figures."""
+    from workbench.notes.runs import get_run
+
+    try:
+        run = get_run(conn, note_id, owner=principal.owner)
+    except RunNotFoundError as exc:
+        raise ApiError(404, "no_run", str(exc)) from exc
+    return run.scenario

@@ -1,0 +1,289 @@
+"""The builder's run log: store the solved run as a note, reopen one, show related notes.
+
+:class:`RunLogMixin` gives :class:`~workbench.notebook_ui.builder.ScenarioBuilder` its
+note-side methods and widgets; the builder calls :meth:`~RunLogMixin._after_solve` and
+:meth:`~RunLogMixin._clear_run_log` from its solve. All database work goes through
+:mod:`workbench.notes.runs` on a connection of the builder's
+:class:`~workbench.notebook_ui.notes_access.NotesAccess`.
+
+Design decisions:
+
+- **Only with an owner.** A builder made without ``owner=`` shows no run-log row and never
+  touches a database; with one, the database is opened on the first action (not when the form
+  opens), so a builder for an offline scenario costs nothing.
+- **What is stored is what was solved**: the document of the last solve and its result, even
+  when the form has changed since (the status line says so). The changes from the document as
+  opened (the file, or the run the builder was opened from) are listed in the note.
+- **Related notes under the results**: after each solve the owner's notes matching the fluid,
+  the component types and the result's warnings are listed (:func:`workbench.notes.related`);
+  after a solve that did not converge the query leads with its hint, so the notes on that hint
+  come first. The run the builder was opened from, and runs stored from it, are left out.
+- **A failing database never breaks the form**: the reason is shown in the run-log row.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from workbench.errors import NoteStoreError, WorkbenchError
+from workbench.notebook_ui.notes_access import NotesAccess
+from workbench.notebook_ui.notes_panel import hit_strength, plain_text, safe_highlight
+from workbench.notebook_ui.results_view import message_html
+
+__all__ = ["RunLogMixin", "related_html"]
+
+
+def related_html(hits: list[Any], *, heading: str, query: str) -> str:
+    """The related-notes list: each hit's title (plain text, escaped) and highlighted snippet."""
+    items = "".join(
+        f"<li style='margin-bottom:0.4em'><b>{html.escape(plain_text(h.title) or h.id)}</b> "
+        f"<small class='wb-strength'>{html.escape(hit_strength('hybrid', h))}</small><br>"
+        f"<small>{safe_highlight(h.snippet)}</small></li>"
+        for h in hits
+    )
+    body = f"<ol>{items}</ol>" if hits else "<i>no matching notes</i>"
+    return (
+        f"<div class='wb-related-list'><b>{html.escape(heading)}</b> "
+        f"<small title='{html.escape(query, quote=True)}'>({len(hits)} found)</small>{body}</div>"
+    )
+
+
+class RunLogMixin:
+    """Run-log methods and widgets of the scenario builder (see the module docstring).
+
+    Attributes
+    ----------
+    owner : str or None
+        Whose notes the runs become and which notes are searched (None: no run log).
+    source_note : str or None
+        The note the builder was opened from (:meth:`from_note`).
+    stored_summary : dict or None
+        The result summary kept with that note (the figures a re-solve should give).
+    last_run : StoredRun or None
+        The run stored last by :meth:`store_run`.
+    related_hits : list of SearchHit
+        The related notes shown after the last solve.
+    """
+
+    document: dict[str, Any]
+    result: Any
+    _solved: dict[str, Any] | None
+
+    owner: str | None = None
+    source_note: str | None = None
+    stored_summary: dict[str, Any] | None = None
+    last_run: Any = None
+    related_hits: list[Any]
+    related_limit: int = 5
+
+    def _init_run_log(
+        self,
+        owner: str | None,
+        database: Any,
+        provider: Any,
+        base_label: str,
+        related_limit: int,
+    ) -> None:
+        import copy
+
+        self.owner = owner or None
+        self.related_hits = []
+        self.related_limit = related_limit
+        self.base_document = copy.deepcopy(self.document)
+        self.base_label = base_label
+        self._stored_ids: set[str] = set()
+        self._notes: NotesAccess | None = None
+        if self.owner is not None:
+            self._notes = (
+                database
+                if isinstance(database, NotesAccess)
+                else NotesAccess(database, provider=provider, lazy=True)
+            )
+
+    @classmethod
+    def from_note(
+        cls,
+        note_id: str,
+        *,
+        owner: str,
+        database: Any = None,
+        provider: Any = None,
+        related_limit: int = 5,
+    ) -> Any:
+        """A builder opened on the scenario kept with a run (or sweep) note of ``owner``.
+
+        Parameters
+        ----------
+        note_id : str
+            The note.
+        owner : str
+            Its owner (another owner's note is not found); the builder's run log is theirs.
+        database : str, ConnectionPool, callable or None
+            As for :class:`~workbench.notebook_ui.notes_access.NotesAccess` (None:
+            ``DATABASE_URL``, else the embedded server).
+        provider : EmbeddingProvider, optional
+            Embeds new notes and the related-notes queries.
+
+        Raises
+        ------
+        NoteNotFoundError
+            No such note of ``owner``; ``RunNotFoundError`` when it holds no run.
+        """
+        from workbench.notes.runs import get_run
+
+        access = NotesAccess(database, provider=provider, lazy=True)
+        try:
+            with access.connection() as conn:
+                run = get_run(conn, note_id, owner=owner)
+        except BaseException:
+            access.close()
+            raise
+        builder = cls(  # type: ignore[call-arg]
+            run.scenario,
+            owner=owner,
+            database=access,
+            base_label=f"the run of note {run.id}",
+            related_limit=related_limit,
+        )
+        builder.source_note = run.id
+        builder.stored_summary = run.summary
+        builder._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
+        return builder
+
+    # -- actions ---------------------------------------------------------------------------
+    def _require_notes(self) -> NotesAccess:
+        if self._notes is None:
+            raise NoteStoreError(
+                "this builder has no run log: open it with an owner, e.g. "
+                "ScenarioBuilder.from_file(path, owner='alice')"
+            )
+        return self._notes
+
+    def store_run(self, *, title: str | None = None, external_id: str | None = None) -> Any:
+        """Store the last solve (its document and result) as a note of the builder's owner.
+
+        Returns
+        -------
+        StoredRun
+            The note (``.id``, ``.title``) with the stored scenario and summary.
+
+        Raises
+        ------
+        NoteStoreError
+            No owner, nothing solved yet, or the database refused.
+        """
+        from workbench.notes.runs import save_run
+
+        notes = self._require_notes()
+        if self.result is None or self._solved is None:
+            raise NoteStoreError("nothing to store yet: press Solve first")
+        with notes.connection() as conn:
+            run = save_run(
+                self.result,
+                self._solved,
+                owner=str(self.owner),
+                conn=conn,
+                provider=notes.provider,
+                base=self.base_document,
+                base_label=self.base_label,
+                title=title,
+                external_id=external_id,
+            )
+        self.last_run = run
+        self._stored_ids.add(run.id)
+        changed = (
+            " (the form has changed since that solve)" if self.document != self._solved else ""
+        )
+        self._run_status.value = message_html(f"stored as note {run.id}: {run.title}{changed}")
+        return run
+
+    def related_notes(self, limit: int | None = None) -> list[Any]:
+        """The owner's notes related to the last result (or, before a solve, to the form).
+
+        Shown under the results; the query leads with the hint of a solve that did not
+        converge. The note the builder came from and the runs stored from it are left out.
+
+        Raises
+        ------
+        NoteStoreError
+            No owner, or the database refused.
+        """
+        from workbench.notes.runs import related, related_query
+
+        notes = self._require_notes()
+        subject = self.result if self.result is not None else self.document
+        scenario = self._solved if self.result is not None else None
+        exclude = self._stored_ids | ({self.source_note} if self.source_note else set())
+        with notes.connection() as conn:
+            hits = related(
+                subject,
+                scenario=scenario,
+                owner=str(self.owner),
+                limit=limit or self.related_limit,
+                exclude=exclude,
+                conn=conn,
+                provider=notes.provider,
+            )
+        failed = self.result is not None and not self.result.converged
+        heading = "Notes that match the hint" if failed else "Related notes"
+        query = related_query(subject, scenario=scenario)
+        self.related_hits = hits
+        self._related.value = related_html(hits, heading=heading, query=query)
+        return hits
+
+    def close(self) -> None:
+        """Close the database pool the builder opened (none without an owner)."""
+        if self._notes is not None:
+            self._notes.close()
+
+    # -- hooks of the builder's solve ------------------------------------------------------
+    def _after_solve(self) -> None:
+        if self._notes is None:
+            return
+        self._store_button.disabled = False
+        try:
+            self.related_notes()
+        except (WorkbenchError, OSError) as exc:
+            self.related_hits = []
+            self._related.value = message_html(f"related notes unavailable: {exc}", "warning")
+        except Exception as exc:  # psycopg errors: the form must keep working
+            self.related_hits = []
+            self._related.value = message_html(
+                f"related notes unavailable: {type(exc).__name__}: {exc}", "warning"
+            )
+
+    def _clear_run_log(self) -> None:
+        if self._notes is None:
+            return
+        self._store_button.disabled = True
+        self.related_hits = []
+        self._related.value = ""
+
+    # -- widgets ---------------------------------------------------------------------------
+    def _run_log_widget(self) -> w.VBox:
+        self._store_button = w.Button(description="Store run", icon="book", disabled=True)
+        self._store_button.add_class("wb-store-run")
+        self._store_button.tooltip = "store the last solve as a note (searchable, reopenable)"
+        self._store_button.on_click(self._on_store)
+        self._run_status = w.HTML()
+        self._run_status.add_class("wb-run-status")
+        self._related = w.HTML()
+        self._related.add_class("wb-related")
+        box = w.VBox([w.HBox([self._store_button, self._run_status]), self._related])
+        box.add_class("wb-run-log")
+        if self.owner is None:
+            box.layout.display = "none"
+        return box
+
+    def _on_store(self, _button: Any = None) -> None:
+        try:
+            self.store_run()
+        except (WorkbenchError, OSError) as exc:
+            self._run_status.value = message_html(f"not stored: {exc}", "error")
+        except Exception as exc:  # psycopg errors
+            self._run_status.value = message_html(
+                f"not stored: {type(exc).__name__}: {exc}", "error"
+            )
