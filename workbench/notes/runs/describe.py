@@ -19,7 +19,9 @@ from typing import Any
 from workbench.notes.runs.documents import document_changes
 from workbench.notes.runs.words import (
     celsius,
+    conditions,
     exact,
+    fluid_words,
     joined,
     kilowatts,
     number,
@@ -33,7 +35,18 @@ from workbench.notes.runs.words import (
 )
 from workbench.scenario import as_flat
 
-__all__ = ["NoteText", "run_summary", "run_title", "run_note", "headline_temperatures"]
+__all__ = [
+    "PINCH_NOTE_K",
+    "NoteText",
+    "run_summary",
+    "run_title",
+    "run_note",
+    "headline_temperatures",
+]
+
+PINCH_NOTE_K = 1.0
+"""An exchanger whose smallest temperature difference is below this is named as pinched [K]
+(the builder's warning threshold)."""
 
 _DROPPED = ("edges", "residual_history")
 """Keys of ``SolveResult.to_dict()`` not kept in a run's summary (a re-solve gives them)."""
@@ -145,6 +158,15 @@ def _component_figures(components: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _pinched(components: list[dict[str, Any]]) -> str:
+    return ", ".join(
+        f"{row.get('name')} {number(row['min_temperature_difference'])} K"
+        for row in components
+        if row.get("min_temperature_difference") is not None
+        and row["min_temperature_difference"] < PINCH_NOTE_K
+    )
+
+
 def _loop_figures(summary: Mapping[str, Any]) -> list[str]:
     out = []
     for loop in summary.get("controls") or []:
@@ -195,31 +217,38 @@ def _convergence(summary: Mapping[str, Any], doc: Mapping[str, Any]) -> str:
     return text
 
 
-def _lead_sentence(doc: Mapping[str, Any], summary: Mapping[str, Any], flat: Any) -> str:
+def _lead(doc: Mapping[str, Any], summary: Mapping[str, Any], flat: Any) -> str:
+    """The opening paragraph: what was solved, under which conditions, and what came out."""
     figures = _figures(summary)
-    fluid = doc.get("fluid")
+    fluid = str(doc.get("fluid"))
+    others = fluid_words(fluid)[1:]
     backend = summary.get("fluid_backend") or doc.get("fluid_backend") or "Test"
     types = list(dict.fromkeys(type_words(c.type) for c in flat.components.values()))
-    head = (
-        f"Solved run of {doc.get('name') or 'an unnamed scenario'}: fluid {fluid} ({backend} "
-        f"properties), {len(flat.circuits)} circuit{'s' if len(flat.circuits) != 1 else ''} "
-        f"with {', '.join(types)}."
+    n = len(flat.circuits)
+    text = (
+        f"Solved run of {doc.get('name') or 'an unnamed scenario'}, fluid {fluid}"
+        f"{' (' + ', '.join(others) + ')' if others else ''} with {backend} properties: "
+        f"{'one circuit' if n == 1 else f'{n} circuits'} of {', '.join(types)}."
     )
-    state = (
-        "Converged" if summary.get("converged") else "NOT converged (figures at the last iterate)"
+    where = conditions(flat)
+    if where:
+        text += f" Conditions: {', '.join(where)}."
+    lead = str(summary.get("purpose") or purpose(doc))
+    other = "cooling" if lead == "heating" else "heating"
+    state = "Result" if summary.get("converged") else "NOT converged (figures at the last iterate)"
+    text += (
+        f" {state}: {kilowatts(figures.get(f'{lead}_capacity_w'))} {lead} and "
+        f"{kilowatts(figures.get(f'{other}_capacity_w'))} {other} for "
+        f"{kilowatts(figures.get('compressor_power_w'))} compressor power, COP "
+        f"{number(figures.get(f'cop_{lead}'))} {lead} and {number(figures.get(f'cop_{other}'))} "
+        f"{other}"
     )
     temps = []
     if summary.get("evaporating_c") is not None:
         temps.append(f"evaporating at {celsius(summary['evaporating_c'] + 273.15)}")
     if summary.get("condensing_c") is not None:
         temps.append(f"condensing at {celsius(summary['condensing_c'] + 273.15)}")
-    return (
-        f"{head} {state}: cooling capacity {kilowatts(figures.get('cooling_capacity_w'))}, "
-        f"heating capacity {kilowatts(figures.get('heating_capacity_w'))}, compressor power "
-        f"{kilowatts(figures.get('compressor_power_w'))}, COP {number(figures.get('cop_cooling'))} "
-        f"cooling and COP {number(figures.get('cop_heating'))} heating"
-        + (f"; {' and '.join(temps)}." if temps else ".")
-    )
+    return text + (f"; {', '.join(temps)}." if temps else ".")
 
 
 def run_note(
@@ -245,10 +274,7 @@ def run_note(
     """
     flat = as_flat(dict(doc))
     figures = _figures(summary)
-    params, at_default = parameter_sentences(flat)
-    lines = [_lead_sentence(doc, summary, flat), ""]
-    lines.append("Topology: " + " ".join(topology_sentences(doc, flat)))
-    lines.append("")
+    lines = [_lead(doc, summary, flat)]
     if base is not None:
         changes = document_changes(base, doc)
         lines.append(
@@ -259,6 +285,9 @@ def run_note(
             )
             + "."
         )
+    lines.append("")
+    lines.append("Topology: " + " ".join(topology_sentences(doc, flat)))
+    params, at_default = parameter_sentences(flat)
     lines.append(
         "Design values and changes from the catalog defaults"
         + (
@@ -291,8 +320,13 @@ def run_note(
     )
     lines += [f"- {f}" for f in _component_figures(list(summary.get("components") or []))]
     lines += [f"- {f}" for f in _loop_figures(summary)]
-    lines.append("")
     lines.append(f"Warnings: {joined(summary.get('warnings') or [])}.")
+    pinched = _pinched(list(summary.get("components") or []))
+    if pinched:
+        lines.append(
+            f"Pinched below {number(PINCH_NOTE_K)} K (at their limit, more UA buys little): "
+            f"{pinched}."
+        )
     if summary.get("problems"):
         lines.append(f"Physical problems: {joined(summary['problems'])}.")
     lines.append(_convergence(summary, doc))

@@ -49,6 +49,7 @@ __all__ = [
     "circuit_chains",
     "topology_sentences",
     "parameter_sentences",
+    "conditions",
     "template_sentences",
     "solver_sentences",
 ]
@@ -72,7 +73,7 @@ _HEATING = re.compile(r"heat[\s_-]*pump|heating|boiler|hot[\s_-]*water", re.IGNO
 def number(value: Any) -> str:
     """A figure as a person writes it: 3 significant digits (at least the integer part).
 
-    ``2.9134`` -> ``2.91``, ``3.40`` -> ``3.4``, ``1234.5`` -> ``1235``, ``0.000123`` ->
+    ``2.9134`` -> ``2.91``, ``3.40`` -> ``3.4``, ``1234.6`` -> ``1235``, ``0.000123`` ->
     ``0.000123``, ``2.4e-09`` stays in exponent form; ``None`` -> ``–``.
     """
     if value is None:
@@ -289,6 +290,30 @@ def parameter_sentences(flat: FlatScenario) -> tuple[list[str], int]:
             text += ("; " if text else "") + ", ".join(changed)
         out.append(f"{comp.name} ({comp.type}): {text or 'catalog defaults only'}.")
     return out, at_default
+
+
+def conditions(flat: FlatScenario) -> list[str]:
+    """What the exchangers see: ``evaporator air in at -7 °C``, ``condenser water in at 30 °C``.
+
+    The secondary inlet of each evaporator and condenser (``air_inlet_temp_c`` or
+    ``secondary_inlet_temp_k`` with its ``secondary_fluid``), or its fixed saturation
+    temperature in ideal mode (``t_evap_k``, ``t_cond_k``). How people recall a run: "the unit
+    at -7 °C".
+    """
+    out = []
+    for comp in flat.components.values():
+        if comp.type not in ("Evaporator", "Condenser"):
+            continue
+        p = comp.params
+        medium = str(p.get("secondary_fluid", "air")).lower()
+        if isinstance(p.get("air_inlet_temp_c"), int | float):
+            out.append(f"{comp.name} {medium} in at {exact(p['air_inlet_temp_c'])} °C")
+        elif isinstance(p.get("secondary_inlet_temp_k"), int | float):
+            out.append(f"{comp.name} {medium} in at {celsius(p['secondary_inlet_temp_k'])}")
+        for key, word in (("t_evap_k", "evaporating"), ("t_cond_k", "condensing")):
+            if isinstance(p.get(key), int | float):
+                out.append(f"{comp.name} {word} at {celsius(p[key])} (fixed)")
+    return out
 
 
 def _template_units(doc: Mapping[str, Any], template: str) -> dict[str, str]:
