@@ -34,6 +34,8 @@ class NotesAccess:
         Bring the schema up to date when the first connection is taken.
     lazy : bool
         Open the pool (and start the embedded server) on the first action instead of now.
+    timeout_s : float
+        How long opening the pool waits for the database [s].
 
     Raises
     ------
@@ -50,6 +52,7 @@ class NotesAccess:
         provider: Any = None,
         migrate: bool = True,
         lazy: bool = False,
+        timeout_s: float = 30.0,
     ) -> None:
         import psycopg
 
@@ -66,6 +69,7 @@ class NotesAccess:
         self._owns_pool = False
         self._factory: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
         self._migrated = False
+        self._timeout_s = timeout_s
         if not lazy:
             self._open()
 
@@ -91,7 +95,11 @@ class NotesAccess:
             url = database or database_url()
             try:
                 self._pool = create_pool(
-                    url, min_size=1, max_size=2, check=ConnectionPool.check_connection, timeout=30.0
+                    url,
+                    min_size=1,
+                    max_size=2,
+                    check=ConnectionPool.check_connection,
+                    timeout=self._timeout_s,
                 )
             except PoolTimeout as exc:
                 raise NoteStoreError(f"cannot connect to the note database {url!r}: {exc}") from exc
