@@ -190,3 +190,28 @@ def test_browser_note_search(notebook, notes_url, shots):
     with psycopg.connect(notes_url, autocommit=True) as conn:
         assert count_notes(conn, owner="notebook") == 8
     assert nb.log_entries() == []
+
+
+def test_browser_run_log(notebook, notes_url, shots):
+    nb = notebook("05_run_log.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    page = nb.page
+    builders = page.locator(".wb-builder")
+    assert builders.count() == 2  # the last variant, and the run reopened from its note
+    reopened = builders.nth(1)
+    expect(reopened.locator(".wb-run-status")).to_contain_text("opened from note")
+    # related notes under the results: the other stored variant
+    related = reopened.locator(".wb-related")
+    expect(related).to_contain_text("Related notes")
+    expect(related).to_contain_text("1.7 °C evaporating")
+    # Store run in the browser: a third note of the owner, named in the status line
+    reopened.locator(".wb-store-run").click()
+    expect(reopened.locator(".wb-run-status")).to_contain_text("stored as note", timeout=60_000)
+    from workbench.notes import count_notes
+
+    with psycopg.connect(notes_url, autocommit=True) as conn:
+        assert count_notes(conn, owner="run-log") == 3
+    _screenshot(page, reopened, shots / "run_log.png")
+    assert ink((shots / "run_log.png").read_bytes()) > 0.03
+    assert nb.log_entries() == []

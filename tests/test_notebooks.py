@@ -53,12 +53,13 @@ def _run(name: str, tmp_path, kernel: str, **parameters) -> dict:
 
 
 # -- stored notebooks ------------------------------------------------------------------------
-def test_the_four_notebooks_exist():
-    assert NOTEBOOKS == [
+def test_the_notebooks_exist():
+    assert NOTEBOOKS[:5] == [
         "01_scenario_builder",
         "02_parameter_sweep",
         "03_controls_and_couplings",
         "04_note_search",
+        "05_run_log",
     ]
 
 
@@ -159,6 +160,44 @@ def test_04_note_search(tmp_path, kernel, pg_admin_url):
     oil = summary["queries"]["oil trap in the suction riser"]
     assert oil["keyword"][0] == "Oil return in suction risers"
     assert all(len(hits) <= 3 for hits in ice.values())
+
+
+@pytest.mark.notebook
+@pytest.mark.db
+def test_05_run_log(tmp_path, kernel, pg_admin_url):
+    from notes_fixtures import make_database
+
+    from workbench.notes import connect, db, get_run, list_runs
+
+    name, url = make_database(pg_admin_url, "nb")
+    try:
+        summary = _run("05_run_log", tmp_path, kernel, database_url=url)
+        again = _run("05_run_log", tmp_path / "again", kernel, database_url=url)
+        with connect(url) as conn:
+            runs = list_runs(conn, owner="run-log")
+            cold = get_run(conn, again["stored"]["cold"]["id"], owner="run-log")
+    finally:
+        db.drop_database(pg_admin_url, name)
+    stored = summary["stored"]
+    assert set(stored) == {"cold", "mild"}
+    # the query names -7 °C air: the cold variant is found first and reopened
+    assert summary["found"] == "cold" and summary["hits"][0] == stored["cold"]["title"]
+    assert summary["reopened"] == stored["cold"]["id"]
+    assert summary["converged"] and summary["max_relative_difference"] <= 1e-9
+    # colder evaporator air: less heat for the same compressor, a lower COP
+    assert stored["cold"]["cop_heating"] < stored["mild"]["cop_heating"]
+    assert stored["cold"]["heating_capacity_w"] < stored["mild"]["heating_capacity_w"]
+    assert "COP" in stored["cold"]["title"] and "kW heating" in stored["cold"]["title"]
+    # the scenario reopened from the note is the cold variant, as saved by the notebook
+    saved = load_scenario(summary["scenario_json"])
+    evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
+    assert evap.air_inlet_temp_c == -7.0
+    # the reopened builder lists the other stored run as related, not the run itself
+    assert stored["cold"]["title"] not in summary["related"]
+    assert stored["mild"]["title"] in summary["related"]
+    # a second run of the notebook replaces its notes (external ids) instead of adding copies
+    assert len(runs) == 2 and cold.note.external_id == "05_run_log/cold"
+    assert cold.scenario["circuits"][0]["components"][3]["air_inlet_temp_c"] == -7.0
 
 
 # -- workbench run-notebook ------------------------------------------------------------------

@@ -96,12 +96,8 @@ class RunLogMixin:
         self.base_label = base_label
         self._stored_ids: set[str] = set()
         self._notes: NotesAccess | None = None
-        if self.owner is not None:
-            self._notes = (
-                database
-                if isinstance(database, NotesAccess)
-                else NotesAccess(database, provider=provider, lazy=True)
-            )
+        if self.owner is not None:  # a NotesAccess given is shared: wrapped, never closed here
+            self._notes = NotesAccess(database, provider=provider, lazy=True)
 
     @classmethod
     def from_note(
@@ -162,8 +158,14 @@ class RunLogMixin:
             )
         return self._notes
 
-    def store_run(self, *, title: str | None = None, external_id: str | None = None) -> Any:
+    def store_run(
+        self, *, title: str | None = None, external_id: str | None = None, replace: bool = False
+    ) -> Any:
         """Store the last solve (its document and result) as a note of the builder's owner.
+
+        ``title``, ``external_id`` and ``replace`` are those of
+        :func:`workbench.notes.save_run` (``replace`` with an external id: a notebook run again
+        replaces its earlier note instead of adding a second one).
 
         Returns
         -------
@@ -191,6 +193,7 @@ class RunLogMixin:
                 base_label=self.base_label,
                 title=title,
                 external_id=external_id,
+                replace=replace,
             )
         self.last_run = run
         self._stored_ids.add(run.id)
