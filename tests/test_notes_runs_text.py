@@ -201,8 +201,10 @@ def test_run_title_names_the_scenario_fluid_and_headline_figures(split_run):
     )
     assert text.title == (
         f"Two split air conditioners from one template (R134a), {celsius(t_evap)} evaporating: "
-        f"COP {number(s['cop_cooling'])}, {kilowatts(s['cooling_capacity_w'])} cooling"
+        f"COP {s['cop_cooling']:.2f}, {s['cooling_capacity_w'] / 1e3:.1f} kW cooling"
     )
+    # the content states them to three significant digits: both forms are searchable words
+    assert f"COP {number(s['cop_cooling'])} cooling" in text.content
     # a heat pump leads with heating, and states the condensing temperature
     hp = _doc("heat_pump_v1")
     hp["fluid_backend"] = "Test"
@@ -210,7 +212,7 @@ def test_run_title_names_the_scenario_fluid_and_headline_figures(split_run):
     title = run_note(hp, run_summary(r, hp)).title
     assert title.startswith("Air-to-water heat pump, R134a, ")  # the name says the fluid
     assert (
-        f"COP {number(r.summary['cop_heating'])}, {kilowatts(r.summary['heating_capacity_w'])} heating"
+        f"COP {r.summary['cop_heating']:.2f}, {r.summary['heating_capacity_w'] / 1e3:.1f} kW heating"
         in title
     )
     assert "condensing" in title

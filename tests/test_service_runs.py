@@ -77,7 +77,7 @@ def test_scenario_is_owner_checked_and_needs_a_run(client, stored):
 
 def test_search_finds_runs_like_any_note(client, stored):
     _doc, run, _plain = stored
-    cop = run.title.split("COP ")[1].split(",")[0]
+    cop = f"{run.summary['summary']['cop_heating']:.2f}"  # as the title writes it
     r = client.post(
         "/api/notes/search", params={"q": f"R290 heat pump COP {cop}"}, headers=auth(ALICE)
     )

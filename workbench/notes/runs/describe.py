@@ -112,7 +112,12 @@ def _figures(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def run_title(doc: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
-    """``<name>, <t> °C evaporating: COP <cop>, <q> kW <cooling|heating>`` (or NOT converged)."""
+    """``<name>, <t> °C evaporating: COP <cop>, <q> kW <cooling|heating>`` (or NOT converged).
+
+    The COP with two decimals and the capacity in kW with one (``COP 6.10, 3.9 kW heating``),
+    as a person quotes them; the content states them to three significant digits (``COP 6.1``,
+    ``3.87 kW``), so a query with either form finds the run by keyword.
+    """
     figures = _figures(summary)
     lead = str(summary.get("purpose") or purpose(doc))
     te, tc = summary.get("evaporating_c"), summary.get("condensing_c")
@@ -126,7 +131,9 @@ def run_title(doc: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
         return f"{head}: NOT converged ({summary.get('stop_reason')})"
     cop = figures.get(f"cop_{lead}")
     capacity = figures.get(f"{lead}_capacity_w")
-    return f"{head}: COP {number(cop)}, {kilowatts(capacity)} {lead}"
+    cop_text = "–" if cop is None else f"{cop:.2f}"
+    kw_text = "–" if capacity is None else f"{capacity / 1e3:.1f}"
+    return f"{head}: COP {cop_text}, {kw_text} kW {lead}"
 
 
 _OUTPUTS = (

@@ -131,8 +131,10 @@ def sweep_summary(
         )
     ranges = {}
     for key, _label, _fmt in _FIGURES:
-        col = converged[key].dropna() if key in converged else []
-        ranges[key] = [_plain(col.min()), _plain(col.max())] if len(col) else [None, None]
+        col = converged[key].dropna() if key in converged else None
+        ranges[key] = (
+            [_plain(col.min()), _plain(col.max())] if col is not None and len(col) else [None, None]
+        )
     best = worst = None
     ranked = converged[converged[metric].notna()] if metric in converged else converged.iloc[0:0]
     if len(ranked):
