@@ -42,7 +42,8 @@ class NotesAccess:
     TypeError
         ``database`` is an open connection (a notebook cell could close it under the widget).
     NoteStoreError
-        The database cannot be reached (when the pool opens).
+        The database cannot be reached (when the pool opens), or the notes extra (psycopg) is
+        not installed.
     """
 
     def __init__(
@@ -54,8 +55,12 @@ class NotesAccess:
         lazy: bool = False,
         timeout_s: float = 30.0,
     ) -> None:
-        import psycopg
-
+        try:
+            import psycopg
+        except ModuleNotFoundError as exc:
+            raise NoteStoreError(
+                "the note database needs the notes extra: pip install 'thermal-workbench[notes]'"
+            ) from exc
         if isinstance(database, psycopg.Connection):
             raise TypeError(
                 "a notebook widget needs a database URL, a connection pool or a connection "

@@ -36,6 +36,16 @@ from workbench.notebook_ui.results_view import message_html
 __all__ = ["RunLogMixin", "related_html"]
 
 
+def _database_errors() -> tuple[type[BaseException], ...]:
+    """What a run-log action may meet from the database or the model: shown in the row, never
+    raised into the widget's event loop (a bug still raises). psycopg is imported here, not with
+    the module: the builder works without the notes extra."""
+    import psycopg
+    from psycopg_pool import PoolTimeout
+
+    return (WorkbenchError, OSError, psycopg.Error, PoolTimeout)
+
+
 def related_html(hits: list[Any], *, heading: str, query: str) -> str:
     """The related-notes list: each hit's title (plain text, escaped) and highlighted snippet."""
     items = "".join(
@@ -249,14 +259,9 @@ class RunLogMixin:
         self._store_button.disabled = False
         try:
             self.related_notes()
-        except (WorkbenchError, OSError) as exc:
+        except _database_errors() as exc:  # the form keeps working; the row says why
             self.related_hits = []
             self._related.value = message_html(f"related notes unavailable: {exc}", "warning")
-        except Exception as exc:  # psycopg errors: the form must keep working
-            self.related_hits = []
-            self._related.value = message_html(
-                f"related notes unavailable: {type(exc).__name__}: {exc}", "warning"
-            )
 
     def _clear_run_log(self) -> None:
         if self._notes is None:
@@ -284,9 +289,5 @@ class RunLogMixin:
     def _on_store(self, _button: Any = None) -> None:
         try:
             self.store_run()
-        except (WorkbenchError, OSError) as exc:
+        except _database_errors() as exc:
             self._run_status.value = message_html(f"not stored: {exc}", "error")
-        except Exception as exc:  # psycopg errors
-            self._run_status.value = message_html(
-                f"not stored: {type(exc).__name__}: {exc}", "error"
-            )

@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 
 from workbench.notes.embeddings import EmbeddingProvider
-from workbench.notes.runs.store import _connection
+from workbench.notes.runs.store import connection_for_call
 from workbench.notes.runs.words import fluid_words, type_words
 from workbench.notes.search import MAX_QUERY_CHARS, SearchHit, SearchMode, search
 
@@ -134,6 +134,6 @@ def related(
     query = related_query(subject, scenario=scenario)
     if not query:
         return []
-    with _connection(conn) as c:
+    with connection_for_call(conn) as c:
         hits = search(c, query, owner=owner, limit=limit + len(skip), mode=mode, provider=provider)
     return [h for h in hits if h.id not in skip][:limit]

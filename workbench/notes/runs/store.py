@@ -47,6 +47,7 @@ __all__ = [
     "get_run",
     "run_scenario",
     "list_runs",
+    "connection_for_call",
 ]
 
 RUN_KINDS = ("run", "sweep")
@@ -130,8 +131,12 @@ class _Precomputed(EmbeddingProvider):
 
 
 @contextlib.contextmanager
-def _connection(conn: psycopg.Connection | None) -> Iterator[psycopg.Connection]:
-    """The caller's connection, or one of ``DATABASE_URL`` / the embedded server for one call."""
+def connection_for_call(conn: psycopg.Connection | None) -> Iterator[psycopg.Connection]:
+    """The caller's connection, or one of ``DATABASE_URL`` / the embedded server for one call.
+
+    A connection opened here must find the schema current (:class:`MigrationError` naming
+    ``workbench notes migrate`` otherwise), as the command line requires.
+    """
     if conn is not None:
         yield conn
         return
@@ -163,7 +168,7 @@ def _store(
     provider = provider or provider_from_env()
     vector = provider.embed_one(embedding_text(text.title, text.content))
     ready = _Precomputed(provider, vector)
-    with _connection(conn) as c, c.transaction():
+    with connection_for_call(conn) as c, c.transaction():
         if replace and external_id is not None:
             c.execute(
                 'DELETE FROM "Note" WHERE "ownerId" = %s AND "externalId" = %s',
