@@ -22,6 +22,7 @@ __all__ = [
     "LEGACY_FACTOR_PREFIX",
     "get_spec",
     "normalise_factor",
+    "port_role",
 ]
 
 ParamKind = Literal["number", "integer", "string", "number_list", "object"]
@@ -91,9 +92,30 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
 
 
+def port_role(port: str) -> Literal["inlet", "outlet"] | None:
+    """``inlet`` or ``outlet``: the word of the port name that says which way flow crosses it.
+
+    ``inlet``, ``hot_inlet``, ``inlet_3`` are inlets; ``outlet_1``, ``vapour_outlet`` outlets.
+    """
+    words = port.split("_")
+    if "inlet" in words:
+        return "inlet"
+    if "outlet" in words:
+        return "outlet"
+    return None
+
+
 @dataclass(frozen=True)
 class ComponentSpec:
-    """A component type: its ports, parameters, outputs and calibration factors."""
+    """A component type: its ports, parameters, outputs and calibration factors.
+
+    A component either carries refrigerant streams through (``streams``: each inlet continues
+    as one outlet with the same mass flow) or is a *junction* (no streams): a mixer, splitter
+    or flash tank, where branches of the circuit meet and each port has a flow of its own.
+    A junction may take more ports than it lists: for every stem in ``numbered`` the ports
+    ``<stem>_1``, ``<stem>_2``, ... are allowed, numbered without gaps (``inlet_3`` needs
+    ``inlet_1`` and ``inlet_2``); ``ports`` lists the ones every instance must connect.
+    """
 
     type_name: str
     description: str
@@ -103,6 +125,34 @@ class ComponentSpec:
     factors: tuple[str, ...]
     alternatives: tuple[tuple[str, ...], ...] = field(default=())
     """Groups of parameters that are alternative forms of one quantity: at most one per group."""
+    streams: tuple[tuple[str, str], ...] = (("inlet", "outlet"),)
+    """Pairs (inlet port, outlet port) joined by one refrigerant stream inside the component."""
+    numbered: tuple[str, ...] = ()
+    """Port stems that take any number of ports ``<stem>_<n>``, n = 1, 2, ... (junctions)."""
+
+    @property
+    def junction(self) -> bool:
+        """True for a junction (no through streams: each port carries a flow of its own)."""
+        return not self.streams
+
+    def port_number(self, port: str) -> tuple[str, int] | None:
+        """``(stem, n)`` when ``port`` is ``<stem>_<n>`` of a numbered stem, else None."""
+        stem, _, number = port.rpartition("_")
+        if stem in self.numbered and number.isdigit() and not number.startswith("0"):
+            return stem, int(number)
+        return None
+
+    def has_port(self, port: str) -> bool:
+        """True when ``port`` is a port of this type (listed, or numbered ``<stem>_<n>``)."""
+        return port in self.ports or self.port_number(port) is not None
+
+    @property
+    def port_names_text(self) -> str:
+        """The ports for messages: ``inlet_1, inlet_2, outlet, inlet_3 ... (any inlet_<n>)``."""
+        names = list(self.ports)
+        for stem in self.numbered:
+            names.append(f"{stem}_3 ... (any {stem}_<n>, numbered from 1 without gaps)")
+        return ", ".join(names)
 
     def param(self, name: str) -> ParamSpec | None:
         """Return the spec of parameter ``name`` or None when the type has no such parameter."""
@@ -361,11 +411,87 @@ HEAT_EXCHANGER = ComponentSpec(
     outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
     factors=_HX_FACTORS,
     alternatives=(("ua", "ua_nominal_kw_k", "effectiveness"),),
+    streams=(("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet")),
+)
+
+MIXER = ComponentSpec(
+    type_name="Mixer",
+    description=(
+        "Mixer: two or more branches join (adiabatic); every port at one pressure, the outlet "
+        "at the mass-weighted mean enthalpy"
+    ),
+    ports=("inlet_1", "inlet_2", "outlet"),
+    params=(),
+    outputs=("massFlowRate", "pressure", "temperature"),
+    factors=(),
+    streams=(),
+    numbered=("inlet",),
+)
+
+SPLITTER = ComponentSpec(
+    type_name="Splitter",
+    description=(
+        "Splitter: one stream divides into two or more branches of the same state; the split "
+        "follows from the branches (their valves, evaporators) or from fraction_1 / fractions"
+    ),
+    ports=("inlet", "outlet_1", "outlet_2"),
+    params=(
+        ParamSpec(
+            "fraction_1",
+            "number",
+            "",
+            "share of the inlet mass flow leaving through outlet_1",
+            exclusive_minimum=0.0,
+            exclusive_maximum=1.0,
+        ),
+        ParamSpec(
+            "fractions",
+            "number_list",
+            "",
+            "shares of the inlet mass flow leaving through outlet_1, outlet_2, ... (at most one "
+            "fewer than the outlets; the last outlet takes the rest)",
+        ),
+    ),
+    outputs=("massFlowRate", "pressure", "temperature"),
+    factors=(),
+    alternatives=(("fraction_1", "fractions"),),
+    streams=(),
+    numbered=("outlet",),
+)
+
+FLASH_TANK = ComponentSpec(
+    type_name="FlashTank",
+    description=(
+        "Flash tank (separator): a two-phase inlet leaves as saturated vapour and saturated "
+        "liquid at the tank pressure; fixed pressure_pa, or a pressure that follows from the flows"
+    ),
+    ports=("inlet", "vapour_outlet", "liquid_outlet"),
+    params=(
+        ParamSpec(
+            "pressure_pa",
+            "number",
+            "Pa",
+            "fixed tank pressure (absent: the flows of the circuit set it)",
+            exclusive_minimum=0.0,
+        ),
+    ),
+    outputs=("massFlowRate", "pressure", "temperature"),
+    factors=(),
+    streams=(),
 )
 
 COMPONENT_TYPES: dict[str, ComponentSpec] = {
     spec.type_name: spec
-    for spec in (COMPRESSOR, CONDENSER, EVAPORATOR, EXPANSION_VALVE, HEAT_EXCHANGER)
+    for spec in (
+        COMPRESSOR,
+        CONDENSER,
+        EVAPORATOR,
+        EXPANSION_VALVE,
+        HEAT_EXCHANGER,
+        MIXER,
+        SPLITTER,
+        FLASH_TANK,
+    )
 }
 """Registry of component types by their ``type`` name."""
 

@@ -3,7 +3,11 @@
 from workbench.components.base import COMPONENT_CLASSES, Component, component_class
 from workbench.components.coils import Condenser, Evaporator
 from workbench.components.compressor import Compressor
+from workbench.components.flash_tank import FlashTank
 from workbench.components.internal_hx import HeatExchanger
+from workbench.components.junction import Junction
+from workbench.components.mixer import Mixer
+from workbench.components.splitter import Splitter
 from workbench.components.valve import ExpansionValve
 
 __all__ = [
@@ -13,6 +17,10 @@ __all__ = [
     "Condenser",
     "Evaporator",
     "ExpansionValve",
+    "FlashTank",
     "HeatExchanger",
+    "Junction",
+    "Mixer",
+    "Splitter",
     "component_class",
 ]
