@@ -1,10 +1,12 @@
-"""The solved cycle as paths: states in flow order, per stream loop, with their circuit.
+"""The solved cycle as paths: states in flow order, per loop or branch, with their circuit.
 
-The loops come from the result itself (:attr:`workbench.solver.SolveResult.loops`: the edge
-states in SI with their endpoints as data, followed through each component's streams), so the
-diagrams never read display labels or convert table units back. This module adds what is
-particular to drawing: the state numbers running over all loops and the process path between
-two states.
+The loops and branches come from the result itself (:attr:`workbench.solver.SolveResult.loops`:
+the edge states in SI with their endpoints as data, followed through each component's streams;
+a branch runs between junctions), and the junctions from
+:attr:`~workbench.solver.SolveResult.junctions`, so the diagrams never read display labels or
+convert table units back. This module adds what is particular to drawing: the state numbers
+running over all loops and branches, the lines where branches meet, and the process path
+between two states.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["CycleLoop", "cycle_loops", "segment_states"]
+__all__ = ["CycleLoop", "JunctionLink", "cycle_junctions", "cycle_loops", "segment_states"]
 
 
 @dataclass
@@ -37,7 +39,13 @@ class CycleLoop:
     numbers : list of int
         Label of each state on the diagrams (1-based, running over all loops).
     closed : bool
-        The loop closes on itself (False for an open chain at a failed solve).
+        The loop closes on itself (False for a branch, or an open chain at a failed solve).
+    kind : str
+        ``loop``, ``branch`` (between junctions) or ``chain``.
+    name : str
+        The loop's or branch's name (``circuit 0 branch from flash:vapour_outlet``).
+    index, branches_in_circuit : int
+        Position (1-based) among the loops and branches of its circuit, and their number.
     """
 
     circuit: int
@@ -49,6 +57,39 @@ class CycleLoop:
     s_j_kgk: np.ndarray
     numbers: list[int] = field(default_factory=list)
     closed: bool = True
+    kind: str = "loop"
+    name: str = ""
+    index: int = 0
+    branches_in_circuit: int = 1
+
+    @property
+    def gid(self) -> str:
+        """``cycle-<circuit>`` for a circuit drawn as one line, else ``cycle-<circuit>-<k>``."""
+        if self.branches_in_circuit == 1:
+            return f"cycle-{self.circuit}"
+        return f"cycle-{self.circuit}-{self.index}"
+
+
+@dataclass
+class JunctionLink:
+    """Where branches meet: the lines from a junction's inlet states to its outlet states.
+
+    Attributes
+    ----------
+    name, type : str
+        The junction (``Mixer``, ``Splitter``, ``FlashTank``).
+    circuit : int
+        Circuit id.
+    segments : list of (int, int)
+        Pairs of rows (inlet, outlet) of ``result.edges``: a mixer joins each inlet to its
+        outlet, a splitter its inlet to each outlet (the same state), a flash tank its inlet to
+        the saturated vapour and liquid.
+    """
+
+    name: str
+    type: str
+    circuit: int
+    segments: list[tuple[int, int]]
 
 
 def cycle_loops(result: Any) -> list[CycleLoop]:
@@ -69,8 +110,14 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
     states = getattr(result, "edge_states", None) or []
     out: list[CycleLoop] = []
     number = 1
-    for loop in getattr(result, "loops", None) or []:
+    loops = getattr(result, "loops", None) or []
+    per_circuit: dict[int, int] = {}
+    for loop in loops:
+        per_circuit[loop.circuit] = per_circuit.get(loop.circuit, 0) + 1
+    seen: dict[int, int] = {}
+    for loop in loops:
         rows = list(loop.edges)
+        seen[loop.circuit] = seen.get(loop.circuit, 0) + 1
         out.append(
             CycleLoop(
                 circuit=loop.circuit,
@@ -82,10 +129,27 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
                 s_j_kgk=np.asarray(loop.s_j_kgk, dtype=float),
                 numbers=list(range(number, number + len(rows))),
                 closed=loop.closed,
+                kind=getattr(loop, "kind", "loop" if loop.closed else "chain"),
+                name=getattr(loop, "name", ""),
+                index=seen[loop.circuit],
+                branches_in_circuit=per_circuit[loop.circuit],
             )
         )
         number += len(rows)
     return out
+
+
+def cycle_junctions(result: Any) -> list[JunctionLink]:
+    """The junctions of a result as lines between states (see :class:`JunctionLink`).
+
+    Read from :attr:`workbench.solver.SolveResult.junctions` (edge rows at each port); empty
+    for a result without junctions.
+    """
+    links = []
+    for junction in getattr(result, "junctions", None) or []:
+        segments = [(a, b) for a in junction.inlets for b in junction.outlets]
+        links.append(JunctionLink(junction.name, junction.type, junction.circuit, segments))
+    return links
 
 
 def segment_states(
