@@ -209,16 +209,21 @@ def trace_branches(flat: FlatScenario) -> BranchGraph:
 
     stream_out: dict[tuple[str, str], str] = {}
     for name, spec in specs.items():
-        comp = comps[name]
+        flat_comp = comps[name]
         if spec is None:
             continue
         if spec.junction:
             inlets, outlets, problems = _junction_ports(name, spec, used[name])
             graph.junctions[name] = JunctionPorts(
-                name, comp.type, comp.circuit, comp.path, inlets, outlets
+                name, flat_comp.type, flat_comp.circuit, flat_comp.path, inlets, outlets
             )
             for problem in problems:
-                add("junction", comp.circuit, comp.path, f"{comp.type} '{name}': {problem}")
+                add(
+                    "junction",
+                    flat_comp.circuit,
+                    flat_comp.path,
+                    f"{flat_comp.type} '{name}': {problem}",
+                )
             continue
         for a, b in spec.streams:
             stream_out[(name, a)] = b
@@ -226,9 +231,9 @@ def trace_branches(flat: FlatScenario) -> BranchGraph:
                 if (name, port) not in graph.port_edge:
                     add(
                         "open",
-                        comp.circuit,
-                        comp.path,
-                        f"{comp.type} {name!r} ({comp.path}): port {port!r} is not connected; a "
+                        flat_comp.circuit,
+                        flat_comp.path,
+                        f"{flat_comp.type} {name!r} ({flat_comp.path}): port {port!r} is not connected; a "
                         "refrigerant circuit must be closed",
                     )
 

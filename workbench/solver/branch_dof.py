@@ -19,6 +19,8 @@ module says where, from two structural views of the circuit:
 
 from __future__ import annotations
 
+import numpy as np
+
 from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
@@ -29,7 +31,12 @@ from workbench.components.valve import ExpansionValve
 from workbench.solver.system import System
 from workbench.solver.topology import Branch
 
-__all__ = ["branch_tips_missing", "branch_tips_extra", "describe_branch"]
+__all__ = [
+    "branch_tips_missing",
+    "branch_tips_extra",
+    "describe_branch",
+    "zone_has_pressure_spec",
+]
 
 
 def _on_branch(system: System, branch: Branch) -> list[Component]:
@@ -70,59 +77,101 @@ def _flow_setters(system: System, branch: Branch) -> list[tuple[Component, str]]
     return setters
 
 
-def _junction_relations(comp: Junction) -> int:
-    """Relations among a junction's port flows: mass balance, shares, a flash tank's split."""
-    if isinstance(comp, Splitter):
-        return 1 + len(comp.shares)
-    if isinstance(comp, FlashTank):
-        return 2
-    return 1
+def _flow_rank(system: System, circuit: int) -> tuple[list[Branch], list[Branch], int]:
+    """The circuit's branches, those whose flow nothing determines, and how many flows miss.
 
-
-def _unset_branches(system: System, circuit: int) -> list[Branch]:
-    """Branches whose flow neither a setter nor the junctions around them determine."""
+    The flows are linear in each other: a row per junction mass balance, per splitter share
+    (``m_k = f_k m_in``), per flash tank (``m_vap = x m_in``), and a unit row per branch with a
+    flow setter. A branch is determined when its unit vector lies in the rows' span; the
+    number of missing flow specs is the number of branches minus the rank. Shares and flash
+    fractions take generic values (the structure, not the numbers, decides).
+    """
     topo = system.topology
     branches = [b for b in topo.branches if b.circuit == circuit]
-    known = {b.flow for b in branches if _flow_setters(system, b)}
-    ports: dict[str, list[int]] = {}
-    for b in branches:
-        for end in (b.source, b.target):
-            if end is not None:
-                ports.setdefault(end[0], []).append(b.flow)
-    changed = True
-    while changed:
-        changed = False
-        for name, flows in ports.items():
-            comp = system.components[name]
-            assert isinstance(comp, Junction)
-            unknown = [f for f in set(flows) if f not in known]
-            relations = _junction_relations(comp) - (0 if comp.balances_mass else 1)
-            if unknown and len(unknown) <= relations:
-                known.update(unknown)
-                changed = True
-    return [b for b in branches if b.flow not in known]
+    column = {b.flow: k for k, b in enumerate(branches)}
+    rng = np.random.default_rng(1)
+    rows: list[np.ndarray] = []
+    for info in topo.junctions:
+        if info.circuit != circuit:
+            continue
+        comp = system.components[info.name]
+        port_flow = {
+            p: topo.edge_vars[topo.port_edge[(info.name, p)]].m
+            for p in (*info.inlets, *info.outlets)
+        }
+        mass = np.zeros(len(branches))
+        for p in info.inlets:
+            mass[column[port_flow[p]]] += 1.0
+        for p in info.outlets:
+            mass[column[port_flow[p]]] -= 1.0
+        rows.append(mass)
+        inlet = info.inlets[0]
+        shares: list[str] = []
+        if isinstance(comp, Splitter):
+            shares = list(info.outlets[: len(comp.shares)])
+        elif isinstance(comp, FlashTank):
+            shares = ["vapour_outlet"]
+        for port in shares:
+            row = np.zeros(len(branches))
+            row[column[port_flow[port]]] += 1.0
+            row[column[port_flow[inlet]]] -= rng.uniform(0.2, 0.8)
+            rows.append(row)
+    for k, b in enumerate(branches):
+        if _flow_setters(system, b):
+            row = np.zeros(len(branches))
+            row[k] = 1.0
+            rows.append(row)
+    matrix = np.array(rows) if rows else np.zeros((0, len(branches)))
+    rank = int(np.linalg.matrix_rank(matrix)) if rows else 0
+    unset = []
+    for k, b in enumerate(branches):
+        unit = np.zeros((1, len(branches)))
+        unit[0, k] = 1.0
+        if int(np.linalg.matrix_rank(np.vstack([matrix, unit]))) > rank:
+            unset.append(b)
+    return branches, unset, len(branches) - rank
+
+
+def _flow_options(system: System, branch: Branch) -> list[str]:
+    """The specs that would set a branch's flow."""
+    comps = _on_branch(system, branch)
+    options = [
+        f"superheat_k on Evaporator '{c.name}' (with ua)"
+        for c in comps
+        if isinstance(c, Coil) and not c.refrigerant_is_hot
+    ]
+    options += [
+        f"a flow_coefficient_m2 on ExpansionValve '{c.name}'"
+        for c in comps
+        if isinstance(c, ExpansionValve)
+    ]
+    options += [
+        f"a flow model on Compressor '{c.name}'" for c in comps if isinstance(c, Compressor)
+    ]
+    if branch.source is not None:
+        source = system.components[branch.source[0]]
+        if isinstance(source, Splitter):
+            options.append(f"fraction_1 or fractions on Splitter '{source.name}'")
+    return options
 
 
 def branch_tips_missing(system: System, circuit: int) -> list[str]:
     """What to add in an under-specified branching circuit (branch, junction, spec)."""
     tips = []
-    for branch in _unset_branches(system, circuit):
-        comps = _on_branch(system, branch)
-        options = []
-        evaps = [c for c in comps if isinstance(c, Coil) and not c.refrigerant_is_hot]
-        valves = [c for c in comps if isinstance(c, ExpansionValve)]
-        options += [f"superheat_k on Evaporator '{e.name}' (with ua)" for e in evaps]
-        options += [f"a flow_coefficient_m2 on ExpansionValve '{v.name}'" for v in valves]
-        options += [
-            f"a flow model on Compressor '{c.name}'" for c in comps if isinstance(c, Compressor)
-        ]
-        if branch.source is not None:
-            source = system.components[branch.source[0]]
-            if isinstance(source, Splitter):
-                options.append(f"fraction_1 or fractions on Splitter '{source.name}'")
+    _branches, unset, missing = _flow_rank(system, circuit)
+    if len(unset) == 1:
+        options = _flow_options(system, unset[0])
         tips.append(
-            f"{describe_branch(system, branch)}: nothing sets its mass flow; add "
+            f"{describe_branch(system, unset[0])}: nothing sets its mass flow; add "
             + (" or ".join(options) if options else "a component that sets the flow")
+        )
+    elif unset:
+        options = list(dict.fromkeys(o for b in unset for o in _flow_options(system, b)))
+        tips.append(
+            "the mass flows of "
+            + ", ".join(describe_branch(system, b) for b in unset)
+            + f" are not all set ({missing} missing): add {missing} of "
+            + "; ".join(options)
         )
     for comp in _circuit_components(system, circuit):
         if (
@@ -132,12 +181,12 @@ def branch_tips_missing(system: System, circuit: int) -> list[str]:
             and not comp.has("superheat_k")
             and not comp.has("t_evap_k")
         ):
-            branch = _branch_of(system, comp)
-            if branch is not None and not any(
-                isinstance(c, ExpansionValve) and c.orifice for c in _on_branch(system, branch)
+            on = _branch_of(system, comp)
+            if on is not None and not any(
+                isinstance(c, ExpansionValve) and c.orifice for c in _on_branch(system, on)
             ):
                 tips.append(
-                    f"Evaporator '{comp.name}' on {describe_branch(system, branch)}: add "
+                    f"Evaporator '{comp.name}' on {describe_branch(system, on)}: add "
                     "superheat_k (an ideal valve acts as a thermostatic valve holding it), or give "
                     "the branch's valve a flow_coefficient_m2"
                 )
@@ -170,6 +219,18 @@ def branch_tips_missing(system: System, circuit: int) -> list[str]:
 def branch_tips_extra(system: System, circuit: int) -> list[str]:
     """What to remove in an over-specified branching circuit."""
     tips = []
+    named: set[str] = set()
+    for comp in _circuit_components(system, circuit):
+        if comp.name in named or not _fixes_pressure(comp):
+            continue
+        zone = [c for c in _zone_members(system, comp) if _fixes_pressure(c)]
+        named.update(c.name for c in zone)
+        if len(zone) > 1:
+            what = " and ".join(f"{c.type_name} '{c.name}' ({_pressure_spec(c)})" for c in zone)
+            tips.append(
+                f"{what} all fix the pressure of one pressure zone; keep one, or put a valve "
+                "(an evaporator pressure regulator) after one of the evaporators"
+            )
     topo = system.topology
     for branch in (b for b in topo.branches if b.circuit == circuit):
         setters = _flow_setters(system, branch)
@@ -270,3 +331,19 @@ def _branch_of(system: System, comp: Component) -> Branch | None:
         if any(system.flat.edges[i].dst == comp.name for i in branch.edges):
             return branch
     return None
+
+
+def _fixes_pressure(comp: Component) -> bool:
+    """A saturation-temperature spec or a flash tank's pressure_pa."""
+    if isinstance(comp, Coil):
+        return comp.has(comp.sat_spec)
+    return isinstance(comp, FlashTank) and comp.fixed_pressure
+
+
+def _pressure_spec(comp: Component) -> str:
+    return comp.sat_spec if isinstance(comp, Coil) else "pressure_pa"
+
+
+def zone_has_pressure_spec(system: System, comp: Component) -> bool:
+    """True when a component sharing ``comp``'s pressure zone fixes its pressure."""
+    return any(_fixes_pressure(c) for c in _zone_members(system, comp))

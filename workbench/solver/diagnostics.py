@@ -17,7 +17,11 @@ from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
 from workbench.errors import SpecificationError
-from workbench.solver.branch_dof import branch_tips_extra, branch_tips_missing
+from workbench.solver.branch_dof import (
+    branch_tips_extra,
+    branch_tips_missing,
+    zone_has_pressure_spec,
+)
 from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
@@ -101,10 +105,10 @@ def _coil_tips(system: System, circuit: int) -> list[str]:
                 f"Condenser {c.name!r}: add subcooling_k or t_cond_k (closes the circuit's charge, "
                 "its pressure level)"
             )
-        if not c.ua_mode and not c.has(c.sat_spec):
+        if not c.ua_mode and not zone_has_pressure_spec(system, c):
             tips.append(
                 f"{c.type_name} {c.name!r}: ideal mode needs {c.sat_spec} (or give ua and the "
-                "secondary stream)"
+                "secondary stream), unless another coil of its pressure zone fixes it"
             )
     return tips
 

@@ -38,6 +38,7 @@ from workbench.components.splitter import Splitter
 from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError
 from workbench.solver.system import System
+from workbench.solver.topology import Branch
 from workbench.units import bar_to_pa, celsius_to_kelvin
 
 __all__ = ["branched_guess"]
@@ -209,7 +210,11 @@ def _default_flow(system: System, x: np.ndarray, comps: list[Component]) -> floa
 
 
 def _guess_flows(
-    system: System, x: np.ndarray, branches: list, comps: list[Component], m_default: float
+    system: System,
+    x: np.ndarray,
+    branches: list[Branch],
+    comps: list[Component],
+    m_default: float,
 ) -> None:
     """Branch flows from compressor flow models and the junctions' splits."""
     topo = system.topology

@@ -256,6 +256,16 @@ class SolveResult:
             "edges": self.edge_rows,
             "controls": self.controls,
             "couplings": self.couplings,
+            "branches": [
+                {
+                    "name": loop.name,
+                    "kind": loop.kind,
+                    "circuit": loop.circuit,
+                    "m_kg_s": loop.m_kg_s,
+                    "edges": [self.edge_states[r].label for r in loop.edges],
+                }
+                for loop in self.loops
+            ],
             "property_calls": self.property_calls,
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,

@@ -185,8 +185,8 @@ def follow_loops(states: list[EdgeState], types: dict[str, str]) -> list[StateLo
     by_source = {(st.src, st.src_port): i for i, st in enumerate(states)}
     following: dict[int, int | None] = {}
     for i, st in enumerate(states):
-        out = _outlet_port(types.get(st.dst), st.dst_port)
-        following[i] = by_source.get((st.dst, out)) if out is not None else None
+        port = _outlet_port(types.get(st.dst), st.dst_port)
+        following[i] = by_source.get((st.dst, port)) if port is not None else None
     preceding = {j: i for i, j in following.items() if j is not None}
     seen: set[int] = set()
     chains: list[tuple[list[int], bool]] = []
