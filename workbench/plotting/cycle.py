@@ -2,11 +2,11 @@
 
 The loops and branches come from the result itself (:attr:`workbench.solver.SolveResult.loops`:
 the edge states in SI with their endpoints as data, followed through each component's streams;
-a branch runs between junctions), and the junctions from
-:attr:`~workbench.solver.SolveResult.junctions`, so the diagrams never read display labels or
-convert table units back. This module adds what is particular to drawing: the state numbers
-running over all loops and branches, the lines where branches meet, and the process path
-between two states.
+a branch runs between junctions; where it leaves a flash tank or enters a mixer, the
+junctions of :attr:`~workbench.solver.SolveResult.junctions` give the state its line starts
+or ends at), so the diagrams never read display labels or convert table units back. This
+module adds what is particular to drawing: the state numbers running over all loops and
+branches, and the process path between two states.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["CycleLoop", "JunctionLink", "cycle_junctions", "cycle_loops", "segment_states"]
+__all__ = ["CycleLoop", "cycle_loops", "segment_states"]
 
 
 @dataclass
@@ -46,6 +46,10 @@ class CycleLoop:
         The loop's or branch's name (``circuit 0 branch from flash:vapour_outlet``).
     index, branches_in_circuit : int
         Position (1-based) among the loops and branches of its circuit, and their number.
+    lead, tail : (p, h, T, s) or None
+        Where a branch's line starts before its first state and ends after its last one (not
+        numbered): a branch leaving a flash tank starts at the tank's inlet state (the
+        separation along the isobar), a branch entering a mixer ends at the mixed state.
     """
 
     circuit: int
@@ -61,6 +65,8 @@ class CycleLoop:
     name: str = ""
     index: int = 0
     branches_in_circuit: int = 1
+    lead: tuple[float, float, float, float] | None = None
+    tail: tuple[float, float, float, float] | None = None
 
     @property
     def gid(self) -> str:
@@ -68,28 +74,6 @@ class CycleLoop:
         if self.branches_in_circuit == 1:
             return f"cycle-{self.circuit}"
         return f"cycle-{self.circuit}-{self.index}"
-
-
-@dataclass
-class JunctionLink:
-    """Where branches meet: the lines from a junction's inlet states to its outlet states.
-
-    Attributes
-    ----------
-    name, type : str
-        The junction (``Mixer``, ``Splitter``, ``FlashTank``).
-    circuit : int
-        Circuit id.
-    segments : list of (int, int)
-        Pairs of rows (inlet, outlet) of ``result.edges``: a mixer joins each inlet to its
-        outlet, a splitter its inlet to each outlet (the same state), a flash tank its inlet to
-        the saturated vapour and liquid.
-    """
-
-    name: str
-    type: str
-    circuit: int
-    segments: list[tuple[int, int]]
 
 
 def cycle_loops(result: Any) -> list[CycleLoop]:
@@ -115,9 +99,22 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
     for loop in loops:
         per_circuit[loop.circuit] = per_circuit.get(loop.circuit, 0) + 1
     seen: dict[int, int] = {}
+    junctions = {j.name: j for j in getattr(result, "junctions", None) or []}
+
+    def state(row: int) -> tuple[float, float, float, float]:
+        st = states[row]
+        return (st.p_pa, st.h_j_kg, st.t_k, st.s_j_kgk)
+
     for loop in loops:
         rows = list(loop.edges)
         seen[loop.circuit] = seen.get(loop.circuit, 0) + 1
+        lead = tail = None
+        source = junctions.get(loop.source[0]) if getattr(loop, "source", None) else None
+        target = junctions.get(loop.target[0]) if getattr(loop, "target", None) else None
+        if source is not None and source.type == "FlashTank" and source.inlets:
+            lead = state(source.inlets[0])
+        if target is not None and target.type == "Mixer" and target.outlets:
+            tail = state(target.outlets[0])
         out.append(
             CycleLoop(
                 circuit=loop.circuit,
@@ -133,23 +130,12 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
                 name=getattr(loop, "name", ""),
                 index=seen[loop.circuit],
                 branches_in_circuit=per_circuit[loop.circuit],
+                lead=lead,
+                tail=tail,
             )
         )
         number += len(rows)
     return out
-
-
-def cycle_junctions(result: Any) -> list[JunctionLink]:
-    """The junctions of a result as lines between states (see :class:`JunctionLink`).
-
-    Read from :attr:`workbench.solver.SolveResult.junctions` (edge rows at each port); empty
-    for a result without junctions.
-    """
-    links = []
-    for junction in getattr(result, "junctions", None) or []:
-        segments = [(a, b) for a in junction.inlets for b in junction.outlets]
-        links.append(JunctionLink(junction.name, junction.type, junction.circuit, segments))
-    return links
 
 
 def segment_states(

@@ -9,7 +9,7 @@ the legend under the axes (never over the cycle).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ from matplotlib.ticker import Locator, NullFormatter
 
 from workbench.fluids import FluidBackend
 from workbench.plotting.common import fluid_of, new_axes
-from workbench.plotting.cycle import CycleLoop, JunctionLink, cycle_junctions, cycle_loops
+from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.dome import Dome, pressure_range, saturation_dome
 from workbench.plotting.labels import LabelPlacer, cluster_points, format_number
 from workbench.plotting.layers import XY
@@ -67,8 +67,6 @@ class Diagram:
         Saturation lines from a third of the lowest cycle pressure to the critical point.
     p_range : tuple of float
         Pressure span of the reference lines [Pa].
-    junctions : list of JunctionLink
-        Where the branches of a branching circuit meet.
     """
 
     fig: Figure
@@ -77,7 +75,6 @@ class Diagram:
     loops: list[CycleLoop]
     dome: Dome | None
     p_range: tuple[float, float] | None
-    junctions: list[JunctionLink] = field(default_factory=list)
 
     @property
     def p_cycle(self) -> np.ndarray:
@@ -112,7 +109,7 @@ def start_diagram(
     if backend is not None:
         p_range = pressure_range(backend, p_cycle)
         dome = saturation_dome(backend, p_range[0])
-    return Diagram(fig, ax, backend, loops, dome, p_range, cycle_junctions(result))
+    return Diagram(fig, ax, backend, loops, dome, p_range)
 
 
 def draw_dome(ax: Axes, x_liq: np.ndarray, x_vap: np.ndarray, y: np.ndarray) -> None:

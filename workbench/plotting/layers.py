@@ -10,7 +10,7 @@ from matplotlib.axes import Axes
 
 from workbench.fluids import FluidBackend
 from workbench.plotting.common import circuit_colour
-from workbench.plotting.cycle import CycleLoop, JunctionLink, segment_states
+from workbench.plotting.cycle import CycleLoop, segment_states
 
 __all__ = ["draw_cycle", "XY"]
 
@@ -25,41 +25,38 @@ def draw_cycle(
     xy: XY,
     *,
     segment_points: int = 24,
-    junctions: list[JunctionLink] | None = None,
 ) -> dict[int, str]:
     """Draw each loop's or branch's process paths and its state markers.
 
     Lines carry ``gid`` ``"cycle-<circuit>"`` and state markers ``"states-<circuit>"`` (a
     branching circuit: one line per branch, ``"cycle-<circuit>-<k>"`` and
     ``"states-<circuit>-<k>"``, k = 1, 2, ... in the order of ``loops``) so callers (and
-    tests) can find them. Where branches meet, thin dashed lines in the circuit's colour join
-    each junction's inlet and outlet states (gid ``"junction-<name>"``: mixing, or the flash
-    tank's separation along its isobar). Returns the colour used per circuit. The states are
+    tests) can find them. A branch's line starts at a flash tank's inlet state (the
+    separation) and ends at a mixer's mixed state (``CycleLoop.lead`` / ``tail``), so every
+    branch, even one of a single state, is a line. Returns the colour used per circuit. The states are
     numbered afterwards, once the limits are set
     (:func:`workbench.plotting.diagram.number_states`).
     """
     circuits = sorted({loop.circuit for loop in loops})
     colours = {c: circuit_colour(k) for k, c in enumerate(circuits)}
     labelled: set[int] = set()
-    _draw_junctions(ax, loops, junctions or [], fluid, xy, colours, segment_points)
     for loop in loops:
         colour = colours[loop.circuit]
         n = len(loop.rows)
         closed = loop.closed and n > 1
+        points = [(loop.p_pa[k], loop.h_j_kg[k], loop.t_k[k], loop.s_j_kgk[k]) for k in range(n)]
+        if closed:
+            points.append(points[0])
+        else:
+            points = (
+                ([loop.lead] if loop.lead else []) + points + ([loop.tail] if loop.tail else [])
+            )
         xs: list[np.ndarray] = []
         ys: list[np.ndarray] = []
-        for k in range(n if closed else n - 1):
-            a, b = k, (k + 1) % n
-            p, h, t, s = segment_states(
-                fluid,
-                loop.p_pa[a],
-                loop.h_j_kg[a],
-                loop.p_pa[b],
-                loop.h_j_kg[b],
-                segment_points,
-            )
+        for (pa, ha, ta, sa), (pb, hb, tb, sb) in zip(points, points[1:]):
+            p, h, t, s = segment_states(fluid, pa, ha, pb, hb, segment_points)
             # the ends are the solver's states, not re-evaluated ones
-            t[0], s[0], t[-1], s[-1] = loop.t_k[a], loop.s_j_kgk[a], loop.t_k[b], loop.s_j_kgk[b]
+            t[0], s[0], t[-1], s[-1] = ta, sa, tb, sb
             x, y = xy(p, h, t, s)
             xs.append(x)
             ys.append(y)
@@ -87,45 +84,6 @@ def draw_cycle(
             label=None if xs else label,
         )
     return colours
-
-
-def _draw_junctions(
-    ax: Axes,
-    loops: list[CycleLoop],
-    junctions: list[JunctionLink],
-    fluid: FluidBackend | None,
-    xy: XY,
-    colours: dict[int, str],
-    segment_points: int,
-) -> None:
-    """Thin dashed lines from each junction's inlet states to its outlet states."""
-    at: dict[int, tuple[float, float, float, float]] = {}
-    for loop in loops:
-        for k, row in enumerate(loop.rows):
-            at[row] = (loop.p_pa[k], loop.h_j_kg[k], loop.t_k[k], loop.s_j_kgk[k])
-    for link in junctions:
-        colour = colours.get(link.circuit, "0.3")
-        xs: list[np.ndarray] = []
-        ys: list[np.ndarray] = []
-        for a, b in link.segments:
-            if a not in at or b not in at or at[a][:2] == at[b][:2]:
-                continue  # a splitter's outlets are its inlet state: nothing to draw
-            (pa, ha, ta, sa), (pb, hb, tb, sb) = at[a], at[b]
-            p, h, t, s = segment_states(fluid, pa, ha, pb, hb, segment_points)
-            t[0], s[0], t[-1], s[-1] = ta, sa, tb, sb
-            x, y = xy(p, h, t, s)
-            xs += [x, np.array([np.nan])]
-            ys += [y, np.array([np.nan])]
-        if xs:
-            ax.plot(
-                np.concatenate(xs),
-                np.concatenate(ys),
-                color=colour,
-                lw=1.2,
-                ls="--",
-                gid=f"junction-{link.name}",
-                zorder=2,
-            )
 
 
 def finite_limits(values: Any, pad: float = 0.05) -> tuple[float, float] | None:

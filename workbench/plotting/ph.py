@@ -155,7 +155,7 @@ def plot_ph(
             isotherms.append((t_c, h_kj, p_bar))
         if isotherms:
             extra.append(reference_handle("isotherms (labelled in °C)"))
-    colours = draw_cycle(ax, d.loops, d.backend, _xy_ph, junctions=d.junctions)
+    colours = draw_cycle(ax, d.loops, d.backend, _xy_ph)
     ax.set_xlabel("specific enthalpy h [kJ/kg]")
     ax.set_ylabel("pressure p [bar]")
     limits = _limits(d)

@@ -125,7 +125,7 @@ def plot_ts(
             isobars.append((float(p_bar), s / 1e3, kelvin_to_celsius(t)))
         if isobars:
             extra.append(reference_handle("isobars (labelled in bar)"))
-    colours = draw_cycle(ax, d.loops, d.backend, _xy_ts, junctions=d.junctions)
+    colours = draw_cycle(ax, d.loops, d.backend, _xy_ts)
     ax.set_xlabel("specific entropy s [kJ/(kg K)]")
     ax.set_ylabel("temperature T [°C]")
     limits = _limits(d)

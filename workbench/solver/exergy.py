@@ -21,8 +21,8 @@ With the ambient (dead state) at ``T0`` [K] and ``p0`` [Pa], for every component
     heat transfer just possible: its coldest port for heat it releases (a condenser's
     outlet), its warmest for heat it absorbs (an evaporator's outlet).
 
-The **cycle** (``purpose`` cooling or heating; ``auto`` is cooling when an evaporator's body is
-below ``T0``): the product is the exergy gained by the bodies the cycle serves (those it takes
+The **cycle** (``purpose`` cooling or heating; ``auto`` is cooling when a body the refrigerant
+takes heat from comes in below ``T0``: a secondary inlet, a reservoir): the product is the exergy gained by the bodies the cycle serves (those it takes
 heat from when cooling, gives heat to when heating); the fuel is the compressor power plus the
 exergy given up by any other body; the loss is the exergy gained by the other bodies (a
 refrigerator's warm condenser air). Summing the component balances, the edge exergies cancel
@@ -306,6 +306,7 @@ def exergy_analysis(
 
     rows = _rows(result)
     bodies: list[tuple[_Row, float, float, float, float, str, bool]] = []
+    sources: list[float] = []  # temperatures of the bodies heat is taken from, as they come
     for row in rows:
         comp_in = [st for st in states if st.dst in row.members and st.src not in row.members]
         comp_out = [st for st in states if st.src in row.members and st.dst not in row.members]
@@ -332,10 +333,12 @@ def exergy_analysis(
         ds, de, t_m, kind = _body(out, -q_in, t_ports, t0, overrides.get(row.name))
         row.heat.append((q_in, ds, de, kind))
         bodies.append((row, -q_in, t_m, de, ds, kind, q_in > 0))
+        if q_in > 0:
+            t_in = out.get("secondary_inlet_temperature")
+            sources.append(t_m if kind in ("reservoir", "refrigerant") or t_in is None else t_in)
 
     if purpose == "auto":
-        cold = [b for b in bodies if b[6] and b[2] < t0 - 1e-9]
-        purpose = "cooling" if cold else "heating"
+        purpose = "cooling" if any(t < t0 - 1e-6 for t in sources) else "heating"
     heat: list[HeatExergy] = []
     fuel = power = sum(r.power_w for r in rows)
     product = loss = 0.0

@@ -120,11 +120,15 @@ def _zone_pressures(system: System, circuit: int, zone: dict[int, int]) -> dict[
     return out
 
 
-def _safe(fn: partial[float], fallback: float) -> float:
+def _safe(fn: partial[float | None], fallback: float) -> float:
+    """``fn()``, or ``fallback`` when it fails, gives None (outside the dome) or no number."""
     try:
-        value = float(fn())
+        raw = fn()
     except (FluidPropertyError, ValueError, ZeroDivisionError):
         return fallback
+    if raw is None:
+        return fallback
+    value = float(raw)
     return value if math.isfinite(value) else fallback
 
 
