@@ -150,14 +150,15 @@ def test_exergy_destruction_per_component_agrees_with_tespy(tespy_flash, workben
     fuel = ex.fuel_w
     for comp in ex.components:
         reference = ean.components[names.get(comp.name, comp.name)].E_D
-        # each to 1e-3 of its own size (air with a mean cp against CoolProp's air) and to
-        # 1e-5 of the fuel (the isentropic compressors and the flash tank destroy ~0)
-        assert comp.destruction_w == pytest.approx(reference, rel=1e-3, abs=1e-5 * fuel), comp.name
-    assert ex.fuel_w == pytest.approx(ean.E_F, rel=1e-6)
-    assert ex.product_w == pytest.approx(ean.E_P, rel=1e-4)
-    assert ex.loss_w == pytest.approx(ean.E_L, rel=1e-3)
-    assert ex.destruction_w == pytest.approx(ean.E_D, rel=1e-4)
-    assert ex.efficiency == pytest.approx(ean.epsilon, rel=1e-4)
+        # each to 1e-4 of its own size (air with a mean cp against CoolProp's real air; the
+        # measured differences are below 2e-5) and to 1e-7 of the fuel (the isentropic
+        # compressors and the flash tank destroy ~0)
+        assert comp.destruction_w == pytest.approx(reference, rel=1e-4, abs=1e-7 * fuel), comp.name
+    assert ex.fuel_w == pytest.approx(ean.E_F, rel=1e-9)
+    assert ex.product_w == pytest.approx(ean.E_P, rel=1e-5)
+    assert ex.loss_w == pytest.approx(ean.E_L, rel=1e-4)
+    assert ex.destruction_w == pytest.approx(ean.E_D, rel=1e-5)
+    assert ex.efficiency == pytest.approx(ean.epsilon, rel=1e-5)
 
 
 # -- two evaporators on one compressor -----------------------------------------------------------
