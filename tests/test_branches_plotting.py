@@ -104,9 +104,9 @@ def test_cycle_loops_number_the_branches_in_order(solved):
     assert loops[0].name == "circuit 0 branch from mixer:outlet"  # through the compressor
     assert loops[0].numbers == [1, 2, 3]
     assert loops[1].numbers == [4, 5, 6, 7] and loops[2].numbers == [8, 9, 10]
-    assert loops[0].lead is None and loops[0].tail is None  # a splitter adds no line
-    assert loops[1].tail is not None  # into the mixed state
-    assert loops[1].tail[1] == pytest.approx(result.edge_states[loops[0].rows[0]].h_j_kg)
+    assert loops[0].lead == () and loops[0].tail == ()  # a splitter adds no line
+    (mixed,) = loops[1].tail  # into the mixed state
+    assert mixed[1] == pytest.approx(result.edge_states[loops[0].rows[0]].h_j_kg)
 
 
 def _rendered(fig):

@@ -480,6 +480,43 @@ FLASH_TANK = ComponentSpec(
     streams=(),
 )
 
+INJECTION_COMPRESSOR = ComponentSpec(
+    type_name="InjectionCompressor",
+    description=(
+        "Compressor with a vapour-injection port: two stages of one isentropic efficiency, the "
+        "injected vapour (at the injection port's pressure) mixing in between"
+    ),
+    ports=("inlet", "injection_inlet", "outlet"),
+    params=(
+        COMPRESSOR.params[0],  # isentropic_efficiency
+        ParamSpec(
+            "mass_flow_kg_s", "number", "kg/s", "fixed suction mass flow", exclusive_minimum=0.0
+        ),
+        ParamSpec(
+            "displacement_m3",
+            "number",
+            "m3",
+            "swept volume per revolution (suction flow)",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec("speed_hz", "number", "1/s", "shaft speed", exclusive_minimum=0.0, default=50.0),
+        ParamSpec(
+            "volumetric_efficiency",
+            "number",
+            "",
+            "volumetric efficiency of the suction stage",
+            exclusive_minimum=0.0,
+            maximum=1.0,
+            default=0.9,
+        ),
+        *_factor_params(("z_flow", "z_etav", "z_power")),
+    ),
+    outputs=("power", "massFlowRate", "pressure", "temperature"),
+    factors=("z_flow", "z_etav", "z_power"),
+    alternatives=(("mass_flow_kg_s", "displacement_m3"),),
+    streams=(),
+)
+
 COMPONENT_TYPES: dict[str, ComponentSpec] = {
     spec.type_name: spec
     for spec in (
@@ -491,6 +528,7 @@ COMPONENT_TYPES: dict[str, ComponentSpec] = {
         MIXER,
         SPLITTER,
         FLASH_TANK,
+        INJECTION_COMPRESSOR,
     )
 }
 """Registry of component types by their ``type`` name."""

@@ -46,10 +46,12 @@ class CycleLoop:
         The loop's or branch's name (``circuit 0 branch from flash:vapour_outlet``).
     index, branches_in_circuit : int
         Position (1-based) among the loops and branches of its circuit, and their number.
-    lead, tail : (p, h, T, s) or None
-        Where a branch's line starts before its first state and ends after its last one (not
-        numbered): a branch leaving a flash tank starts at the tank's inlet state (the
-        separation along the isobar), a branch entering a mixer ends at the mixed state.
+    lead, tail : tuple of (p, h, T, s)
+        Points a branch's line passes before its first state and after its last one (not
+        numbered; T and s NaN where the backend fills them in): a branch leaving a flash tank
+        starts at the tank's inlet state (the separation along the isobar), one leaving an
+        injection compressor at its suction, through the end of the first stage and the mixed
+        state; a branch entering a mixer ends at the mixed state.
     """
 
     circuit: int
@@ -65,8 +67,8 @@ class CycleLoop:
     name: str = ""
     index: int = 0
     branches_in_circuit: int = 1
-    lead: tuple[float, float, float, float] | None = None
-    tail: tuple[float, float, float, float] | None = None
+    lead: tuple[tuple[float, float, float, float], ...] = ()
+    tail: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
     def gid(self) -> str:
@@ -105,16 +107,30 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
         st = states[row]
         return (st.p_pa, st.h_j_kg, st.t_k, st.s_j_kgk)
 
+    components = getattr(result, "components", None) or {}
+
     for loop in loops:
         rows = list(loop.edges)
         seen[loop.circuit] = seen.get(loop.circuit, 0) + 1
-        lead = tail = None
+        lead: tuple[tuple[float, float, float, float], ...] = ()
+        tail: tuple[tuple[float, float, float, float], ...] = ()
         source = junctions.get(loop.source[0]) if getattr(loop, "source", None) else None
         target = junctions.get(loop.target[0]) if getattr(loop, "target", None) else None
         if source is not None and source.type == "FlashTank" and source.inlets:
-            lead = state(source.inlets[0])
+            lead = (state(source.inlets[0]),)
+        if source is not None and source.type == "InjectionCompressor" and source.inlets:
+            given = components.get(source.name, {})
+            suction = next(r for r in source.inlets if states[r].dst_port == "inlet")
+            lead = (state(suction),)
+            p_inj, h_mid, h_mix = (
+                given.get(k)
+                for k in ("injection_pressure", "first_stage_enthalpy", "mixed_enthalpy")
+            )
+            if p_inj is not None and h_mid is not None and h_mix is not None:
+                nan = float("nan")
+                lead += ((p_inj, h_mid, nan, nan), (p_inj, h_mix, nan, nan))
         if target is not None and target.type == "Mixer" and target.outlets:
-            tail = state(target.outlets[0])
+            tail = (state(target.outlets[0]),)
         out.append(
             CycleLoop(
                 circuit=loop.circuit,

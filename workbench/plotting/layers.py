@@ -48,15 +48,16 @@ def draw_cycle(
         if closed:
             points.append(points[0])
         else:
-            points = (
-                ([loop.lead] if loop.lead else []) + points + ([loop.tail] if loop.tail else [])
-            )
+            points = list(loop.lead) + points + list(loop.tail)
         xs: list[np.ndarray] = []
         ys: list[np.ndarray] = []
         for (pa, ha, ta, sa), (pb, hb, tb, sb) in zip(points, points[1:]):
             p, h, t, s = segment_states(fluid, pa, ha, pb, hb, segment_points)
-            # the ends are the solver's states, not re-evaluated ones
-            t[0], s[0], t[-1], s[-1] = ta, sa, tb, sb
+            # the ends are the solver's states, not re-evaluated ones (where it gives them)
+            if np.isfinite(ta) and np.isfinite(sa):
+                t[0], s[0] = ta, sa
+            if np.isfinite(tb) and np.isfinite(sb):
+                t[-1], s[-1] = tb, sb
             x, y = xy(p, h, t, s)
             xs.append(x)
             ys.append(y)

@@ -25,6 +25,7 @@ from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.flash_tank import FlashTank
+from workbench.components.injection_compressor import InjectionCompressor
 from workbench.components.junction import Junction
 from workbench.components.splitter import Splitter
 from workbench.components.valve import ExpansionValve
@@ -117,7 +118,7 @@ def _flow_rank(system: System, circuit: int) -> tuple[list[Branch], list[Branch]
             row[column[port_flow[inlet]]] -= rng.uniform(0.2, 0.8)
             rows.append(row)
     for k, b in enumerate(branches):
-        if _flow_setters(system, b):
+        if _flow_setters(system, b) or _suction_of_flow_model(system, b):
             row = np.zeros(len(branches))
             row[k] = 1.0
             rows.append(row)
@@ -190,7 +191,11 @@ def branch_tips_missing(system: System, circuit: int) -> list[str]:
                     "superheat_k (an ideal valve acts as a thermostatic valve holding it), or give "
                     "the branch's valve a flow_coefficient_m2"
                 )
-    compressors = [c for c in _circuit_components(system, circuit) if isinstance(c, Compressor)]
+    compressors = [
+        c
+        for c in _circuit_components(system, circuit)
+        if isinstance(c, Compressor | InjectionCompressor)
+    ]
     flow_models = [c for c in compressors if c.flow_mode != "none"]
     for comp in _circuit_components(system, circuit):
         if (
@@ -260,6 +265,12 @@ def branch_tips_extra(system: System, circuit: int) -> list[str]:
                 if b.circuit == circuit
                 for c, _spec in _flow_setters(system, b)
                 if isinstance(c, Compressor)
+            } | {
+                c.name
+                for b in topo.branches
+                if b.circuit == circuit
+                for c in [_suction_of_flow_model(system, b)]
+                if c is not None
             }
             if len(compressors) > 1 and near:
                 names = " and ".join(f"'{n}'" for n in sorted(compressors))
@@ -296,7 +307,10 @@ def _zone_members(system: System, start: Component) -> list[Component]:
     while todo:
         comp = todo.pop()
         out.append(comp)
-        if isinstance(comp, Compressor | ExpansionValve) and comp is not start:
+        if (
+            isinstance(comp, Compressor | ExpansionValve | InjectionCompressor)
+            and comp is not start
+        ):
             continue
         for port in topo.component_ports.get(comp.name, ()):
             edge = flat.edges[topo.port_edge[(comp.name, port)]]
@@ -305,7 +319,7 @@ def _zone_members(system: System, start: Component) -> list[Component]:
                 continue
             seen.add(other)
             neighbour = system.components[other]
-            if isinstance(neighbour, Compressor | ExpansionValve):
+            if isinstance(neighbour, Compressor | ExpansionValve | InjectionCompressor):
                 continue
             todo.append(neighbour)
     return out
@@ -347,3 +361,13 @@ def _pressure_spec(comp: Component) -> str:
 def zone_has_pressure_spec(system: System, comp: Component) -> bool:
     """True when a component sharing ``comp``'s pressure zone fixes its pressure."""
     return any(_fixes_pressure(c) for c in _zone_members(system, comp))
+
+
+def _suction_of_flow_model(system: System, branch: Branch) -> InjectionCompressor | None:
+    """The injection compressor whose flow model sets this branch's (its suction's) flow."""
+    if branch.target is None or branch.target[1] != "inlet":
+        return None
+    comp = system.components[branch.target[0]]
+    if isinstance(comp, InjectionCompressor) and comp.flow_mode != "none":
+        return comp
+    return None

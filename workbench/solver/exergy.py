@@ -53,6 +53,9 @@ HEAT_RELEASING = ("Condenser", "GasCooler")
 HEAT_ABSORBING = ("Evaporator",)
 """Coil types whose refrigerant absorbs heat from an outside body."""
 
+POWERED = ("Compressor", "InjectionCompressor")
+"""Component types whose ``power`` output is shaft work into the refrigerant."""
+
 
 @dataclass(frozen=True)
 class HeatExergy:
@@ -431,6 +434,6 @@ def _rows(result: SolveResult) -> list[_Row]:
                 members = tuple(n for n, lab in coupled.items() if lab == label)
                 rows.append(_Row(label, "ThermalCoupling", members))
             continue
-        power = float(out.get("power") or 0.0) if out.get("type") == "Compressor" else 0.0
+        power = float(out.get("power") or 0.0) if out.get("type") in POWERED else 0.0
         rows.append(_Row(name, str(out.get("type")), (name,), power_w=power))
     return rows

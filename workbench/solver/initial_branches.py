@@ -24,6 +24,7 @@ Newton then closes the balances; the mass balances are linear and close in one s
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -32,6 +33,7 @@ from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.flash_tank import FlashTank
+from workbench.components.injection_compressor import InjectionCompressor
 from workbench.components.junction import Junction
 from workbench.components.mixer import Mixer
 from workbench.components.splitter import Splitter
@@ -59,8 +61,8 @@ def _zones(system: System, edges: list[int]) -> dict[int, int]:
 
     topo = system.topology
     for name, comp in system.components.items():
-        if isinstance(comp, Compressor | ExpansionValve):
-            continue
+        if isinstance(comp, Compressor | ExpansionValve | InjectionCompressor):
+            continue  # three pressures meet in an injection compressor
         ports = topo.component_ports.get(name, ())
         groups = [ports] if isinstance(comp, Junction) else [list(s) for s in comp.streams]
         for group in groups:
@@ -120,7 +122,7 @@ def _zone_pressures(system: System, circuit: int, zone: dict[int, int]) -> dict[
     return out
 
 
-def _safe(fn: partial[float | None], fallback: float) -> float:
+def _safe(fn: Callable[[], float | None], fallback: float) -> float:
     """``fn()``, or ``fallback`` when it fails, gives None (outside the dome) or no number."""
     try:
         raw = fn()
@@ -195,6 +197,9 @@ def _junction_outlet(system: System, comp: Junction, x: np.ndarray, port: str) -
     """Outlet enthalpy of a junction [J/kg] from its inlets at ``x``."""
     fluid = system.fluid
     out = comp.port(x, port)
+    if isinstance(comp, InjectionCompressor):
+        inlet = comp.port(x, "inlet")
+        return _safe(partial(lambda: comp.stages(x)[2]), inlet.h + 40e3)
     if isinstance(comp, FlashTank):
         return float(fluid.h_vap(out.p) if port == "vapour_outlet" else fluid.h_liq(out.p))
     ins = comp.states(x, comp.inlets)
@@ -206,7 +211,7 @@ def _junction_outlet(system: System, comp: Junction, x: np.ndarray, port: str) -
 
 def _default_flow(system: System, x: np.ndarray, comps: list[Component]) -> float:
     for comp in comps:
-        if isinstance(comp, Compressor) and comp.flow_mode != "none":
+        if isinstance(comp, Compressor | InjectionCompressor) and comp.flow_mode != "none":
             m = _safe(partial(lambda c=comp: c.model_mass_flow(x) * c.factor(x, "z_flow")), 0.0)
             if m > 0:
                 return m
@@ -226,8 +231,10 @@ def _guess_flows(
     for branch in branches:
         for i in branch.edges:
             comp = system.components[system.flat.edges[i].dst]
-            if isinstance(comp, Compressor) and comp.flow_mode != "none":
-                m = _safe(partial(lambda c=comp: c.model_mass_flow(x) * c.factor(x, "z_flow")), 0.0)
+            suction = system.flat.edges[i].dst_port == "inlet"
+            pump = comp if isinstance(comp, Compressor | InjectionCompressor) and suction else None
+            if pump is not None and pump.flow_mode != "none":
+                m = _safe(partial(lambda c=pump: c.model_mass_flow(x) * c.factor(x, "z_flow")), 0.0)
                 if m > 0:
                     x[branch.flow] = m
                     pinned.add(branch.flow)
@@ -238,7 +245,7 @@ def _guess_flows(
         ins = [topo.edge_vars[topo.port_edge[(comp.name, p)]] for p in comp.inlets]
         outs = [topo.edge_vars[topo.port_edge[(comp.name, p)]] for p in comp.outlets]
         m_in = float(sum(x[v.m] for v in ins)) or m_default
-        if isinstance(comp, Mixer):
+        if isinstance(comp, Mixer | InjectionCompressor):
             shares = [1.0]
         elif isinstance(comp, Splitter):
             given = list(comp.shares)

@@ -144,12 +144,12 @@ def _outlet_port(component_type: str | None, inlet_port: str) -> str | None:
 
 
 def _is_compressor(component_type: str | None) -> bool:
-    from workbench.components.models import Compressor, component_class
+    from workbench.components.models import Compressor, InjectionCompressor, component_class
     from workbench.errors import SpecificationError
 
     try:
         return component_type is not None and issubclass(
-            component_class(component_type), Compressor
+            component_class(component_type), Compressor | InjectionCompressor
         )
     except SpecificationError:
         return False
