@@ -10,10 +10,23 @@ The equations behind each parameter are in the component family modules and in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from workbench.components.catalog_junctions import (
+    FLASH_TANK,
+    INJECTION_COMPRESSOR,
+    MIXER,
+    SPLITTER,
+)
+from workbench.components.catalog_types import (
+    ISENTROPIC_EFFICIENCY,
+    ComponentSpec,
+    ParamKind,
+    ParamSpec,
+    factor_params,
+    port_role,
+)
 
 __all__ = [
+    "ParamKind",
     "ParamSpec",
     "ComponentSpec",
     "COMPONENT_TYPES",
@@ -25,7 +38,6 @@ __all__ = [
     "port_role",
 ]
 
-ParamKind = Literal["number", "integer", "string", "number_list", "object"]
 
 CONTROL_OUTPUTS: tuple[str, ...] = (
     "capacity",
@@ -51,126 +63,6 @@ def normalise_factor(name: str) -> str:
     if name.startswith(LEGACY_FACTOR_PREFIX):
         return "z_" + name[len(LEGACY_FACTOR_PREFIX) :]
     return name
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """One component parameter.
-
-    Parameters
-    ----------
-    name : str
-        JSON key, with its unit suffix where it has one.
-    kind : str
-        ``number``, ``integer``, ``string``, ``number_list`` or ``object``.
-    unit : str
-        Unit of the value as written in JSON (``""`` for dimensionless).
-    description : str
-        One line on what it does.
-    minimum, maximum : float or None
-        Inclusive bounds.
-    exclusive_minimum, exclusive_maximum : float or None
-        Exclusive bounds.
-    default : object
-        Value used when absent (None: no default, the parameter selects a mode when present).
-    length : int or None
-        Required length of a ``number_list``.
-    choices : tuple of str
-        Allowed values of a ``string`` parameter (empty: any).
-    """
-
-    name: str
-    kind: ParamKind
-    unit: str
-    description: str
-    minimum: float | None = None
-    maximum: float | None = None
-    exclusive_minimum: float | None = None
-    exclusive_maximum: float | None = None
-    default: object = None
-    length: int | None = None
-    choices: tuple[str, ...] = ()
-
-
-def port_role(port: str) -> Literal["inlet", "outlet"] | None:
-    """``inlet`` or ``outlet``: the word of the port name that says which way flow crosses it.
-
-    ``inlet``, ``hot_inlet``, ``inlet_3`` are inlets; ``outlet_1``, ``vapour_outlet`` outlets.
-    """
-    words = port.split("_")
-    if "inlet" in words:
-        return "inlet"
-    if "outlet" in words:
-        return "outlet"
-    return None
-
-
-@dataclass(frozen=True)
-class ComponentSpec:
-    """A component type: its ports, parameters, outputs and calibration factors.
-
-    A component either carries refrigerant streams through (``streams``: each inlet continues
-    as one outlet with the same mass flow) or is a *junction* (no streams): a mixer, splitter
-    or flash tank, where branches of the circuit meet and each port has a flow of its own.
-    A junction may take more ports than it lists: for every stem in ``numbered`` the ports
-    ``<stem>_1``, ``<stem>_2``, ... are allowed, numbered without gaps (``inlet_3`` needs
-    ``inlet_1`` and ``inlet_2``); ``ports`` lists the ones every instance must connect.
-    """
-
-    type_name: str
-    description: str
-    ports: tuple[str, ...]
-    params: tuple[ParamSpec, ...]
-    outputs: tuple[str, ...]
-    factors: tuple[str, ...]
-    alternatives: tuple[tuple[str, ...], ...] = field(default=())
-    """Groups of parameters that are alternative forms of one quantity: at most one per group."""
-    streams: tuple[tuple[str, str], ...] = (("inlet", "outlet"),)
-    """Pairs (inlet port, outlet port) joined by one refrigerant stream inside the component."""
-    numbered: tuple[str, ...] = ()
-    """Port stems that take any number of ports ``<stem>_<n>``, n = 1, 2, ... (junctions)."""
-
-    @property
-    def junction(self) -> bool:
-        """True for a junction (no through streams: each port carries a flow of its own)."""
-        return not self.streams
-
-    def port_number(self, port: str) -> tuple[str, int] | None:
-        """``(stem, n)`` when ``port`` is ``<stem>_<n>`` of a numbered stem, else None."""
-        stem, _, number = port.rpartition("_")
-        if stem in self.numbered and number.isdigit() and not number.startswith("0"):
-            return stem, int(number)
-        return None
-
-    def has_port(self, port: str) -> bool:
-        """True when ``port`` is a port of this type (listed, or numbered ``<stem>_<n>``)."""
-        return port in self.ports or self.port_number(port) is not None
-
-    @property
-    def port_names_text(self) -> str:
-        """The ports for messages: ``inlet_1, inlet_2, outlet, inlet_3 ... (any inlet_<n>)``."""
-        names = list(self.ports)
-        for stem in self.numbered:
-            names.append(f"{stem}_3 ... (any {stem}_<n>, numbered from 1 without gaps)")
-        return ", ".join(names)
-
-    def param(self, name: str) -> ParamSpec | None:
-        """Return the spec of parameter ``name`` or None when the type has no such parameter."""
-        for spec in self.params:
-            if spec.name == name:
-                return spec
-        return None
-
-    @property
-    def param_names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.params)
-
-
-def _factor_params(factors: tuple[str, ...]) -> tuple[ParamSpec, ...]:
-    return tuple(
-        ParamSpec(f, "number", "", f"calibration factor {f} (multiplier)", minimum=0.0, default=1.0)
-        for f in factors
-    )
 
 
 _DP = ParamSpec(
@@ -276,15 +168,7 @@ COMPRESSOR = ComponentSpec(
     description="Compressor: isentropic efficiency with fixed flow, displacement or an AHRI 540-style map",
     ports=("inlet", "outlet"),
     params=(
-        ParamSpec(
-            "isentropic_efficiency",
-            "number",
-            "",
-            "isentropic efficiency eta_s = (h2s - h1) / (h2 - h1)",
-            exclusive_minimum=0.0,
-            maximum=1.0,
-            default=0.7,
-        ),
+        ISENTROPIC_EFFICIENCY,
         ParamSpec("mass_flow_kg_s", "number", "kg/s", "fixed mass flow", exclusive_minimum=0.0),
         ParamSpec(
             "displacement_m3", "number", "m3", "swept volume per revolution", exclusive_minimum=0.0
@@ -320,7 +204,7 @@ COMPRESSOR = ComponentSpec(
             "suction superheat at which the map was rated (flow corrected by suction density)",
             minimum=0.0,
         ),
-        *_factor_params(("z_flow", "z_etav", "z_power")),
+        *factor_params(("z_flow", "z_etav", "z_power")),
     ),
     outputs=("power", "massFlowRate", "pressure", "temperature"),
     factors=("z_flow", "z_etav", "z_power"),
@@ -341,7 +225,7 @@ CONDENSER = ComponentSpec(
         ),
         ParamSpec("subcooling_k", "number", "K", "subcooling at the outlet", minimum=0.0),
         *_SECONDARY,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=(*_HX_OUTPUTS, "subcooling"),
     factors=_HX_FACTORS,
@@ -362,7 +246,7 @@ EVAPORATOR = ComponentSpec(
         ),
         ParamSpec("superheat_k", "number", "K", "superheat at the outlet", minimum=0.0),
         *_SECONDARY,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=(*_HX_OUTPUTS, "superheat"),
     factors=_HX_FACTORS,
@@ -381,7 +265,7 @@ EXPANSION_VALVE = ComponentSpec(
             "orifice CdA: m = z_flow * CdA * sqrt(2 rho_in (p_in - p_out))",
             exclusive_minimum=0.0,
         ),
-        *_factor_params(("z_flow",)),
+        *factor_params(("z_flow",)),
     ),
     outputs=("massFlowRate", "pressure", "temperature"),
     factors=("z_flow",),
@@ -406,115 +290,12 @@ HEAT_EXCHANGER = ComponentSpec(
         ),
         _DP,
         _DP_FLOW,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
     factors=_HX_FACTORS,
     alternatives=(("ua", "ua_nominal_kw_k", "effectiveness"),),
     streams=(("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet")),
-)
-
-MIXER = ComponentSpec(
-    type_name="Mixer",
-    description=(
-        "Mixer: two or more branches join (adiabatic); every port at one pressure, the outlet "
-        "at the mass-weighted mean enthalpy"
-    ),
-    ports=("inlet_1", "inlet_2", "outlet"),
-    params=(),
-    outputs=("massFlowRate", "pressure", "temperature"),
-    factors=(),
-    streams=(),
-    numbered=("inlet",),
-)
-
-SPLITTER = ComponentSpec(
-    type_name="Splitter",
-    description=(
-        "Splitter: one stream divides into two or more branches of the same state; the split "
-        "follows from the branches (their valves, evaporators) or from fraction_1 / fractions"
-    ),
-    ports=("inlet", "outlet_1", "outlet_2"),
-    params=(
-        ParamSpec(
-            "fraction_1",
-            "number",
-            "",
-            "share of the inlet mass flow leaving through outlet_1",
-            exclusive_minimum=0.0,
-            exclusive_maximum=1.0,
-        ),
-        ParamSpec(
-            "fractions",
-            "number_list",
-            "",
-            "shares of the inlet mass flow leaving through outlet_1, outlet_2, ... (at most one "
-            "fewer than the outlets; the last outlet takes the rest)",
-        ),
-    ),
-    outputs=("massFlowRate", "pressure", "temperature"),
-    factors=(),
-    alternatives=(("fraction_1", "fractions"),),
-    streams=(),
-    numbered=("outlet",),
-)
-
-FLASH_TANK = ComponentSpec(
-    type_name="FlashTank",
-    description=(
-        "Flash tank (separator): a two-phase inlet leaves as saturated vapour and saturated "
-        "liquid at the tank pressure; fixed pressure_pa, or a pressure that follows from the flows"
-    ),
-    ports=("inlet", "vapour_outlet", "liquid_outlet"),
-    params=(
-        ParamSpec(
-            "pressure_pa",
-            "number",
-            "Pa",
-            "fixed tank pressure (absent: the flows of the circuit set it)",
-            exclusive_minimum=0.0,
-        ),
-    ),
-    outputs=("massFlowRate", "pressure", "temperature"),
-    factors=(),
-    streams=(),
-)
-
-INJECTION_COMPRESSOR = ComponentSpec(
-    type_name="InjectionCompressor",
-    description=(
-        "Compressor with a vapour-injection port: two stages of one isentropic efficiency, the "
-        "injected vapour (at the injection port's pressure) mixing in between"
-    ),
-    ports=("inlet", "injection_inlet", "outlet"),
-    params=(
-        COMPRESSOR.params[0],  # isentropic_efficiency
-        ParamSpec(
-            "mass_flow_kg_s", "number", "kg/s", "fixed suction mass flow", exclusive_minimum=0.0
-        ),
-        ParamSpec(
-            "displacement_m3",
-            "number",
-            "m3",
-            "swept volume per revolution (suction flow)",
-            exclusive_minimum=0.0,
-        ),
-        ParamSpec("speed_hz", "number", "1/s", "shaft speed", exclusive_minimum=0.0, default=50.0),
-        ParamSpec(
-            "volumetric_efficiency",
-            "number",
-            "",
-            "volumetric efficiency of the suction stage",
-            exclusive_minimum=0.0,
-            maximum=1.0,
-            default=0.9,
-        ),
-        *_factor_params(("z_flow", "z_etav", "z_power")),
-    ),
-    outputs=("power", "massFlowRate", "pressure", "temperature"),
-    factors=("z_flow", "z_etav", "z_power"),
-    alternatives=(("mass_flow_kg_s", "displacement_m3"),),
-    streams=(),
 )
 
 COMPONENT_TYPES: dict[str, ComponentSpec] = {
