@@ -1,8 +1,9 @@
 """Degrees of freedom, structural analysis and the words that explain a failed solve.
 
-Before solving, the unknowns and equations of every circuit are counted; a mismatch raises a
+Before solving, the unknowns and equations of every circuit are counted (a mass flow per loop
+or branch, p and h per edge; every component's and junction's equations); a mismatch raises a
 :class:`~workbench.errors.SpecificationError` that says which component lacks or has one spec
-too many. A square system can still be structurally singular (two specs fixing the same
+too many, and in a branching circuit which branch or junction (:mod:`.branch_dof`). A square system can still be structurally singular (two specs fixing the same
 quantity); a maximum matching of equations to unknowns names the equations left without an
 unknown and the unknowns no equation determines.
 """
@@ -16,6 +17,11 @@ from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
 from workbench.errors import SpecificationError
+from workbench.solver.branch_dof import (
+    branch_tips_extra,
+    branch_tips_missing,
+    zone_has_pressure_spec,
+)
 from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
@@ -36,6 +42,8 @@ def _circuit_counts(system: System) -> dict[int, tuple[int, int]]:
 
 
 def _suggest_missing(system: System, circuit: int) -> list[str]:
+    if system.topology.circuit_has_junctions(circuit):
+        return branch_tips_missing(system, circuit) + _coil_tips(system, circuit)
     tips = []
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
@@ -81,7 +89,33 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
     return tips
 
 
+def _coil_tips(system: System, circuit: int) -> list[str]:
+    """Coil specs a branching circuit misses (its charge, ideal-mode saturation)."""
+    tips = []
+    for c in system.components.values():
+        if not isinstance(c, Coil) or system.flat.components[c.name].circuit != circuit:
+            continue
+        if (
+            c.refrigerant_is_hot
+            and c.ua_mode
+            and not c.has("t_cond_k")
+            and not c.has("subcooling_k")
+        ):
+            tips.append(
+                f"Condenser {c.name!r}: add subcooling_k or t_cond_k (closes the circuit's charge, "
+                "its pressure level)"
+            )
+        if not c.ua_mode and not zone_has_pressure_spec(system, c):
+            tips.append(
+                f"{c.type_name} {c.name!r}: ideal mode needs {c.sat_spec} (or give ua and the "
+                "secondary stream), unless another coil of its pressure zone fixes it"
+            )
+    return tips
+
+
 def _suggest_extra(system: System, circuit: int) -> list[str]:
+    if system.topology.circuit_has_junctions(circuit):
+        return branch_tips_extra(system, circuit)
     tips = []
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit

@@ -10,6 +10,9 @@ is the compressor's flow model at that state (else 0.05 kg/s).
 
 A circuit's ``initial_state`` overrides the suction state of its loops: ``pressure_bar`` the
 suction pressure, ``temperature_k`` or ``enthalpy_kj_kg`` the suction enthalpy.
+
+A circuit with junctions (mixers, splitters, flash tanks) starts from
+:func:`workbench.solver.initial_branches.branched_guess` instead.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
+from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
 
@@ -65,7 +69,10 @@ def initial_guess(system: System) -> np.ndarray:
     """A starting vector for Newton [SI]."""
     flat, fluid, topo = system.flat, system.fluid, system.topology
     x = np.zeros(system.n_vars)
+    branching = sorted({j.circuit for j in topo.junctions})
     for k, loop in enumerate(topo.loops):
+        if topo.loop_circuit[k] in branching:
+            continue  # a branching circuit starts from branched_guess below
         t_cond, t_evap = _saturation_guesses(system, loop)
         p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
         state = flat.initial_state.get(topo.loop_circuit[k])
@@ -108,6 +115,8 @@ def initial_guess(system: System) -> np.ndarray:
                 if m > 0:
                     x[topo.edge_vars[loop[0]].m] = m
                 break
+    for circuit in branching:
+        branched_guess(system, x, circuit)
     return x
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.components.injection_compressor import InjectionCompressor
 from workbench.solver.controls import ControlLoop
 from workbench.solver.results import EdgeState, SolveResult
 from workbench.solver.system import System
@@ -98,7 +99,7 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         if result.converged:
             result.problems.extend(comp.check(x))
         result.warnings.extend(comp.warnings(x))
-        if isinstance(comp, Compressor):
+        if isinstance(comp, Compressor | InjectionCompressor):
             power += float(out["power"])
             balance += comp.power(x)  # model power, not the edge enthalpy rise
         elif isinstance(comp, Coil) and not comp.coupled:
