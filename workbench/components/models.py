@@ -3,6 +3,7 @@
 from workbench.components.base import COMPONENT_CLASSES, Component, component_class
 from workbench.components.coils import Condenser, Evaporator
 from workbench.components.compressor import Compressor
+from workbench.components.gas_cooler import GasCooler
 from workbench.components.internal_hx import HeatExchanger
 from workbench.components.valve import ExpansionValve
 
@@ -13,6 +14,7 @@ __all__ = [
     "Condenser",
     "Evaporator",
     "ExpansionValve",
+    "GasCooler",
     "HeatExchanger",
     "component_class",
 ]
