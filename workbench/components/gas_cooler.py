@@ -310,6 +310,16 @@ class GasCooler(Component):
         self._q_last: float | None = None
         self._checks: dict[tuple[float, ...], tuple[ProfileCheck | None, str | None]] = {}
 
+    @property
+    def pressure_set(self) -> int:
+        """How many of the gas cooler's own equations fix the high-side pressure level.
+
+        ``pressure_pa`` and ``pressure_control`` each do; ``outlet_temp_k`` does in UA mode
+        (in fixed mode it fixes the outlet state instead).
+        """
+        own = int(self.has("pressure_pa")) + int(self.correlation is not None)
+        return own + int(self.ua_mode and self.has("outlet_temp_k"))
+
     def link_suction(self, p_index: int) -> None:
         """Let the correlation read the compressor suction pressure, unknown ``p_index``."""
         self.suction_p_index = p_index
