@@ -1,12 +1,13 @@
 """The main job behind the README's first command.
 
-Validates and flattens every example scenario, solves it (a JSON result and a P-h diagram per
-example), and executes every notebook with papermill, writing everything into an output
+Validates and flattens every example scenario, solves it (a JSON result, a P-h and a T-s diagram
+per example), and executes every notebook with papermill, writing everything into an output
 folder (``output/`` by default), then prints where the results are::
 
     output/flat/<name>.json         flat scenarios (templates expanded)
     output/results/<name>.json      solve results (``workbench solve --json`` format)
     output/figures/<name>_ph.png    P-h diagrams
+    output/figures/<name>_ts.png    T-s diagrams
     output/notebooks/<nb>.ipynb     executed notebooks, their artefacts in output/notebooks/<nb>/
 
 A step that fails is reported and makes the exit code 1; the other steps still run.
@@ -28,7 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def _solve_examples(scenario_files: list[Path], output: Path) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.plotting import plot_ph
+    from workbench.plotting import plot_ph, plot_ts
     from workbench.scenario import flatten, load_scenario
     from workbench.solver import solve
 
@@ -46,10 +47,11 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
             result_path = output / "results" / f"{name}.json"
             result_path.parent.mkdir(parents=True, exist_ok=True)
             result_path.write_text(result.to_json() + "\n")
-            fig, _ax = plot_ph(result, scenario=scenario)
-            figure_path = output / "figures" / f"{name}_ph.png"
-            figure_path.parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(figure_path, dpi=120, bbox_inches="tight")
+            for kind, plot in (("ph", plot_ph), ("ts", plot_ts)):
+                fig, _ax = plot(result, scenario=scenario)
+                figure_path = output / "figures" / f"{name}_{kind}.png"
+                figure_path.parent.mkdir(parents=True, exist_ok=True)
+                fig.savefig(figure_path, dpi=120, bbox_inches="tight")
             s = result.summary
             cop = s.get("cop_heating")
             state = "converged" if result.converged else "NOT converged"

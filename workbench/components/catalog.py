@@ -401,7 +401,7 @@ GAS_COOLER = ComponentSpec(
             "integer",
             "",
             "equal enthalpy segments of the UA model's temperature profile",
-            minimum=8,
+            minimum=20,
             maximum=400,
             default=40,
         ),

@@ -46,6 +46,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
 from workbench.components.profile import (
+    NEAR_CRITICAL,
     ProfileCheck,
     accuracy_warning,
     crossing_problem,
@@ -377,7 +378,7 @@ class Coil(Component):
         """Above the critical pressure, a failed profile check, an inaccurate zone model."""
         label = f"{self.type_name} {self.name!r}"
         p_in = self.port(x, "inlet").p
-        if p_in >= self.fluid.p_crit:
+        if p_in >= NEAR_CRITICAL * self.fluid.p_crit:
             return [f"{label}: {near_critical_note(self.fluid, p_in)}"]
         check, why = self.profile_check(x)
         if why is not None:

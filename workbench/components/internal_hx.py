@@ -56,6 +56,8 @@ class HeatExchanger(Component):
 
     def _h_at(self, p: float, t: float) -> float:
         fl = self.fluid
+        if p >= fl.p_crit:  # supercritical (a gas cooler outlet): no saturation line
+            return float(fl.h_pT(p, t))
         h_liq, h_vap = fl.h_liq(p), fl.h_vap(p)
         return enthalpy_at(fl, p, t, h_liq, h_vap, fl.T_ph(p, h_liq), fl.T_ph(p, h_vap))
 

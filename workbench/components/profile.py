@@ -52,6 +52,7 @@ __all__ = [
     "PROFILE_SEGMENTS",
     "CROSSING_TOLERANCE_K",
     "UA_WARNING_RATIO",
+    "NEAR_CRITICAL",
     "ProfileCheck",
     "secondary_profile",
     "two_stream_profile",
@@ -61,7 +62,7 @@ __all__ = [
     "safe_check",
 ]
 
-PROFILE_SEGMENTS = 120
+PROFILE_SEGMENTS = 64
 """Equal enthalpy steps of the check grid (the saturation points are added to them)."""
 
 CROSSING_TOLERANCE_K = 1e-3
@@ -71,6 +72,10 @@ the difference is the noise of the property calls at a pinch."""
 UA_WARNING_RATIO = 0.10
 """A warning is given when the fine profile needs a conductance that differs from the model's
 by more than this fraction (the model's heat flow is then inaccurate, not impossible)."""
+
+NEAR_CRITICAL = 0.98
+"""Reduced pressure ``p / p_crit`` [-] from which a condenser or evaporator is warned about
+(whatever its profile): the zone model and the saturation specs lose their meaning there."""
 
 
 @dataclass(frozen=True)
@@ -291,7 +296,7 @@ def near_critical_note(fluid: FluidBackend, p: float) -> str:
         )
     if reduced >= 0.8:
         return (
-            f"At reduced pressure {reduced:.3f} cp varies strongly inside a zone, which the zone "
+            f"At reduced pressure {reduced:.4f} cp varies strongly inside a zone, which the zone "
             "model (constant cp per zone) cannot represent; for heat rejection near or above "
             "the critical point use a GasCooler (its profile is discretised along the enthalpy)."
         )
