@@ -157,7 +157,7 @@ UA_CASES = [
         "water-near-pseudo-critical",
         {
             "pressure_pa": 80e5,
-            "ua": 3000,
+            "ua": 600,
             "secondary_fluid": "water",
             "secondary_inlet_temp_k": 298.15,
             "secondary_mass_flow_kg_s": 0.3,
@@ -169,7 +169,7 @@ UA_CASES = [
         "air-35C",
         {
             "pressure_pa": 100e5,
-            "ua": 2500,
+            "ua": 800,
             "air_inlet_temp_c": 35.0,
             "secondary_mass_flow_kg_s": 1.2,
             "fan_speed": 0.8,
@@ -205,7 +205,7 @@ UA_CASES = [
         "ua-evaporator-displacement",
         {
             "pressure_pa": 110e5,
-            "ua": 1200,
+            "ua": 400,
             "secondary_fluid": "water",
             "secondary_inlet_temp_k": 288.15,
             "secondary_mass_flow_kg_s": 0.03,

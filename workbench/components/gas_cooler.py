@@ -37,14 +37,17 @@ the result warns); or nothing, when the circuit sets it (an orifice valve,
 ``flow_coefficient_m2``, whose ``z_flow`` a control loop measuring the gas cooler's
 ``pressure`` drives to a target; or ``outlet_temp_k`` in UA mode).
 
-**Counterflow UA model, discretised along the refrigerant enthalpy.** The refrigerant
-temperature is tabulated on ``M + 1`` nodes (``M`` = ``profile_segments``, default 40) of equal
-enthalpy steps between the pinch-limit enthalpy ``h_lim = h(p_out, T_sec,in)`` and ``h_in``
-(plus the saturation points below the critical pressure), at ``p_in`` and, with a pressure
-drop, at ``p_out = p_in - dp``; along the path the pressure is linear in the enthalpy change,
-``T(h) = T_in(h) + x (T_out(h) - T_in(h))`` with ``x = (h_in - h) / (h_in - h_out)``. For a
-heat flow ``Q`` (``h_out = h_in - Q / m``) each segment between neighbouring nodes is a
-counterflow exchanger with both capacity rates constant, so::
+**Counterflow UA model, discretised along the refrigerant enthalpy**
+(:mod:`workbench.components.gas_cooler_model`). The refrigerant temperature is tabulated once
+per inlet state on nodes about ``(h_in - h_lim) / M`` apart in enthalpy (``M`` =
+``profile_segments``, default 40) between the pinch-limit enthalpy ``h_lim = h(p_out,
+T_sec,in)`` and ``h_in``: above the critical pressure by temperature steps sized from the last
+segment's slope and (p, T) flashes (an eighth of the cost of (p, h) flashes), below it by
+equal enthalpy steps with the saturation points added. With a pressure drop there is an isobar
+at ``p_in`` and one at ``p_out = p_in - dp``; along the path the pressure is linear in the
+enthalpy change, ``T(h) = T_in(h) + x (T_out(h) - T_in(h))`` with ``x = (h_in - h) / (h_in -
+h_out)``. For a heat flow ``Q`` (``h_out = h_in - Q / m``) each segment between neighbouring
+nodes is a counterflow exchanger with both capacity rates constant, so::
 
     Ts_j   = T_sec,in + m (h_j - h_out) / C_sec           (secondary enters at the outlet)
     dT_j   = T_j - Ts_j
@@ -56,7 +59,7 @@ the exchanger (the smallest ``dT_j``, sharpened between nodes by a parabola thro
 smallest value and its neighbours, reaching zero) also ends the admissible range. Equal enthalpy
 steps are dense in temperature where cp is large, so the pseudo-critical bend is resolved
 where it matters; with 40 segments the heat flow agrees with a 1000-segment integration to
-about 0.1 % (``tests/test_gas_cooler.py``). A pinch inside the exchanger makes ``UA_req``
+better than 0.05 % (``tests/test_gas_cooler.py``, ``benchmarks/bench_transcritical.py``). A pinch inside the exchanger makes ``UA_req``
 infinite, so temperatures never cross on the model's profile; ``min_temperature_difference``
 is the smallest ``dT_j`` of the solved profile, and the solved states are checked again on a
 finer grid (:mod:`workbench.components.profile`).
@@ -74,22 +77,25 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
-from dataclasses import dataclass
 
 import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
+from workbench.components.gas_cooler_model import (
+    TABLE_CACHE_SIZE,
+    GasCoolerResult,
+    TemperatureTable,
+    gas_cooler_heat_flow,
+)
 from workbench.components.profile import (
     ProfileCheck,
     crossing_problem,
     safe_check,
     secondary_profile,
 )
-from workbench.components.zones import counterflow_ua, enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
-from workbench.fluids import FluidBackend, get_secondary
+from workbench.fluids import get_secondary
 from workbench.units import ZERO_CELSIUS_K, celsius_to_kelvin, kw_k_to_w_k
 
 __all__ = [
@@ -102,8 +108,6 @@ __all__ = [
 
 LIAO_RANGE_C = {"t_e": (-10.0, 20.0), "t_out": (30.0, 60.0)}
 """Range [degC] of evaporating and gas-cooler outlet temperatures the Liao (2000) fit covers."""
-
-_CACHE_SIZE = 16
 
 
 def liao_optimal_pressure(t_out_c: float, t_e_c: float) -> float:
@@ -122,183 +126,6 @@ def liao_optimal_pressure(t_out_c: float, t_e_c: float) -> float:
         ``1e5 * ((2.778 - 0.0157 t_e) t_out + 0.381 t_e - 9.34)`` [Pa].
     """
     return 1e5 * ((2.778 - 0.0157 * t_e_c) * t_out_c + 0.381 * t_e_c - 9.34)
-
-
-@dataclass(frozen=True)
-class GasCoolerResult:
-    """Heat flow of a UA gas cooler and its discretised profile.
-
-    Attributes
-    ----------
-    q : float
-        Heat flow from the refrigerant to the secondary [W].
-    h_out : float
-        Refrigerant outlet enthalpy [J/kg].
-    t_secondary_out : float
-        Secondary outlet temperature [K].
-    min_dt : float
-        Smallest refrigerant-minus-secondary temperature difference on the profile [K].
-    q_max : float
-        Pinch limit of the heat flow [W].
-    segments : int
-        Segments of the solved profile.
-    """
-
-    q: float
-    h_out: float
-    t_secondary_out: float
-    min_dt: float
-    q_max: float
-    segments: int
-
-
-class _Table:
-    """Refrigerant temperature on enthalpy nodes at the inlet and outlet pressure."""
-
-    def __init__(self, h: list[float], t_in: list[float], t_out: list[float]) -> None:
-        self.h, self.t_in, self.t_out = h, t_in, t_out
-
-    def temperature(self, j: int, x: float) -> float:
-        return self.t_in[j] + x * (self.t_out[j] - self.t_in[j])
-
-    def at(self, h: float, x: float) -> float:
-        """Temperature at enthalpy ``h`` (linear between nodes) at path fraction ``x`` [K]."""
-        nodes = self.h
-        j = int(np.searchsorted(nodes, h)) - 1
-        j = min(max(j, 0), len(nodes) - 2)
-        w = (h - nodes[j]) / (nodes[j + 1] - nodes[j])
-        return (1.0 - w) * self.temperature(j, x) + w * self.temperature(j + 1, x)
-
-
-def _nodes(fluid: FluidBackend, p: float, h_lim: float, h_in: float, segments: int) -> list[float]:
-    """Enthalpy nodes from ``h_lim`` to exactly ``h_in``, saturation points included [J/kg]."""
-    hs = {h_lim + (h_in - h_lim) * j / segments for j in range(segments)}
-    if p < 0.999 * fluid.p_crit:
-        hs.update(h for h in (float(fluid.h_liq(p)), float(fluid.h_vap(p))) if h_lim < h < h_in)
-    return [*sorted(h for h in hs if h < h_in), h_in]
-
-
-def _smallest_dt(hs: list[float], dts: list[float]) -> float:
-    """Smallest temperature difference [K], with the curvature between nodes.
-
-    Around the smallest node value a parabola through it and its two neighbours estimates the
-    minimum between the nodes (a pinch inside the exchanger falls between nodes; linear
-    interpolation would miss a few mK of it).
-    """
-    k = min(range(len(dts)), key=dts.__getitem__)
-    smallest = dts[k]
-    if 0 < k < len(dts) - 1:
-        x0, x2 = hs[k - 1] - hs[k], hs[k + 1] - hs[k]
-        y0, y1, y2 = dts[k - 1], dts[k], dts[k + 1]
-        # y = a x^2 + b x + y1 through (x0, y0), (0, y1), (x2, y2)
-        a = ((y0 - y1) / x0 - (y2 - y1) / x2) / (x0 - x2)
-        b = (y0 - y1) / x0 - a * x0
-        if a > 0.0:
-            xv = -b / (2.0 * a)
-            if min(x0, x2) < xv < max(x0, x2):
-                smallest = min(smallest, y1 - b * b / (4.0 * a))
-    return smallest
-
-
-def gas_cooler_heat_flow(
-    fluid: FluidBackend,
-    p_in: float,
-    dp: float,
-    h_in: float,
-    m: float,
-    t_sec_in: float,
-    c_sec: float,
-    ua: float,
-    segments: int = 40,
-    q_guess: float | None = None,
-    tables: OrderedDict[tuple[float, ...], _Table] | None = None,
-) -> GasCoolerResult:
-    """Heat flow of a counterflow gas cooler discretised along the refrigerant enthalpy.
-
-    Parameters
-    ----------
-    fluid : FluidBackend
-        Refrigerant properties.
-    p_in : float
-        Refrigerant inlet pressure [Pa].
-    dp : float
-        Refrigerant pressure drop [Pa] (the pressure falls linearly with the enthalpy).
-    h_in : float
-        Refrigerant inlet enthalpy [J/kg].
-    m : float
-        Refrigerant mass flow [kg/s].
-    t_sec_in : float
-        Secondary inlet temperature [K].
-    c_sec : float
-        Secondary capacity rate [W/K].
-    ua : float
-        Available conductance [W/K].
-    segments : int
-        Equal enthalpy steps of the temperature table.
-    q_guess : float, optional
-        A nearby heat flow [W] to bracket the root closely.
-    tables : OrderedDict, optional
-        A cache of temperature tables (kept by the caller between calls).
-
-    Returns
-    -------
-    GasCoolerResult
-        ``q = 0`` when no heat can flow from the refrigerant to the secondary.
-    """
-    p_out = p_in - dp
-    t_in = float(fluid.T_ph(p_in, h_in))
-    q_hi = (t_in - t_sec_in) * c_sec
-    if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
-        return GasCoolerResult(0.0, h_in, t_sec_in, t_in - t_sec_in, max(q_hi, 0.0), 0)
-    if p_out < fluid.p_crit:
-        h_liq, h_vap = float(fluid.h_liq(p_out)), float(fluid.h_vap(p_out))
-        h_lim = enthalpy_at(
-            fluid, p_out, t_sec_in, h_liq, h_vap, fluid.T_ph(p_out, h_liq), fluid.T_ph(p_out, h_vap)
-        )
-    else:
-        h_lim = float(fluid.h_pT(p_out, t_sec_in))
-    q_hi = min(q_hi, m * (h_in - h_lim))
-    if q_hi <= 0.0:
-        return GasCoolerResult(0.0, h_in, t_sec_in, t_in - t_sec_in, 0.0, 0)
-    key = (p_in, dp, h_in, h_lim, float(segments))
-    table = tables.get(key) if tables is not None else None
-    if table is None:
-        hs = _nodes(fluid, p_in, h_lim, h_in, segments)
-        t_at_in = [float(fluid.T_ph(p_in, h)) for h in hs]
-        t_at_out = t_at_in if dp == 0.0 else [float(fluid.T_ph(p_out, h)) for h in hs]
-        table = _Table(hs, t_at_in, t_at_out)
-        if tables is not None:
-            tables[key] = table
-            while len(tables) > _CACHE_SIZE:
-                tables.popitem(last=False)
-    elif tables is not None:
-        tables.move_to_end(key)
-    hs = table.h
-
-    def profile(q: float) -> tuple[float, float]:
-        """Required conductance [W/K] and smallest temperature difference [K] at ``q``."""
-        dh = q / m
-        h_out = h_in - dh
-        j0 = int(np.searchsorted(hs, h_out, side="right"))
-        points = [(h_out, table.at(h_out, 1.0))]
-        for j in range(j0, len(hs)):
-            x = (h_in - hs[j]) / dh
-            points.append((hs[j], table.temperature(j, min(max(x, 0.0), 1.0))))
-        dts = [t - (t_sec_in + m * (h - h_out) / c_sec) for h, t in points]
-        total = 0.0
-        for k in range(len(points) - 1):
-            total += counterflow_ua(m * (points[k + 1][0] - points[k][0]), dts[k + 1], dts[k])
-        return total, _smallest_dt([h for h, _t in points], dts)
-
-    def g(q: float) -> float:
-        if q >= q_hi:
-            return 0.5
-        total, smallest = profile(q)
-        return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
-
-    q = find_root(g, q_hi, q_guess)
-    _total, min_dt = profile(q)
-    return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(hs) - 1)
 
 
 @register_component
@@ -329,7 +156,7 @@ class GasCooler(Component):
             raise self.error(
                 "fixed mode needs outlet_temp_k (or give ua and the secondary stream for UA mode)"
             )
-        self._tables: OrderedDict[tuple[float, ...], _Table] = OrderedDict()
+        self._tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._checks: dict[tuple[float, ...], tuple[ProfileCheck | None, str | None]] = {}
@@ -412,7 +239,7 @@ class GasCooler(Component):
         )
         self._q_last = result.q or None
         self._results[key] = result
-        while len(self._results) > _CACHE_SIZE:
+        while len(self._results) > TABLE_CACHE_SIZE:
             self._results.popitem(last=False)
         return result
 
