@@ -70,7 +70,7 @@ def reference(p, h_in, m, t_sec, c_sec, ua, n=1000):
 
 def examples_table(repeat: int) -> list[str]:
     rows = [
-        "| example | cold solve [s] | iterations | property calls | flashes |",
+        "| example | cold solve [ms] | iterations | property calls | flashes |",
         "|---|---:|---:|---:|---:|",
     ]
     for name in EXAMPLES:
@@ -79,7 +79,7 @@ def examples_table(repeat: int) -> list[str]:
         assert result.converged, result.report()
         t = median_time(lambda scenario=scenario: solve(scenario), repeat)
         rows.append(
-            f"| `{name}` | {t:.3f} | {result.iterations} | {result.property_calls} | "
+            f"| `{name}` | {1e3 * t:.1f} | {result.iterations} | {result.property_calls} | "
             f"{result.property_flashes} |"
         )
     return rows

@@ -90,10 +90,16 @@ def test_supercritical_suction_state_is_an_input_error():
 
 def test_gas_cooler_needs_coolprop_r744_correlation_and_a_warm_outlet():
     gc = {"pressure_control": "liao2000", "outlet_temp_k": 300.0, "secondary_inlet_temp_k": 303.15}
-    found = issues(doc(gc, fluid="R134a", backend=None, cond_type="GasCooler"))
-    assert "Test backend is subcritical only" in found["circuits[0].components[1]"]
+    found = issues(doc(gc, fluid="R134a", backend="CoolProp", cond_type="GasCooler"))
     assert "R744" in found["circuits[0].components[1].pressure_control"]
     assert "not above the secondary" in found["circuits[0].components[1].outlet_temp_k"]
+    test_backend = {"pressure_pa": 1e7, "outlet_temp_k": 308.15}
+    found = issues(doc(test_backend, backend=None, cond_type="GasCooler"))
+    assert "Test backend is subcritical only" in found["circuits[0].components[1].pressure_pa"]
+    assert "CoolProp" in found["circuits[0].components[1].pressure_pa"]
+    # below the Test backend's range a gas cooler condenses, which the Test backend can do
+    subcritical = {"pressure_pa": 5e6, "outlet_temp_k": 288.15}
+    load_scenario(doc(subcritical, backend=None, cond_type="GasCooler"))
 
 
 def test_valid_transcritical_and_near_critical_documents_pass():

@@ -11,8 +11,10 @@ point (a transcritical R744 cycle) is a GasCooler's job. Rules (each names the J
 - Condenser or Evaporator given a pressure (``pressure_pa``, ``pressure_bar``) at or above
   ``p_c``.
 - A circuit's ``initial_state.pressure_bar`` (the suction pressure) at or above ``p_c``.
-- GasCooler: the ``Test`` backend is subcritical only; ``pressure_control`` ``liao2000`` is a
-  correlation for R744; ``outlet_temp_k`` must be above the secondary inlet temperature.
+- GasCooler: the ``Test`` backend is subcritical only (a ``pressure_pa`` above its range, or a
+  ``pressure_control``, which always asks for a supercritical pressure); ``pressure_control``
+  ``liao2000`` is a correlation for R744; ``outlet_temp_k`` must be above the secondary inlet
+  temperature.
 
 Only reads the flat scenario; values that are not numbers are left to the parameter checks.
 """
@@ -23,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from workbench.errors import ScenarioIssue, UnknownFluidError
+from workbench.fluids import get_backend
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
 from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.flat import FlatComponent, FlatScenario
@@ -119,13 +122,18 @@ def _coil(
 
 def _gas_cooler(comp: FlatComponent, fluid: str, backend: str, issues: list[ScenarioIssue]) -> None:
     if backend == "Test":
-        issues.append(
-            ScenarioIssue(
-                comp.path,
-                f"GasCooler '{comp.name}': the Test backend is subcritical only; a gas cooler "
-                'needs "fluid_backend": "CoolProp"',
+        p_max = get_backend(fluid, "Test").p_max
+        p_given = _number(comp.params, "pressure_pa")
+        if (p_given is not None and p_given >= p_max) or "pressure_control" in comp.params:
+            where = "pressure_pa" if p_given is not None else "pressure_control"
+            issues.append(
+                ScenarioIssue(
+                    key(comp.path, where),
+                    f"GasCooler '{comp.name}': the Test backend is subcritical only (up to "
+                    f"{p_max / 1e5:.2f} bar for {fluid}); a gas cooler above the critical "
+                    'pressure needs "fluid_backend": "CoolProp"',
+                )
             )
-        )
     if comp.params.get("pressure_control") == "liao2000" and fluid != "CO2":
         issues.append(
             ScenarioIssue(
