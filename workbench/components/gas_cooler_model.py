@@ -76,10 +76,19 @@ class TemperatureTable:
         Node enthalpies [J/kg], ascending, the last one ``h_in``.
     t_in, t_out : list of float
         Temperature at each node on the inlet and the outlet isobar [K].
+    kinks : frozenset of float
+        Node enthalpies where the profile has a kink (the saturation points below the
+        critical pressure) [J/kg].
     """
 
-    def __init__(self, h: list[float], t_in: list[float], t_out: list[float]) -> None:
-        self.h, self.t_in, self.t_out = h, t_in, t_out
+    def __init__(
+        self,
+        h: list[float],
+        t_in: list[float],
+        t_out: list[float],
+        kinks: frozenset[float] = frozenset(),
+    ) -> None:
+        self.h, self.t_in, self.t_out, self.kinks = h, t_in, t_out, kinks
 
     def temperature(self, j: int, x: float) -> float:
         return self.t_in[j] + x * (self.t_out[j] - self.t_in[j])
@@ -162,19 +171,21 @@ def _build_table(
     t_at_in = [float(fluid.T_ph(p_in, h)) for h in nodes]
     t_at_out = t_at_in if dp == 0.0 else [float(fluid.T_ph(p_out, h)) for h in nodes]
     del t_lim, t_in
-    return TemperatureTable(nodes, t_at_in, t_at_out)
+    regular = {h_lim + (h_in - h_lim) * j / segments for j in range(segments)} | {h_in}
+    return TemperatureTable(nodes, t_at_in, t_at_out, frozenset(set(nodes) - regular))
 
 
-def _smallest_dt(hs: list[float], dts: list[float]) -> float:
+def _smallest_dt(hs: list[float], dts: list[float], kinks: frozenset[float]) -> float:
     """Smallest temperature difference [K], with the curvature between nodes.
 
     Around the smallest node value a parabola through it and its two neighbours estimates the
     minimum between the nodes (a pinch inside the exchanger falls between nodes; linear
-    interpolation would miss a few mK of it).
+    interpolation would miss a few mK of it); not at a kink of the profile (a saturation
+    point), where no parabola fits.
     """
     k = min(range(len(dts)), key=dts.__getitem__)
     smallest = dts[k]
-    if 0 < k < len(dts) - 1:
+    if 0 < k < len(dts) - 1 and hs[k] not in kinks:
         x0, x2 = hs[k - 1] - hs[k], hs[k + 1] - hs[k]
         y0, y1, y2 = dts[k - 1], dts[k], dts[k + 1]
         # y = a x^2 + b x + y1 through (x0, y0), (0, y1), (x2, y2)
@@ -272,7 +283,7 @@ def gas_cooler_heat_flow(
         total = 0.0
         for k in range(len(points) - 1):
             total += counterflow_ua(m * (points[k + 1][0] - points[k][0]), dts[k + 1], dts[k])
-        return total, _smallest_dt([h for h, _t in points], dts)
+        return total, _smallest_dt([h for h, _t in points], dts, table.kinks)
 
     def g(q: float) -> float:
         if q >= q_hi:
