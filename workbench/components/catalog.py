@@ -298,12 +298,63 @@ HEAT_EXCHANGER = ComponentSpec(
     streams=(("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet")),
 )
 
+GAS_COOLER = ComponentSpec(
+    type_name="GasCooler",
+    description=(
+        "Gas cooler: heat rejection above the critical pressure (transcritical R744); fixed "
+        "(pressure_pa, outlet_temp_k) or UA against a secondary stream, the profile "
+        "discretised along the refrigerant enthalpy"
+    ),
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "pressure_pa",
+            "number",
+            "Pa",
+            "fixed high-side (inlet) pressure; absent: pressure_control, outlet_temp_k (UA "
+            "mode) or the circuit (an orifice valve, a control loop) sets it",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "outlet_temp_k",
+            "number",
+            "K",
+            "refrigerant outlet temperature (required in fixed mode; in UA mode a spec that "
+            "sets the pressure)",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "pressure_control",
+            "string",
+            "",
+            "high-side pressure from an optimal-pressure correlation: liao2000 (Liao, Zhao, "
+            "Jakobsen 2000, R744)",
+            choices=("liao2000",),
+        ),
+        ParamSpec(
+            "profile_segments",
+            "integer",
+            "",
+            "equal enthalpy segments of the UA model's temperature profile",
+            minimum=20,
+            maximum=400,
+            default=40,
+        ),
+        *(p for p in _SECONDARY if p.name != "condenser_bank"),
+        *factor_params(_HX_FACTORS),
+    ),
+    outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
+    factors=_HX_FACTORS,
+    alternatives=(*_SECONDARY_ALTERNATIVES, ("pressure_pa", "pressure_control")),
+)
+
 COMPONENT_TYPES: dict[str, ComponentSpec] = {
     spec.type_name: spec
     for spec in (
         COMPRESSOR,
         CONDENSER,
         EVAPORATOR,
+        GAS_COOLER,
         EXPANSION_VALVE,
         HEAT_EXCHANGER,
         MIXER,

@@ -4,6 +4,7 @@ from workbench.components.base import COMPONENT_CLASSES, Component, component_cl
 from workbench.components.coils import Condenser, Evaporator
 from workbench.components.compressor import Compressor
 from workbench.components.flash_tank import FlashTank
+from workbench.components.gas_cooler import GasCooler
 from workbench.components.injection_compressor import InjectionCompressor
 from workbench.components.internal_hx import HeatExchanger
 from workbench.components.junction import Junction
@@ -19,6 +20,7 @@ __all__ = [
     "Evaporator",
     "ExpansionValve",
     "FlashTank",
+    "GasCooler",
     "HeatExchanger",
     "InjectionCompressor",
     "Junction",

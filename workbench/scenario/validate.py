@@ -19,6 +19,8 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
   ``output`` is one of the type's outputs; ``factor`` one of the type's factors (legacy ``f_``
   accepted); ``min < max`` and ``min <= initial <= max``.
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
+- The fluid's critical point (:mod:`.critical`): condensers and evaporators below it, gas
+  coolers with a backend and correlation that reach above it.
 
 These checks only read: the scenario as written and its expansion
 (:func:`workbench.scenario.expand.expand`), and they report problems as
@@ -37,6 +39,7 @@ from workbench.components.catalog import (
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.branches import check_branches
+from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
@@ -114,6 +117,7 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
     issues.extend(check_branches(flat))
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
+    issues.extend(check_critical_point(scenario, flat))
     return issues
 
 

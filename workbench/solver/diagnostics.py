@@ -15,6 +15,7 @@ import numpy as np
 from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.components.gas_cooler import GasCooler
 from workbench.components.valve import ExpansionValve
 from workbench.errors import SpecificationError
 from workbench.solver.branch_dof import (
@@ -57,6 +58,14 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
             "mass_flow_map_kg_s, or an ExpansionValve flow_coefficient_m2"
         )
     for c in comps:
+        if isinstance(c, GasCooler) and not c.pressure_set:
+            tips.append(
+                f"GasCooler {c.name!r}: set the high-side pressure: pressure_pa, pressure_control "
+                "'liao2000'"
+                + (", outlet_temp_k (UA mode)" if c.ua_mode else "")
+                + ", or an orifice valve (flow_coefficient_m2; a control loop on its z_flow can "
+                "hold the gas cooler's pressure) with a compressor flow model"
+            )
         if (
             isinstance(c, Coil)
             and c.refrigerant_is_hot
@@ -125,6 +134,11 @@ def _suggest_extra(system: System, circuit: int) -> list[str]:
     ]
     flow_setters += [c for c in comps if isinstance(c, ExpansionValve) and c.orifice]
     for c in comps:
+        if isinstance(c, GasCooler) and c.ua_mode and c.has("outlet_temp_k") and c.pressure_set > 1:
+            tips.append(
+                f"GasCooler {c.name!r}: with UA, outlet_temp_k and a pressure spec together fix "
+                "one quantity too many; remove one of them"
+            )
         if isinstance(c, Coil) and c.ua_mode and c.has(c.sat_spec) and c.has(c.outlet_spec):
             tips.append(
                 f"{c.type_name} {c.name!r}: with UA, {c.sat_spec} and {c.outlet_spec} together fix "
