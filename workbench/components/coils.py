@@ -45,6 +45,15 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
+from workbench.components.profile import (
+    NEAR_CRITICAL,
+    ProfileCheck,
+    accuracy_warning,
+    crossing_problem,
+    near_critical_note,
+    safe_check,
+    secondary_profile,
+)
 from workbench.components.zones import ZoneResult, coil_heat_flow
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
@@ -284,6 +293,9 @@ class Coil(Component):
             for name, qz, uaz in zr.zones:
                 out[f"zone_{name.replace('-', '_')}_q"] = qz
                 out[f"zone_{name.replace('-', '_')}_ua"] = uaz
+        if self.has_secondary and self.has("secondary_mass_flow_kg_s") and not self.coupled:
+            check, _why = self.profile_check(x)
+            out["profile_min_temperature_difference"] = check.min_dt if check else None
         if self.n_coils > 1:
             out["coils"] = float(self.n_coils)
             out["capacity_per_coil"] = q / self.n_coils
@@ -318,7 +330,65 @@ class Coil(Component):
                     f"{self.t_sec_in - 273.15:.2f} C: heat cannot flow that way"
                 )
             del inlet
+        problems.extend(self.profile_problems(x))
         return problems
+
+    # -- the fine temperature profile (workbench.components.profile) -------------------------
+    def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+        """The solved coil on a fine enthalpy grid, or why it could not be checked.
+
+        ``(None, None)`` without a secondary flow (nothing to compare with) or when coupled.
+        """
+        if self.coupled or not self.has_secondary or not self.has("secondary_mass_flow_kg_s"):
+            return None, None
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        c_sec = self.secondary_capacity_rate()
+        key = (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec)
+        cached = getattr(self, "_profile_cache", None)
+        if cached is None or cached[0] != key:
+            found = safe_check(
+                lambda: secondary_profile(
+                    self.fluid,
+                    (inlet.p, inlet.h),
+                    (outlet.p, outlet.h),
+                    inlet.m,
+                    self.t_sec_in,
+                    c_sec,
+                    self.refrigerant_is_hot,
+                )
+            )
+            cached = self._profile_cache = (key, found)
+        return cached[1]
+
+    def profile_problems(self, x: np.ndarray) -> list[str]:
+        """A crossing on the fine profile, as a problem naming where and why."""
+        check, _why = self.profile_check(x)
+        if check is None or check.q <= 0.0:
+            return []
+        note = near_critical_note(self.fluid, self.port(x, "inlet").p)
+        text = crossing_problem(
+            f"{self.type_name} {self.name!r}",
+            check,
+            first_is_hot=self.refrigerant_is_hot,
+            note=note,
+        )
+        return [text] if text else []
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """Above the critical pressure, a failed profile check, an inaccurate zone model."""
+        label = f"{self.type_name} {self.name!r}"
+        p_in = self.port(x, "inlet").p
+        if p_in >= NEAR_CRITICAL * self.fluid.p_crit:
+            return [f"{label}: {near_critical_note(self.fluid, p_in)}"]
+        check, why = self.profile_check(x)
+        if why is not None:
+            return [f"{label}: {why}"]
+        if check is None or not self.ua_mode:
+            return []
+        text = accuracy_warning(
+            label, check, self.ua_total(x), near_critical_note(self.fluid, p_in)
+        )
+        return [text] if text else []
 
 
 @register_component

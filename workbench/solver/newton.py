@@ -132,7 +132,12 @@ def newton(
         if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
         state.iterations += 1
-        dx = _newton_step(system, x, f)
+        try:
+            dx = _newton_step(system, x, f)
+        except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
+            return state.stop(
+                x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
+            )
         if not np.all(np.isfinite(dx)):
             return state.stop(
                 x, StopReason.SINGULAR, "the Newton step is not finite (singular Jacobian)"
