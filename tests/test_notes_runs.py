@@ -132,7 +132,16 @@ def test_note_run_rows_follow_their_note(migrated_conn, minilm):
 
 # -- round trip ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "name", ["heat_pump_v1", "split_units_v2", "superheat_control_v2", "cascade_v2"]
+    "name",
+    [
+        "heat_pump_v1",
+        "split_units_v2",
+        "superheat_control_v2",
+        "cascade_v2",
+        "r744_heat_pump_v2",
+        "two_evaporators_v2",
+        "two_stage_flash_v2",
+    ],
 )
 def test_stored_run_round_trips_and_re_solves_to_the_stored_figures(migrated_conn, minilm, name):
     conn = migrated_conn

@@ -28,6 +28,7 @@ from workbench.notes.runs import (
 from workbench.notes.runs.words import (
     celsius,
     circuit_chains,
+    conditions,
     exact,
     fluid_words,
     kilowatts,
@@ -149,20 +150,52 @@ def test_document_changes_name_components_instances_and_templates():
 def test_circuit_chains_follow_the_flow_from_the_compressor():
     flat = as_flat(_doc("cascade_v2"))
     assert circuit_chains(flat, 0) == [
-        (["lt_compressor", "lt_condenser", "lt_valve", "lt_evaporator"], True)
+        (["lt_compressor", "lt_condenser", "lt_valve", "lt_evaporator"], "closed")
     ]
     split = as_flat(_doc("split_units_v2"))
     assert circuit_chains(split, 1) == [
         (
             ["unit_b.compressor", "unit_b.condenser", "unit_b.valve", "unit_b.evaporator"],
-            True,
+            "closed",
         )
     ]
     # an open circuit is reported as a chain that does not close
     doc = _doc("heat_pump_v1")
     doc["circuits"][0]["edges"].pop()  # evaporator -> compressor
     flat = expand(parse_scenario(doc)).flat  # built, not checked: an open circuit is refused
-    assert circuit_chains(flat, 0) == [(["compressor", "condenser", "valve", "evaporator"], False)]
+    assert circuit_chains(flat, 0) == [(["compressor", "condenser", "valve", "evaporator"], "open")]
+
+
+def test_circuit_chains_of_branches_meet_at_junctions():
+    flat = as_flat(_doc("two_evaporators_v2"))
+    assert circuit_chains(flat, 0) == [
+        (["compressor", "condenser", "splitter"], "junction"),
+        (["splitter", "valve_cellar", "evap_cellar", "epr", "mixer"], "junction"),
+        (["splitter", "valve_cabinet", "evap_cabinet", "mixer"], "junction"),
+        (["mixer", "compressor"], "joins"),
+    ]
+    # every edge of the circuit is walked exactly once
+    walked = sum(len(names) - 1 for names, _end in circuit_chains(flat, 0))
+    assert walked == len(flat.circuit_edges(0))
+    flash = as_flat(_doc("two_stage_flash_v2"))
+    chains = circuit_chains(flash, 0)
+    assert sum(len(n) - 1 for n, _e in chains) == len(flash.circuit_edges(0))
+    assert (["flash", "valve_lo", "evaporator", "comp_lo"], "joins") in chains
+
+
+def test_conditions_name_each_exchangers_secondary_inlet_or_fixed_state():
+    assert conditions(as_flat(_doc("heat_pump_v1"))) == [
+        "condenser water in at 30 °C",
+        "evaporator air in at 7 °C",
+    ]
+    assert conditions(as_flat(_doc("r744_heat_pump_v2"))) == [
+        "gas_cooler water in at 15 °C",
+        "evaporator air in at 7 °C",
+    ]
+    assert conditions(as_flat(_doc("r744_transcritical_fixed_v1"))) == [
+        "gas_cooler at 100 bar, outlet at 35 °C (fixed)",
+        "evaporator evaporating at -5 °C (fixed)",
+    ]
 
 
 # -- run notes --------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ with a query :func:`related_query` builds from what is on screen:
 
 - the fluid and its other names (``R290 propane``);
 - the component types in words (``compressor condenser expansion valve evaporator``);
-- from a result: its warnings and physical problems, and for a solve that did not converge its
-  hint and stop reason **first**, so the notes that match the hint lead (the hint names what to
-  look at: the critical point, an ``initial_state``, the UA against the secondary temperatures).
+- from a converged result: its warnings and physical problems; from a solve that did not
+  converge: its hint, stop reason and message **first** (the hint names what to look at: the
+  critical point, an ``initial_state``, the UA against the secondary temperatures), and no
+  warnings: they describe the last iterate, not the machine, and would outweigh the hint.
 
 The query is cut to the search's 1,000 characters at a word boundary; the hint and the fluid
 come first so a long list of warnings never pushes them out.
@@ -72,7 +73,9 @@ def related_query(subject: Any, *, scenario: Any = None) -> str:
             fluid, types = _scenario_facts(scenario)
         else:
             types = list(dict.fromkeys(str(out.get("type")) for out in result.components.values()))
-        tail = [*result.problems, *result.warnings]
+        # the warnings of a solve that stopped short describe its last iterate, not the
+        # machine: only the hint speaks for it (a physical problem is in the hint already)
+        tail = [*result.problems, *result.warnings] if result.converged else []
     else:
         fluid, types = _scenario_facts(subject)
         tail = []

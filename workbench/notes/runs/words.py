@@ -178,47 +178,73 @@ def _streams(type_name: str) -> tuple[tuple[str, str], ...]:
         return (("inlet", "outlet"),)
 
 
-def circuit_chains(flat: FlatScenario, circuit: int) -> list[tuple[list[str], bool]]:
-    """The components of a circuit in flow order: ``(names, closed)`` per chain.
+def _outlets(flat: FlatScenario, name: str) -> list[str]:
+    """The ports a chain may leave a component by: its streams' outlets, or for a junction
+    (no through streams: a mixer, splitter, flash tank) every port that feeds an edge."""
+    streams = _streams(flat.components[name].type)
+    if streams:
+        return [outlet for _inlet, outlet in streams]
+    return [e.src_port for e in flat.edges if e.src == name]
+
+
+def circuit_chains(flat: FlatScenario, circuit: int) -> list[tuple[list[str], str]]:
+    """The components of a circuit in flow order: ``(names, end)`` per chain.
 
     The first chain starts at the circuit's first compressor (else its first component) and
     follows each edge into a component and out of the outlet of the same stream (the type's
-    ``streams``); a closed chain returns to its start. Edges not on it (the other stream of a
-    two-stream exchanger, a branch) start further chains.
+    ``streams``). ``end`` says how a chain stops: ``"closed"`` (back at its start), ``"junction"``
+    (at a mixer, splitter or flash tank, the last name: branches meet there), ``"joins"`` (the
+    flow goes on from the last name as an earlier chain says) or ``"open"`` (no edge leaves the last
+    component). Edges not yet walked (the branches leaving a junction, the other stream of a
+    two-stream exchanger) start further chains.
     """
     edges = flat.circuit_edges(circuit)
     by_source = {(e.src, e.src_port): e for e in edges}
     used: set[int] = set()
-    chains: list[tuple[list[str], bool]] = []
+    chains: list[tuple[list[str], str]] = []
     comps = flat.circuit_components(circuit)
     starts = [c for c in comps if c.type == "Compressor"] + [
         c for c in comps if c.type != "Compressor"
     ]
     for start in starts:
-        for _inlet, outlet in _streams(start.type):
+        for outlet in _outlets(flat, start.name):
             edge = by_source.get((start.name, outlet))
             if edge is None or id(edge) in used:
                 continue
-            names, closed = [start.name], False
-            while edge is not None and id(edge) not in used:
+            names, end = [start.name], "open"
+            while edge is not None:
                 used.add(id(edge))
                 if edge.dst == start.name:
-                    closed = True
+                    end = "closed"
                     break
                 names.append(edge.dst)
-                out = next(
-                    (b for a, b in _streams(flat.components[edge.dst].type) if a == edge.dst_port),
-                    None,
-                )
+                streams = _streams(flat.components[edge.dst].type)
+                if not streams:
+                    end = "junction"
+                    break
+                out = next((b for a, b in streams if a == edge.dst_port), None)
                 edge = by_source.get((edge.dst, out)) if out else None
-            chains.append((names, closed))
+                if edge is not None and id(edge) in used:
+                    end = "joins"  # the last component continues as described before
+                    break
+            chains.append((names, end))
     return chains
 
 
-def _chain_text(flat: FlatScenario, names: list[str], closed: bool) -> str:
+def _chain_text(flat: FlatScenario, names: list[str], end: str) -> str:
     parts = [f"{n} ({flat.components[n].type})" for n in names]
+    if end == "joins":
+        parts[-1] = names[-1]  # named above
     text = " -> ".join(parts)
-    return text + (f" -> back to {names[0]}" if closed else " (open)")
+    return (
+        text
+        + {
+            "closed": f" -> back to {names[0]}",
+            "open": " (open: nothing leaves it)",
+            "junction": "",
+            "joins": "",
+        }[end]
+    )
 
 
 def topology_sentences(doc: Mapping[str, Any], flat: FlatScenario) -> list[str]:
@@ -292,27 +318,38 @@ def parameter_sentences(flat: FlatScenario) -> tuple[list[str], int]:
     return out, at_default
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def conditions(flat: FlatScenario) -> list[str]:
     """What the exchangers see: ``evaporator air in at -7 °C``, ``condenser water in at 30 °C``.
 
-    The secondary inlet of each evaporator and condenser (``air_inlet_temp_c`` or
-    ``secondary_inlet_temp_k`` with its ``secondary_fluid``), or its fixed saturation
-    temperature in ideal mode (``t_evap_k``, ``t_cond_k``). How people recall a run: "the unit
-    at -7 °C".
+    The secondary inlet of every exchanger that has one (``air_inlet_temp_c`` or
+    ``secondary_inlet_temp_k`` with its ``secondary_fluid``: evaporators, condensers, gas
+    coolers), and what an ideal-mode exchanger fixes (``t_evap_k``, ``t_cond_k``, a gas
+    cooler's ``pressure_pa`` and ``outlet_temp_k``). How people recall a run: "the unit at
+    -7 °C".
     """
     out = []
     for comp in flat.components.values():
-        if comp.type not in ("Evaporator", "Condenser"):
-            continue
         p = comp.params
         medium = str(p.get("secondary_fluid", "air")).lower()
-        if isinstance(p.get("air_inlet_temp_c"), int | float):
+        if _is_number(p.get("air_inlet_temp_c")):
             out.append(f"{comp.name} {medium} in at {exact(p['air_inlet_temp_c'])} °C")
-        elif isinstance(p.get("secondary_inlet_temp_k"), int | float):
+        elif _is_number(p.get("secondary_inlet_temp_k")):
             out.append(f"{comp.name} {medium} in at {celsius(p['secondary_inlet_temp_k'])}")
-        for key, word in (("t_evap_k", "evaporating"), ("t_cond_k", "condensing")):
-            if isinstance(p.get(key), int | float):
-                out.append(f"{comp.name} {word} at {celsius(p[key])} (fixed)")
+        fixed = []
+        if _is_number(p.get("t_evap_k")):
+            fixed.append(f"evaporating at {celsius(p['t_evap_k'])}")
+        if _is_number(p.get("t_cond_k")):
+            fixed.append(f"condensing at {celsius(p['t_cond_k'])}")
+        if comp.type == "GasCooler" and _is_number(p.get("pressure_pa")):
+            fixed.append(f"at {number(p['pressure_pa'] / 1e5)} bar")
+        if comp.type == "GasCooler" and _is_number(p.get("outlet_temp_k")):
+            fixed.append(f"outlet at {celsius(p['outlet_temp_k'])}")
+        if fixed:
+            out.append(f"{comp.name} {', '.join(fixed)} (fixed)")
     return out
 
 
