@@ -17,6 +17,7 @@ import numpy as np
 
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from workbench.cli.run_notes import add_note_arguments, note_arguments_problem, store_sweep_note
+from workbench.progress import interactive
 
 __all__ = ["register", "parse_set"]
 
@@ -201,7 +202,7 @@ def run_notebook_command(args: argparse.Namespace) -> int:
             output=args.output,
             output_dir=args.output_dir,
             kernel_name=args.kernel,
-            progress=not os.environ.get("CI"),
+            progress=interactive(),
         )
     except papermill.PapermillExecutionError as exc:
         print(

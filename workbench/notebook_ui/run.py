@@ -5,6 +5,7 @@ Used by ``workbench run-notebook``, the main job and the notebook tests.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -171,8 +172,34 @@ def run_notebook(
         cwd=str(cwd or NOTEBOOK_DIR.parent),
         progress_bar=progress,
         execution_timeout=timeout_s,
+        kernel_manager_class=f"{__name__}._LocalKernelManager",
     )
     return target
+
+
+@functools.cache
+def _local_kernel_manager_class() -> type:
+    """A kernel manager whose kernel talks over Unix sockets (``ipc``), not loopback TCP.
+
+    A batch run's kernel is a child of this process on this machine; over TCP without keys a
+    recent ipykernel prints an unencryption warning into every log (one per notebook).
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class LocalKernelManager(AsyncKernelManager):  # type: ignore[misc]
+        def __init__(self, **kwargs: Any) -> None:
+            kwargs.setdefault("transport", "ipc")
+            super().__init__(**kwargs)
+
+    return LocalKernelManager
+
+
+def __getattr__(name: str) -> Any:
+    # papermill imports the kernel manager class by dotted name; jupyter_client is imported
+    # only when a notebook runs
+    if name == "_LocalKernelManager":
+        return _local_kernel_manager_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def notebook_outputs(path: Path) -> list[str]:
