@@ -57,12 +57,35 @@ def test_coolprop_derivatives_read_the_state_they_were_asked_about():
     b.T_ph(p, h)
     b.T_ph(9e5, 440e3)  # the (p, h) state now holds another flash
     b.h_vap(5e5)
-    assert b.drho_dp_h(p, h) == fresh.drho_dp_h(p, h)
-    assert b.drho_dh_p(p, h) == fresh.drho_dh_p(p, h)
+    # brought back by a (rho, T) update from the record: the same state to rounding
+    assert b.drho_dp_h(p, h) == pytest.approx(fresh.drho_dp_h(p, h), rel=1e-13)
+    assert b.drho_dh_p(p, h) == pytest.approx(fresh.drho_dh_p(p, h), rel=1e-13)
+    assert b.dT_dp_h(p, h) == pytest.approx(
+        PropsSI("d(T)/d(P)|Hmass", "P", p, "H", h, "R134a"), rel=1e-10
+    )
     assert b.dT_dh_p(p, h) == pytest.approx(1.0 / PropsSI("C", "P", p, "H", h, "R134a"), rel=1e-9)
     # two-phase: the glide slope from the bubble and dew records, in any call order
     h_mid = 0.5 * (b.h_liq(p) + b.h_vap(p))
     assert b.dT_dh_p(p, h_mid) == 0.0
+
+
+@pytest.mark.parametrize("fluid", ["R134a", "R410A", "R407C", "R290"])
+@pytest.mark.parametrize("x", [0.0, 0.03, 0.5, 0.97, 1.0])
+def test_coolprop_two_phase_closed_form_equals_the_flash(fluid, x):
+    # inside the dome a (p, h) state comes from the two saturation records, not a flash
+    b = get_backend(fluid, "CoolProp")
+    p = 0.4 * b.p_crit
+    h = b.h_liq(p) + x * (b.h_vap(p) - b.h_liq(p))
+    flashes = b.stats.flashes
+    state = b.state_ph(p, h)
+    assert b.stats.flashes == flashes  # the saturation records were already there
+    ref = CP.AbstractState("HEOS", fluid)
+    ref.update(CP.HmassP_INPUTS, h, p)
+    assert state.phase == "two-phase"
+    assert state.T == pytest.approx(ref.T(), rel=1e-12)
+    assert state.s == pytest.approx(ref.smass(), rel=1e-11)
+    assert state.rho == pytest.approx(ref.rhomass(), rel=1e-10)
+    assert state.quality == pytest.approx(ref.Q(), abs=1e-11)
 
 
 def test_coolprop_two_phase_state_and_quality():

@@ -26,26 +26,30 @@ When ``dp_nominal_mass_flow_kg_s`` is absent, ``dp_pa`` is a fixed drop (times `
 Superheat and subcooling (one definition for the results and for control loops) [K]::
 
     superheat  = T(p_out, h_out) - T_dew(p_out)                 h_out >= h_dew + dh
-               = (h_out - h_dew) * (T(p_out, h_dew + dh) - T_dew(p_out)) / dh     below
+               = (h_out - h_dew) * dT/dh(p_out, h_dew + dh)     below
     subcooling = T_sat(p_out) - T(p_out, h_out)                 h_out <= h_bubble - dh
-               = (T_sat - T_bubble) + (h_bubble - h_out) * (T_bubble - T(p_out, h_bubble - dh)) / dh
+               = (T_sat - T_bubble) + (h_bubble - h_out) * dT/dh(p_out, h_bubble - dh)
 
-with ``dh`` = :data:`SATURATION_ANCHOR_J_KG`. Outside the dome they are the usual
-temperature differences; across the saturation line and inside the dome (a wet evaporator
-outlet, a condenser outlet that is not fully condensed) the vapour (liquid) line is continued
-straight, so the value turns negative, in proportion to the missing enthalpy (for R-134a at
-3 bar, -1.1 K per kJ/kg below the dew point). The function is continuous and strictly
+with ``dh`` = :data:`SATURATION_ANCHOR_J_KG` and ``dT/dh`` at constant pressure. Outside the
+dome they are the usual temperature differences; across the saturation line and inside the
+dome (a wet evaporator outlet, a condenser outlet that is not fully condensed) the vapour
+(liquid) line is continued straight with its slope next to the saturation line, so the value
+turns negative, in proportion to the missing enthalpy (for R-134a at 3 bar, -1.1 K per kJ/kg
+below the dew point). The function is continuous (to 1e-9 K at the anchor) and strictly
 monotonic in ``h_out``, which a control loop needs: a loop holding 0 K superheat converges
 onto the dew point instead of stalling where a flash at ``h_dew + 1e-4 J/kg`` still reports
-the saturation temperature.
+the saturation temperature. The slope is a derivative, not the difference of two flashes 1 J/kg
+apart: their rounding (1e-10 of T) would make a wet outlet's superheat jump by 1e-3 K when
+the pressure moves by a millipascal, and a loop's sensitivity read at the solution would be
+noise.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
-from workbench.components.zones import ZoneResult, coil_heat_flow
+from workbench.components.base import Component, Equation, StepFunction, register_component
+from workbench.components.zones import ZoneResult, coil_heat_flow, coil_heat_flow_sensitivity
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
 
@@ -72,7 +76,8 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
-        self._q_last: float | None = None  # last zone-model heat flow, to bracket the next
+        self._q_last: float | None = None  # last zone-model heat flow, to start the next
+        self._share_last: float | None = None  # and its share of the pinch limit
         self._zones_cache: tuple[tuple[float, ...], ZoneResult] | None = None
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
@@ -155,10 +160,24 @@ class Coil(Component):
             key[3],
             self.refrigerant_is_hot,
             q_guess=self._q_last,
+            share_guess=self._share_last,
         )
         self._q_last = result.q or None
+        self._share_last = result.q / result.q_max if result.q > 0.0 else None
         self._zones_cache = (key, result)
         return result
+
+    def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
+        """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""
+        inlet = self.port(x, "inlet")
+        return (
+            inlet.p,
+            inlet.h,
+            inlet.m,
+            self.t_sec_in,
+            self.secondary_capacity_rate(),
+            self.ua_total(x),
+        )
 
     def outlet_target(self, p_out: float, delta: float) -> float:
         """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
@@ -196,6 +215,75 @@ class Coil(Component):
             res.append(outlet.h - self.outlet_target(outlet.p, delta))
         return np.array(res)
 
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Analytic derivatives over the ports' unknowns; differences over driven factors.
+
+        ``heat_transfer`` is differentiated through the zone model's root by the implicit
+        function theorem (:func:`~workbench.components.zones.coil_heat_flow_sensitivity`), so no
+        root-find runs for the Jacobian; ``saturation_temperature`` uses ``dT_sat/dp``; the
+        outlet spec differentiates its target enthalpy along ``p_out`` (a forward difference of
+        one (p, T) flash, or ``dh_liq/dp``, ``dh_vap/dp`` at 0 K). A factor a control loop
+        drives (``z_ua``, ``z_dp``) gets forward differences of all rows.
+        """
+        fl = self.fluid
+        pin, pout = self.ports["inlet"], self.ports["outlet"]
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        entries: list[tuple[int, int, float]] = []
+        # pressure drop: p_out - p_in + dp(m)
+        entries += [(0, pout.p, 1.0), (0, pin.p, -1.0)]
+        m_nom = self.params.get("dp_nominal_mass_flow_kg_s")
+        dp = float(self.params["dp_pa"]) * self.factor(x, "z_dp")
+        if dp != 0.0 and m_nom is not None:
+            m_coil = inlet.m / self.n_coils
+            entries.append((0, pin.m, dp * 2.0 * abs(m_coil) / float(m_nom) ** 2 / self.n_coils))
+        row = 1
+        if self.ua_mode:
+            sign = 1.0 if self.refrigerant_is_hot else -1.0
+            q = self.zones(x).q
+            p, h_in, m, t_sec, c_sec, ua = self._zone_inputs(x)
+            sens = coil_heat_flow_sensitivity(
+                fl, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, q
+            )
+            entries += [
+                (row, pout.h, 1.0),
+                (row, pin.h, -1.0 + sign * sens.h_in / m),
+                (row, pin.p, sign * sens.p / m),
+                (row, pin.m, sign * (sens.m / m - q / (m * m))),
+            ]
+            row += 1
+        if self.has(self.sat_spec):
+            port = pin if self.refrigerant_is_hot else pout
+            entries.append((row, port.p, float(fl.dTsat_dp(self.reference_pressure(x)))))
+            row += 1
+        if self.outlet_spec_given:
+            delta = float(self.params.get(self.outlet_spec, 0.0))
+            if delta == 0.0:
+                slope = fl.dhliq_dp(outlet.p) if self.refrigerant_is_hot else fl.dhvap_dp(outlet.p)
+            else:
+                dp_step = step(pout.p, outlet.p)
+                slope = (
+                    self.outlet_target(outlet.p + dp_step, delta)
+                    - self.outlet_target(outlet.p, delta)
+                ) / dp_step
+            entries += [(row, pout.h, 1.0), (row, pout.p, -float(slope))]
+        # factors driven by a control loop: forward differences of every row
+        ports = {pin.m, pin.p, pin.h, pout.m, pout.p, pout.h}
+        for col in self._local:
+            if col in ports:
+                continue
+            xi = x[col]
+            dx = step(col, xi)
+            x[col] = xi + dx
+            try:
+                f1 = self.residuals(x)
+            finally:
+                x[col] = xi
+            d = (f1 - f0) / dx
+            entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
+        return entries
+
     # -- results ---------------------------------------------------------------------------
     def heat_flow(self, x: np.ndarray) -> float:
         """Heat released (condenser) or absorbed (evaporator) by the refrigerant [W]."""
@@ -211,8 +299,7 @@ class Coil(Component):
         anchor = h_dew + SATURATION_ANCHOR_J_KG
         if outlet.h >= anchor:
             return float(fl.T_ph(outlet.p, outlet.h)) - t_dew
-        slope = (fl.T_ph(outlet.p, anchor) - t_dew) / SATURATION_ANCHOR_J_KG
-        return float((outlet.h - h_dew) * slope)
+        return float((outlet.h - h_dew) * fl.dT_dh_p(outlet.p, anchor))
 
     def subcooling(self, x: np.ndarray) -> float:
         """Outlet subcooling [K]; negative for an outlet not fully condensed (module docstring)."""
@@ -223,8 +310,7 @@ class Coil(Component):
         anchor = h_bubble - SATURATION_ANCHOR_J_KG
         if outlet.h <= anchor:
             return t_ref - float(fl.T_ph(outlet.p, outlet.h))
-        slope = (t_bubble - fl.T_ph(outlet.p, anchor)) / SATURATION_ANCHOR_J_KG
-        return float(t_ref - t_bubble + (h_bubble - outlet.h) * slope)
+        return float(t_ref - t_bubble + (h_bubble - outlet.h) * fl.dT_dh_p(outlet.p, anchor))
 
     def measure(self, x: np.ndarray, output: str) -> float:
         """Contract output for a control loop [SI].
