@@ -82,7 +82,8 @@ def test_coolprop_two_phase_closed_form_equals_the_flash(fluid, x):
     ref = CP.AbstractState("HEOS", fluid)
     ref.update(CP.HmassP_INPUTS, h, p)
     assert state.phase == "two-phase"
-    assert state.T == pytest.approx(ref.T(), rel=1e-12)
+    t_state = state.T
+    assert t_state == pytest.approx(ref.T(), rel=1e-12)
     assert state.s == pytest.approx(ref.smass(), rel=1e-11)
     assert state.rho == pytest.approx(ref.rhomass(), rel=1e-10)
     assert state.quality == pytest.approx(ref.Q(), abs=1e-11)

@@ -272,7 +272,7 @@ class CoolPropBackend(FluidBackend):
             elif self.tabular:
                 self._flash(state, _HP, h, p, what, p=p, h=h)
             else:
-                state.specify_phase(record[_PHASE])
+                state.specify_phase(record[_PHASE])  # type: ignore[arg-type]  # an int code
                 try:
                     self._flash(state, _DT, record[_RHO], record[_T], what, p=p, h=h)
                 finally:
