@@ -1,8 +1,9 @@
 """The ``CoolProp`` backend: CoolProp's low-level ``AbstractState`` behind the backend interface.
 
-Two ``AbstractState`` objects per backend, reused for every call (``PropsSI`` rebuilds one per
-call and is many times slower, see docs/benchmarks.md): one for (p, h) flashes, whose state the derivatives read, and one
-for every other input pair (saturation, (p, T), (p, s)). ``HEOS`` is the default;
+Three ``AbstractState`` objects per backend, reused for every call (``PropsSI`` rebuilds one
+per call and is many times slower, see docs/benchmarks.md): one for (p, h) states, whose state
+the derivatives read, one for every other input pair (saturation, (p, T), (p, s)), and one that
+checks CoolProp's own (p, h) flashes. ``HEOS`` is the default;
 ``tabular=True`` uses ``BICUBIC&HEOS`` (tables built on first use and cached by CoolProp in
 ``~/.CoolProp``).
 
@@ -14,16 +15,26 @@ derivatives, are remembered in one dict keyed by (operation, exact inputs) with 
 rule: at :data:`MEMO_SIZE` entries the oldest goes first. A solver revisits the same states
 many times per solve (compressor suction and discharge, coil outlets, the saturation state of
 each pressure), so most calls are answered without a flash, and since every key holds exact
-inputs a remembered value is always the value a fresh flash gives.
+inputs a remembered value is the value a fresh computation gives (to the 1e-13 below).
 
-Closed forms where the physics allows (``HEOS`` only): a (p, h) state between the saturated
-liquid and vapour enthalpies of ``p`` is a two-phase mixture, whose temperature, entropy and
-specific volume are linear in the quality ``x = (h - h_liq) / (h_vap - h_liq)`` between the two
-saturation records; that is what CoolProp's own (p, h) flash returns (to 1e-13 relative, for
-pure fluids and pseudo-pure blends alike), without its iteration (two-phase flashes of R410A
-cost about 50 us each). Derivatives read a state that the (p, h) ``AbstractState`` is brought
-back to from the record: a (rho, T) update with the record's phase imposed (about 1 us, where a
-(p, h) flash costs 25-35 us), or a (p, Q) update inside the dome.
+(p, h) states below the critical pressure without CoolProp's (p, h) flash (``HEOS`` only):
+
+- inside the dome in closed form: a two-phase mixture's temperature, entropy and specific
+  volume are linear in the quality ``x = (h - h_liq) / (h_vap - h_liq)`` between the two
+  saturation records; that is what CoolProp's (p, h) flash returns (to 1e-13 relative, for
+  pure fluids and pseudo-pure blends alike), without its iteration (about 50 us for R410A);
+- outside it by Newton's method on ``p(T, rho) = p``, ``h(T, rho) = h`` with (rho, T) updates
+  (about 1 us each, two to five of them) and the phase imposed, from the last state computed
+  on the isobar or from the saturated state on that side, to 1e-13 relative: CoolProp's
+  (p, h) flash costs 25-35 us (over 100 us near the saturation line) and stops at about 3e-10,
+  and its state jumps by that much between neighbouring inputs, which stalls a solver
+  converging to 1e-4 J/kg (seen on R410A). Such a state counts as one flash.
+
+Near and above the critical point, or when Newton does not settle (or lands on the wrong side
+of the dome), CoolProp's flash is used, and its state is checked by a (rho, T) update and
+corrected by one Newton step when it missed its inputs. Derivatives read a state that the
+(p, h) ``AbstractState`` is brought back to from the record: a (rho, T) update with the
+record's phase imposed (about 1 us), or a (p, Q) update inside the dome.
 
 Saturation of zeotropic or pseudo-pure blends (R410A has a glide of about 0.1 K): ``h_liq``
 and ``s_liq`` are bubble-point values (``Q = 0``), ``h_vap``, ``s_vap``, ``T_sat``, ``p_sat``
@@ -60,6 +71,7 @@ _QT = CP.QT_INPUTS
 _PT = CP.PT_INPUTS
 _PS = CP.PSmass_INPUTS
 _DT = CP.DmassT_INPUTS
+_NEWTON_STEPS = 10  # (rho, T) updates a single-phase (p, h) state may take before a flash
 _TWO_PHASE = CP.iphase_twophase
 
 # operations of the memo keys: (operation, input a, input b)
@@ -149,6 +161,7 @@ class CoolPropBackend(FluidBackend):
             consts = _constants(self.cp_backend, fluid)
             self._as = CP.AbstractState(self.cp_backend, fluid)
             self._as_ph = CP.AbstractState(self.cp_backend, fluid)
+            self._as_check = CP.AbstractState(self.cp_backend, fluid)  # polishes (p, h) flashes
         except ValueError as exc:
             raise self.error("creating the AbstractState", str(exc)) from None
         self.T_crit = consts.T_crit
@@ -163,6 +176,9 @@ class CoolPropBackend(FluidBackend):
         # two-phase (p, h) states in closed form from the saturation records (HEOS only: the
         # tables of BICUBIC interpolate their own two-phase values)
         self._closed_two_phase = not tabular
+        # the last single-phase states computed by Newton, (p, h, T, rho): starts on an isobar
+        self._near_liq: tuple[float, float, float, float] | None = None
+        self._near_vap: tuple[float, float, float, float] | None = None
         self._memo: dict[tuple[int, float, float], Any] = {}
 
     def error(self, what: str, reason: str, /, **inputs: Any) -> FluidPropertyError:
@@ -198,7 +214,7 @@ class CoolPropBackend(FluidBackend):
         if record is not None:
             return record
         if self._closed_two_phase and p < self.p_crit:
-            record = self._two_phase(p, h)
+            record = self._subcritical(p, h)
             if record is not None:
                 memo = self._memo
                 if len(memo) >= MEMO_SIZE:
@@ -220,6 +236,11 @@ class CoolPropBackend(FluidBackend):
         quality = state.Q() if phase == _TWO_PHASE else math.nan
         if T != T or s != s or rho != rho:  # NaN
             raise self.error(what, f"CoolProp returned T={T}, s={s}, rho={rho}", p=p, h=h)
+        if self._closed_two_phase and phase != _TWO_PHASE:
+            polished = self._polish(p, h, T, rho, phase)
+            if polished is not None:
+                T, s, rho = polished
+                self._ph_held = None  # _as_ph holds the flash, not the polished state
         record = (T, s, rho, phase, quality)
         memo = self._memo
         if len(memo) >= MEMO_SIZE:
@@ -227,22 +248,66 @@ class CoolPropBackend(FluidBackend):
         memo[key] = record
         return record
 
-    def _two_phase(self, p: float, h: float) -> PHRecord | None:
-        """The record of a two-phase (p, h) state in closed form, or None outside the dome.
+    def _polish(
+        self, p: float, h: float, T: float, rho: float, phase: Any
+    ) -> tuple[float, float, float] | None:
+        """One Newton step on (T, rho) when a (p, h) flash missed its inputs; else None.
 
-        Between the saturated liquid and vapour of ``p``, T, s and v are linear in the quality
-        (CoolProp's (p, h) flash gives the same to 1e-13); None when ``h`` is outside or the
-        saturation flashes fail (near the critical point), so that the caller flashes.
+        CoolProp's (p, h) flash stops at a tolerance: now and then its state's own enthalpy
+        is 1e-4 J/kg (3e-10 relative) away from the input, and which inputs miss jumps with
+        the input, so T and s jitter by 1e-7 K and 1e-7 J/kg/K over steps of 1e-9. A solver
+        converging to 1e-4 J/kg sees that as noise and stalls. The state is checked with a
+        (rho, T) update (about 1 us) and, when it misses, corrected by one Newton step on
+        ``p(T, rho) = p``, ``h(T, rho) = h`` (to machine precision from there).
         """
+        check = self._as_check
+        check.specify_phase(phase)
+        try:
+            check.update(_DT, rho, T)
+            miss_p, miss_h = check.p() - p, check.hmass() - h
+            if abs(miss_h) <= 1e-13 * abs(h) + 1e-9 and abs(miss_p) <= 1e-13 * p:
+                return None
+            p_t = check.first_partial_deriv(CP.iP, CP.iT, CP.iDmass)
+            p_r = check.first_partial_deriv(CP.iP, CP.iDmass, CP.iT)
+            h_t = check.first_partial_deriv(CP.iHmass, CP.iT, CP.iDmass)
+            h_r = check.first_partial_deriv(CP.iHmass, CP.iDmass, CP.iT)
+            det = p_t * h_r - p_r * h_t
+            if det == 0.0 or det != det:
+                return None
+            T_new = T + (-miss_p * h_r + p_r * miss_h) / det
+            rho_new = rho + (-h_t * -miss_p - p_t * miss_h) / det
+            check.update(_DT, rho_new, T_new)
+            s_new = check.smass()
+        except ValueError:
+            return None
+        finally:
+            check.unspecify_phase()
+        if _bad(T_new) or _bad(rho_new) or _bad(s_new):
+            return None
+        return T_new, s_new, rho_new
+
+    def _subcritical(self, p: float, h: float) -> PHRecord | None:
+        """The record of a (p, h) state below the critical pressure without a (p, h) flash.
+
+        Inside the dome in closed form: between the saturated liquid and vapour of ``p``, T,
+        s and v are linear in the quality (CoolProp's (p, h) flash gives the same to 1e-13).
+        Outside it by :meth:`_newton_ph` from the saturated state on that side. None when the
+        saturation flashes fail (near the critical point) or Newton does not settle, so that
+        the caller flashes.
+        """
+        if h != h:  # NaN
+            return None
         try:
             liq = self._pq(p, 0.0, "h_liq")
-            if not h >= liq[_SAT_H]:  # also NaN
-                return None
+            if h < liq[_SAT_H]:
+                return self._newton_ph(p, h, liq, True)
             vap = self._pq(p, 1.0, "h_vap")
         except FluidPropertyError:
             return None
         h_l, h_v = liq[_SAT_H], vap[_SAT_H]
-        if not h <= h_v or h_v <= h_l:
+        if h > h_v:
+            return self._newton_ph(p, h, vap, False)
+        if h_v <= h_l:
             return None
         x = (h - h_l) / (h_v - h_l)
         v_l = 1.0 / liq[_SAT_RHO]
@@ -253,6 +318,65 @@ class CoolPropBackend(FluidBackend):
             _TWO_PHASE,
             x,
         )
+
+    def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
+        """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
+
+        Solves ``p(T, rho) = p``, ``h(T, rho) = h`` with the phase imposed, from the last state
+        computed on this isobar on the same side of the dome, else from the saturated state
+        ``sat``. A (rho, T) update costs about 1 us and two to five steps reach 1e-13, where
+        CoolProp's own (p, h) flash costs 25-35 us (more near the saturation line) and stops at
+        about 3e-10. The result must be on its side of the dome (colder and denser than the
+        saturated liquid, or hotter and lighter than the saturated vapour) and inside the
+        fluid's temperature range.
+        """
+        near = self._near_liq if liquid else self._near_vap
+        if near is not None and near[0] == p and abs(near[1] - h) < abs(sat[_SAT_H] - h):
+            T, rho = near[2], near[3]
+        else:
+            T, rho = sat[_SAT_T], sat[_SAT_RHO]
+        phase = CP.iphase_liquid if liquid else CP.iphase_gas
+        state = self._as_ph
+        self._ph_held = None
+        self._flashes += 1
+        state.specify_phase(phase)
+        try:
+            for _ in range(_NEWTON_STEPS):
+                state.update(_DT, rho, T)
+                miss_p, miss_h = state.p() - p, state.hmass() - h
+                if abs(miss_h) <= 1e-13 * abs(h) + 1e-9 and abs(miss_p) <= 1e-13 * p:
+                    break
+                p_t = state.first_partial_deriv(CP.iP, CP.iT, CP.iDmass)
+                p_r = state.first_partial_deriv(CP.iP, CP.iDmass, CP.iT)
+                h_t = state.first_partial_deriv(CP.iHmass, CP.iT, CP.iDmass)
+                h_r = state.first_partial_deriv(CP.iHmass, CP.iDmass, CP.iT)
+                det = p_t * h_r - p_r * h_t
+                if det == 0.0 or det != det:
+                    return None
+                T += (-miss_p * h_r + p_r * miss_h) / det
+                rho += (h_t * miss_p - p_t * miss_h) / det
+                if not (rho > 0.0 and self._t_min <= T <= self._t_max):
+                    return None
+            else:
+                return None
+            s = state.smass()
+        except ValueError:
+            return None
+        finally:
+            state.unspecify_phase()
+        t_sat, rho_sat = sat[_SAT_T], sat[_SAT_RHO]
+        if liquid:
+            if not (T <= t_sat and rho >= rho_sat):
+                return None
+            self._near_liq = (p, h, T, rho)
+        else:
+            if not (T >= t_sat and rho <= rho_sat):
+                return None
+            self._near_vap = (p, h, T, rho)
+        if _bad(s):
+            return None
+        self._ph_held = (p, h)
+        return (T, s, rho, phase, math.nan)
 
     def _held_ph(self, p: float, h: float, what: str) -> Any:
         """``_as_ph`` holding the (p, h) state (for derivatives).
