@@ -129,16 +129,7 @@ def _solve_system(
     cfg = system.flat.solver
     stats_before = system.fluid.stats
     system.evaluations = 0
-    x0 = initial_guess(system)
-    warm = initial.x if isinstance(initial, SolveResult) else initial
-    if isinstance(warm, np.ndarray) and warm.size == system.n_vars:
-        # keep whichever start is closer to a solution: the spec-derived guess solves
-        # ideal-mode cycles exactly, the neighbour's solution is better for UA-mode ones
-        f_guess, f_warm = safe_residuals(system, x0), safe_residuals(system, warm)
-        if f_warm is not None and (
-            f_guess is None or np.max(np.abs(f_warm)) < np.max(np.abs(f_guess))
-        ):
-            x0 = warm.copy()
+    x0 = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
         x=x0.copy(),
@@ -151,6 +142,31 @@ def _solve_system(
     result.property_calls, result.property_flashes = used.calls, used.flashes
     result.elapsed_s = time.perf_counter() - t0
     return result
+
+
+def _start(system: System, initial: SolveResult | np.ndarray | None) -> np.ndarray:
+    """The starting point: the warm start when it evaluates, else the spec-derived guess.
+
+    The spec-derived guess solves ideal-mode cycles exactly, so for a system without UA-mode
+    coils and extra blocks (control loops, couplings) it is also computed and the closer of
+    the two kept; with them the guess is only a start, the warm start is better, and the
+    guess (a few rounds of the UA coils' balance) is not computed at all.
+    """
+    warm = initial.x if isinstance(initial, SolveResult) else initial
+    if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
+        return initial_guess(system)
+    f_warm = safe_residuals(system, warm)
+    if f_warm is None:
+        return initial_guess(system)
+    explicit = len(system.blocks) == len(system.components) and not any(
+        getattr(c, "ua_mode", False) for c in system.components.values()
+    )
+    if explicit:
+        x0 = initial_guess(system)
+        f_guess = safe_residuals(system, x0)
+        if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
+            return x0
+    return warm.copy()
 
 
 def _run_strategy(
