@@ -366,11 +366,11 @@ class CoolPropBackend(FluidBackend):
             state.unspecify_phase()
         t_sat, rho_sat = sat[_SAT_T], sat[_SAT_RHO]
         if liquid:
-            if not (T <= t_sat and rho >= rho_sat):
+            if not (t_sat >= T and rho >= rho_sat):
                 return None
             self._near_liq = (p, h, T, rho)
         else:
-            if not (T >= t_sat and rho <= rho_sat):
+            if not (t_sat <= T and rho <= rho_sat):
                 return None
             self._near_vap = (p, h, T, rho)
         if _bad(s):
