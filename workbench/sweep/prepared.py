@@ -137,8 +137,12 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
         old_given, old_param = comp.given.get(key, _MISSING), comp.params.get(key, _MISSING)
         _put(comp.given, key, value)
         _put(comp.params, key, value if value is not _MISSING else _default(comp, key))
-        comp.configure()
-        if [eq.name for eq in comp.equations()] != before:
+        try:
+            comp.configure()
+            changed = [eq.name for eq in comp.equations()] != before
+        except WorkbenchError:  # the model refuses the combination: its own document says why
+            changed = True
+        if changed:
             _put(comp.given, key, old_given)
             _put(comp.params, key, old_param)
             comp.configure()
