@@ -50,6 +50,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.zones import ZoneResult, coil_heat_flow, coil_heat_flow_sensitivity
+from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
 
@@ -92,6 +93,7 @@ class Coil(Component):
             )
         if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
             raise self.error("UA mode needs secondary_mass_flow_kg_s")
+        self._cp_sec: float | None = None  # the secondary's cp at its inlet, read once
 
     def couple(self) -> None:
         """Make this coil one side of a thermal coupling: its heat flow comes from the coupling."""
@@ -111,10 +113,29 @@ class Coil(Component):
         return float(self.n_coils * self.factor(x, "z_ua") * ua0 * scale)
 
     def secondary_cp(self) -> float:
-        """Secondary specific heat [J/(kg K)] at its inlet temperature."""
+        """Secondary specific heat [J/(kg K)] at its inlet temperature.
+
+        Raises
+        ------
+        SpecificationError
+            The secondary fluid is unknown or its inlet temperature outside the fluid's range
+            (the message names the parameter and its value).
+        """
+        if self._cp_sec is not None:
+            return self._cp_sec
         if self.has("secondary_cp_j_kgk"):
-            return float(self.params["secondary_cp_j_kgk"])
-        return float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
+            self._cp_sec = float(self.params["secondary_cp_j_kgk"])
+            return self._cp_sec
+        source = "air_inlet_temp_c" if self.has("air_inlet_temp_c") else "secondary_inlet_temp_k"
+        try:
+            cp = float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
+        except FluidPropertyError as exc:
+            raise self.error(
+                f"secondary_fluid {self.params['secondary_fluid']!r} at {source} = "
+                f"{self.params.get(source)!r}: {exc}"
+            ) from None
+        self._cp_sec = cp
+        return cp
 
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate of the bank [W/K]."""
@@ -180,12 +201,21 @@ class Coil(Component):
         )
 
     def outlet_target(self, p_out: float, delta: float) -> float:
-        """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
+        """Outlet enthalpy for the subcooling/superheat spec [J/kg].
+
+        Raises
+        ------
+        FluidPropertyError
+            The state is outside the fluid's range; the message names the spec and its value.
+        """
         fl = self.fluid
-        if self.refrigerant_is_hot:
-            h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
-        else:
-            h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        try:
+            if self.refrigerant_is_hot:
+                h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+            else:
+                h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        except FluidPropertyError as exc:
+            raise FluidPropertyError(f"{self.outlet_spec} = {delta:g} K: {exc}") from None
         return float(h)
 
     # -- equations -------------------------------------------------------------------------

@@ -17,6 +17,10 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
   ``output`` is one of the type's outputs; ``factor`` one of the type's factors (legacy ``f_``
   accepted); ``min < max`` and ``min <= initial <= max``.
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
+- Connections: every port joined, no unconnected component, one connected graph per circuit
+  (:mod:`.connectivity`).
+- Physical ranges: temperatures inside their fluids' ranges, Kelvin fields that look like
+  Celsius, secondary fluid names (:mod:`.physical`).
 
 These checks only read: the scenario as written and its expansion
 (:func:`workbench.scenario.expand.expand`), and they report problems as
@@ -29,11 +33,13 @@ from __future__ import annotations
 from workbench.components.catalog import CALIBRATION_FACTORS, get_spec, normalise_factor
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
+from workbench.scenario.connectivity import check_connectivity
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
+from workbench.scenario.physical import check_physical
 from workbench.scenario.refs import is_param_ref, normal_param_name, split_endpoint
 
 __all__ = ["check_expansion"]
@@ -103,8 +109,16 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
             )
         )
     _check_edge_ports(flat, issues)
+    if not issues:
+        # only a graph whose every edge was built: an edge that failed a rule above would
+        # show up again as open ports (reported once, where it is)
+        issues.extend(check_connectivity(flat))
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
+    origins = {
+        (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions
+    }
+    issues.extend(check_physical(scenario, flat, origins))
     return issues
 
 

@@ -25,7 +25,7 @@ from workbench.components.base import RESIDUAL_SCALES, Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.valve import ExpansionValve
-from workbench.errors import FluidPropertyError
+from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
 from workbench.solver.system import System
@@ -36,39 +36,59 @@ __all__ = ["initial_guess"]
 DEFAULT_MASS_FLOW_KG_S = 0.05
 
 
-def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float]:
+def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float, list[str]]:
+    """Condensing and evaporating temperatures [K] of a loop, and where each came from."""
     flat, fluid = system.flat, system.fluid
     t_cond = t_evap = None
+    sources = ["40 C (no condenser spec)", "-5 C (no evaporator spec)"]
     for i in loop:
         comp = system.components[flat.edges[i].dst]
         if isinstance(comp, Coil):
+            label = f"{comp.type_name} {comp.name!r} ({comp.path})"
             if comp.name in system.saturation_hints:
                 t = system.saturation_hints[comp.name]
+                source = f"the cascade midpoint of {label}"
             elif comp.has(comp.sat_spec):
                 t = float(comp.params[comp.sat_spec])
+                source = f"{comp.sat_spec} = {t:g} of {label}"
             elif comp.has_secondary:
                 t = comp.t_sec_in + (10.0 if comp.refrigerant_is_hot else -8.0)
+                source = f"the secondary inlet {comp.t_sec_in:g} K of {label}"
             else:
                 continue
             if comp.refrigerant_is_hot:
-                t_cond = t
+                t_cond, sources[0] = t, source
             else:
-                t_evap = t
+                t_evap, sources[1] = t, source
     t_crit = fluid.T_crit
     t_cond = t_cond if t_cond is not None else celsius_to_kelvin(40.0)
     t_evap = t_evap if t_evap is not None else celsius_to_kelvin(-5.0)
     t_cond = min(t_cond, t_crit - 3.0)
     t_min = fluid.T_sat(fluid.p_min * 1.05)
     t_evap = max(min(t_evap, t_cond - 10.0), t_min + 1.0)
-    return t_cond, t_evap
+    return t_cond, t_evap, sources
 
 
 def initial_guess(system: System) -> np.ndarray:
-    """A starting vector for Newton [SI]."""
+    """A starting vector for Newton [SI].
+
+    Raises
+    ------
+    SpecificationError
+        No starting state exists for the saturation temperatures the specs give (the message
+        names the component and parameter each came from).
+    """
     x = np.zeros(system.n_vars)
     for k, loop in enumerate(system.topology.loops):
-        t_cond, t_evap = _saturation_guesses(system, loop)
-        _fill_loop(system, x, k, loop, t_cond, t_evap)
+        t_cond, t_evap, sources = _saturation_guesses(system, loop)
+        try:
+            _fill_loop(system, x, k, loop, t_cond, t_evap)
+        except FluidPropertyError as exc:
+            raise SpecificationError(
+                f"circuit {system.topology.loop_circuit[k]}: no starting state for a condensing "
+                f"temperature of {t_cond:g} K (from {sources[0]}) and an evaporating temperature "
+                f"of {t_evap:g} K (from {sources[1]}): {exc}"
+            ) from None
         coils = _ua_coils(system, loop)
         if coils is not None:
             for _ in range(UA_REFINEMENTS):

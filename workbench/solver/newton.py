@@ -90,7 +90,11 @@ def safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
     """Scaled residuals at ``x``, or None when a property call fails or a value is not finite."""
     try:
         f = system.residuals(x)
-    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
+    except FluidPropertyError as exc:
+        system.property_error = str(exc)
+        return None
+    except (ValueError, ZeroDivisionError, OverflowError) as exc:
+        system.property_error = f"{type(exc).__name__}: {exc}"
         return None
     return f if np.all(np.isfinite(f)) else None
 

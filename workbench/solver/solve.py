@@ -129,6 +129,7 @@ def _solve_system(
     cfg = system.flat.solver
     stats_before = system.fluid.stats
     system.evaluations = 0
+    system.property_error = ""
     x0 = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
@@ -318,4 +319,6 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
             if not result.problems
             else ("a physically impossible state: " + result.problems[0])
         )
+        if result.stop_reason is StopReason.PROPERTY_FAILURE and system.property_error:
+            result.message += f" ({system.property_error})"
     return result

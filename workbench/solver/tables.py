@@ -10,6 +10,8 @@ import pandas as pd
 
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.errors import FluidPropertyError
+from workbench.solver.context import with_context
 from workbench.solver.controls import ControlLoop
 from workbench.solver.results import EdgeState, SolveResult
 from workbench.solver.system import System
@@ -93,11 +95,14 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
-        out: dict[str, Any] = {"type": comp.type_name, **comp.outputs(x)}
-        result.components[name] = out
-        if result.converged:
-            result.problems.extend(comp.check(x))
-        result.warnings.extend(comp.warnings(x))
+        try:
+            out: dict[str, Any] = {"type": comp.type_name, **comp.outputs(x)}
+            result.components[name] = out
+            if result.converged:
+                result.problems.extend(comp.check(x))
+            result.warnings.extend(comp.warnings(x))
+        except FluidPropertyError as exc:
+            raise with_context(exc, comp) from exc
         if isinstance(comp, Compressor):
             power += float(out["power"])
             balance += comp.power(x)  # model power, not the edge enthalpy rise
