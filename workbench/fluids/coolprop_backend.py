@@ -577,8 +577,29 @@ class CoolPropBackend(FluidBackend):
         if self._melting:
             with contextlib.suppress(ValueError):  # p outside the melting-line fit
                 t_low = max(t_low, self._as.melting_line(CP.iT, CP.iP, p))
-        h = self._h_from(_OP_PT, _PT, p, t_low + 1e-3, "h_min", "T")
+        try:
+            h = self._h_from(_OP_PT, _PT, p, t_low + 1e-3, "h_min", "T")
+        except FluidPropertyError:
+            # CoolProp's (p, T) density guess can miss the cold liquid (R410A at 200 K): the
+            # state at the lowest temperature is liquid at any pressure above the triple point
+            h = self._liquid_h(p, t_low + 1e-3)
         return self._remember(key, h)  # type: ignore[no-any-return]
+
+    def _liquid_h(self, p: float, T: float) -> float:
+        """Enthalpy [J/kg] of the liquid at (p, T), the phase imposed on the (p, T) flash."""
+        state = self._as
+        self._flashes += 1
+        state.specify_phase(CP.iphase_liquid)
+        try:
+            state.update(_PT, p, T)
+            h: float = state.hmass()
+        except ValueError as exc:
+            raise self.error("h_min", str(exc).strip(), p=p, T=T) from None
+        finally:
+            state.unspecify_phase()
+        if _bad(h):
+            raise self.error("h_min", f"CoolProp returned {h}", p=p, T=T)
+        return h
 
     def h_max(self, p: float) -> float:
         """Highest valid enthalpy [J/kg] at pressure [Pa]: the state at ``T_max``."""

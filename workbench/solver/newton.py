@@ -50,7 +50,10 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
         if dx[i] == 0.0:
             continue
         p_new = x[p_index] + alpha * dx[p_index]
-        lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+        try:
+            lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+        except FluidPropertyError:  # no bound known there: the trial's own evaluation decides
+            continue
         target = x[i] + alpha * dx[i]
         if target < lo:
             alpha = min(alpha, max((lo + 0.01 * (x[i] - lo) - x[i]) / dx[i], 0.0))
