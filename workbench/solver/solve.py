@@ -130,14 +130,14 @@ def _solve_system(
     stats_before = system.fluid.stats
     system.evaluations = 0
     system.property_error = ""
-    x0 = _start(system, initial)
+    x0, warm = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
         x=x0.copy(),
         max_iterations=int(cfg.max_iterations),
         level=logging.INFO if cfg.verbose else logging.DEBUG,
     )
-    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline)
+    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm)
     result = _finish(system, state)
     used = system.fluid.stats - stats_before
     result.property_calls, result.property_flashes = used.calls, used.flashes
@@ -145,20 +145,21 @@ def _solve_system(
     return result
 
 
-def _start(system: System, initial: SolveResult | np.ndarray | None) -> np.ndarray:
-    """The starting point: the warm start when it evaluates, else the spec-derived guess.
+def _start(system: System, initial: SolveResult | np.ndarray | None) -> tuple[np.ndarray, bool]:
+    """The starting point, and whether it is the warm start.
 
-    The spec-derived guess solves ideal-mode cycles exactly, so for a system without UA-mode
-    coils and extra blocks (control loops, couplings) it is also computed and the closer of
-    the two kept; with them the guess is only a start, the warm start is better, and the
-    guess (a few rounds of the UA coils' balance) is not computed at all.
+    The warm start when it evaluates, else the spec-derived guess. The spec-derived guess
+    solves ideal-mode cycles exactly, so for a system without UA-mode coils and extra blocks
+    (control loops, couplings) it is also computed and the closer of the two kept; with them
+    the guess is only a start, the warm start is better, and the guess (a few rounds of the UA
+    coils' balance) is not computed at all.
     """
     warm = initial.x if isinstance(initial, SolveResult) else initial
     if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
-        return initial_guess(system)
+        return initial_guess(system), False
     f_warm = safe_residuals(system, warm)
     if f_warm is None:
-        return initial_guess(system)
+        return initial_guess(system), False
     explicit = len(system.blocks) == len(system.components) and not any(
         getattr(c, "ua_mode", False) for c in system.components.values()
     )
@@ -166,14 +167,22 @@ def _start(system: System, initial: SolveResult | np.ndarray | None) -> np.ndarr
         x0 = initial_guess(system)
         f_guess = safe_residuals(system, x0)
         if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
-            return x0
-    return warm.copy()
+            return x0, False
+    return warm.copy(), True
 
 
 def _run_strategy(
-    system: System, state: IterationLog, strategy: str, tol: float, deadline: float | None
+    system: System,
+    state: IterationLog,
+    strategy: str,
+    tol: float,
+    deadline: float | None,
+    warm: bool = False,
 ) -> None:
     """Run ``strategy`` from ``state.x``, recording into ``state``.
+
+    ``warm``: the start is a neighbour's solution, so the first Newton run may begin with the
+    Jacobian of the system's last step (:func:`~workbench.solver.newton.newton`).
 
     ``fallback``: Newton; when it stops short of convergence for a reason other than time,
     Picard sweeps (from the start when a property call failed, else from where Newton
@@ -199,6 +208,7 @@ def _run_strategy(
         max_iterations=state.remaining,
         deadline=deadline,
         log_state=state,
+        reuse_jacobian=warm,
     )
     if state.converged or strategy == "newton" or state.reason is StopReason.TIMEOUT:
         return

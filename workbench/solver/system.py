@@ -88,6 +88,8 @@ class System:
     """Starting saturation temperatures [K] per coil name (set for coupled coils)."""
     property_error: str = ""
     """The last property failure met while evaluating (with the block that met it)."""
+    last_jacobian: Any = None
+    """The scaled Jacobian of the last Newton step (a warm start may begin with it)."""
 
     @property
     def var_names(self) -> list[str]:
