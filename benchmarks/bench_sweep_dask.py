@@ -65,10 +65,13 @@ def run_cluster(workers: int, doc: dict[str, Any], cases: dict[str, list[float]]
         Client(cluster) as client,
     ):
         client.run(_warm_up, doc)  # every worker: imports, CoolProp's set-up of the fluid
+        cpu0 = client.run(time.process_time)
         t0 = time.perf_counter()
         frame = sweep(doc, cases, client=client, progress=False)
         elapsed = time.perf_counter() - t0
-    return {"frame": frame, "seconds": elapsed}
+        cpu1 = client.run(time.process_time)
+    cpu = sum(cpu1[w] - cpu0[w] for w in cpu0)
+    return {"frame": frame, "seconds": elapsed, "cpu": cpu}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,16 +86,18 @@ def main(argv: list[str] | None = None) -> int:
     info = machine_line()
     load_start = load()
     sweep(doc, {k: v[:1] for k, v in cases.items()}, processes=1, progress=False)  # warm-up
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     local = sweep(doc, cases, processes=1, progress=False)
-    local_s = time.perf_counter() - t0
+    local_s, local_cpu = time.perf_counter() - t0, time.process_time() - c0
     runs = {w: run_cluster(w, doc, cases) for w in args.workers}
     load_end = load()
     ref = local["cop_cooling"].to_numpy()
     rows = [
-        "| run | workers | seconds | points/s | scaling | not converged | max rel. COP diff |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| run | workers | seconds | points/s | scaling | worker CPU [s] | cores used | "
+        "points per CPU second | not converged | max rel. COP diff |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| in-process (`processes=1`) | 1 | {local_s:.1f} | {n / local_s:.0f} | | "
+        f"{local_cpu:.1f} | {local_cpu / local_s:.2f} | {n / local_cpu:.0f} | "
         f"{int((~local['converged']).sum())} | 0 |",
     ]
     base_rate = None
@@ -101,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         rate = n / seconds
         base_rate = base_rate or rate
         diff = float(np.max(np.abs(frame["cop_cooling"].to_numpy() / ref - 1.0)))
+        cpu = run["cpu"]
         rows.append(
             f"| LocalCluster | {workers} | {seconds:.1f} | {rate:.0f} | {rate / base_rate:.2f} | "
+            f"{cpu:.1f} | {cpu / seconds:.2f} | {n / cpu:.0f} | "
             f"{int((~frame['converged']).sum())} | {diff:.1e} |"
         )
     section = "\n".join(
@@ -121,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
             "worker, each worker solving its chunks on one prepared system, warm-started along "
             "the grid. Wall time from the call to the frame (cluster start and one solve on "
             "every worker, which pays the imports and CoolProp's set-up of the fluid, not "
-            "timed). Scaling = points/s against one worker.",
+            "timed). Scaling = points/s against one worker. Worker CPU = process time the "
+            "workers used during the sweep (`time.process_time` on each, through `client.run`); "
+            "cores used = worker CPU / wall time: on a machine whose two cores other jobs also "
+            "use, two workers get less than two cores, and the scaling shows that, not the "
+            "sweep; points per CPU second shows the work itself.",
             "",
             *rows,
         ]
