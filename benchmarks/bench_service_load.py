@@ -7,13 +7,16 @@ process on a free loopback port, then runs ``--clients`` client threads that sea
 as soon as the previous one finishes). A short baseline phase without reindex comes first.
 
 Every query is one note's unique code word, so that note must come back (it is the only keyword
-match, and its fused score beats every semantic-only hit): a miss counts as a lost note. Afterwards the set of note ids must be unchanged and validate must pass.
+match, and its fused score beats every semantic-only hit): a miss counts as a lost note. During
+the load phase one more client keeps replacing the content of random notes (``PUT``), racing the
+forced reindex; afterwards no embedding may be stale (made from text the note no longer has),
+the set of note ids must be unchanged and validate must pass.
 Latency is measured by the clients (request to response); the table goes into
 docs/benchmarks.md between the ``bench:service-load`` markers::
 
     python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
 
-Exit status 1 when a request failed or a note was lost.
+Exit status 1 when a request failed, a note was lost or an embedding is stale.
 """
 
 from __future__ import annotations
@@ -33,14 +36,12 @@ from pathlib import Path
 
 import httpx
 import psycopg
+from bench_notes_common import REPO, machine_line, write_section
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_notes_common import REPO, machine_line, write_section  # noqa: E402
-
-from workbench.notes import db  # noqa: E402
-from workbench.notes.migrations import migrate  # noqa: E402
-from workbench.notes.service.serving import free_port  # noqa: E402
-from workbench.notes.store import NoteInput, import_notes  # noqa: E402
+from workbench.notes import db
+from workbench.notes.migrations import migrate
+from workbench.notes.service.serving import free_port
+from workbench.notes.store import NoteInput, import_notes
 
 OWNERS = ("ana", "ben", "cho", "dev")
 ADMIN_TOKEN = "bench-admin-" + uuid.uuid4().hex
@@ -186,18 +187,58 @@ def reindex_loop(base: str, phase: Phase, jobs: dict, deadline: float) -> None:
         jobs["tail_s"] = max(0.0, time.monotonic() - deadline)
 
 
-def run_phase(base, tokens, notes, name, seconds, clients, reindex: bool) -> tuple[Phase, dict]:  # noqa: ANN001
+def update_loop(
+    base: str,
+    tokens: dict[str, str],
+    ids: dict[str, tuple[str, str]],
+    phase: Phase,
+    jobs: dict,
+    deadline: float,
+) -> None:
+    """Replace the content of random notes (title kept) until the deadline, racing the reindex."""
+    rng = random.Random(99)
+    keys = sorted(ids)
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while time.monotonic() < deadline:
+            ext = rng.choice(keys)
+            owner, note_id = ids[ext]
+            r = client.get(
+                f"/api/notes/{note_id}", headers={"Authorization": f"Bearer {tokens[owner]}"}
+            )
+            if r.status_code != 200:
+                with phase.lock:
+                    phase.errors.append(f"update read: {r.status_code} {r.text[:200]}")
+                continue
+            body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(12, 40)))
+            r = client.put(
+                f"/api/notes/{note_id}",
+                json={"title": r.json()["title"], "content": f"{body} (rev {jobs['updates']})."},
+                headers={"Authorization": f"Bearer {tokens[owner]}"},
+            )
+            if r.status_code != 200:
+                with phase.lock:
+                    phase.errors.append(f"update: {r.status_code} {r.text[:200]}")
+                continue
+            jobs["updates"] += 1
+            time.sleep(0.05)
+
+
+def run_phase(
+    base, tokens, notes, name, seconds, clients, reindex: bool, ids=None
+) -> tuple[Phase, dict]:  # noqa: ANN001
     phase = Phase(name)
     deadline = time.monotonic() + seconds
     threads = [
         threading.Thread(target=client_loop, args=(base, tokens, notes, phase, deadline, s))
         for s in range(clients)
     ]
-    jobs = {"completed": 0, "failed": 0, "in_window": 0, "tail_s": 0.0}
+    jobs = {"completed": 0, "failed": 0, "in_window": 0, "tail_s": 0.0, "updates": 0}
     indexer = threading.Thread(target=reindex_loop, args=(base, phase, jobs, deadline))
+    updater = threading.Thread(target=update_loop, args=(base, tokens, ids, phase, jobs, deadline))
     start = time.monotonic()
     if reindex:
         indexer.start()
+        updater.start()
     for t in threads:
         t.start()
     for t in threads:
@@ -205,12 +246,19 @@ def run_phase(base, tokens, notes, name, seconds, clients, reindex: bool) -> tup
     phase.seconds = time.monotonic() - start
     if reindex:
         indexer.join()
+        updater.join()
     return phase, jobs
 
 
 def note_ids(url: str) -> set[str]:
     with psycopg.connect(url) as conn:
         return {r[0] for r in conn.execute('SELECT id FROM "Note"')}
+
+
+def ids_by_external_id(url: str) -> dict[str, tuple[str, str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute('SELECT "externalId", "ownerId", id FROM "Note"').fetchall()
+    return {ext: (owner, note_id) for ext, owner, note_id in rows}
 
 
 def wait_ready(base: str, proc: subprocess.Popen, timeout_s: float = 120) -> None:
@@ -303,7 +351,14 @@ def main() -> int:
             base, tokens, notes, "search only", args.baseline_seconds, args.clients, False
         )
         load_phase, jobs = run_phase(
-            base, tokens, notes, "search during reindex", args.seconds, args.clients, True
+            base,
+            tokens,
+            notes,
+            "search during reindex",
+            args.seconds,
+            args.clients,
+            True,
+            ids_by_external_id(url),
         )
 
         after = note_ids(url)
@@ -320,6 +375,7 @@ def main() -> int:
             db.stop_embedded(home)
 
     lost = len(before - after) + base_phase.misses + load_phase.misses
+    stale = report.get("counts", {}).get("stale_hash", -1)
     errors = len(base_phase.errors) + len(load_phase.errors)
     reindex_rate = jobs["in_window"] / args.seconds
     table = "\n".join(
@@ -346,7 +402,10 @@ def main() -> int:
             f"(one job after the other): {jobs['in_window']} notes re-embedded in the window "
             f"({reindex_rate:.0f} notes/s next to the searches), {jobs['completed']} jobs "
             f"completed, {jobs['failed']} failed; the last job finished {jobs['tail_s']:.0f} s "
-            f"after the clients stopped. Notes before {len(before)}, after "
+            f"after the clients stopped. Meanwhile one more client replaced the content of "
+            f"{jobs['updates']} random notes (`PUT`, racing the reindex jobs): "
+            f"**{stale} stale embeddings** after the run (an embedding made from text the note "
+            f"no longer has; issue 14 found 1 in such a run). Notes before {len(before)}, after "
             f"{len(after)}, missing {len(before - after)}; validate after the run: "
             f"{'ok' if report.get('ok') else 'FAILED ' + str(report.get('counts'))}.",
         ]
@@ -356,7 +415,7 @@ def main() -> int:
         print("error:", message, file=sys.stderr)
     if not args.no_write:
         write_section("service-load", table)
-    return 1 if errors or lost or not report.get("ok") else 0
+    return 1 if errors or lost or stale or not report.get("ok") else 0
 
 
 if __name__ == "__main__":

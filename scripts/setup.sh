@@ -21,7 +21,14 @@ constraints="${WORKBENCH_CONSTRAINTS-requirements/constraints.txt}"
 stamp=".venv/.installed-$(echo "$extras" | tr ',' '-')"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || { [ -n "$constraints" ] && [ "$constraints" -nt "$stamp" ]; }; then
   echo "setup: installing thermal-workbench[$extras] into .venv (first run takes a few minutes)" >&2
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[$extras]" ${constraints:+-c "$constraints"}
+  # pip's and the build backend's chatter goes to a log, shown only when the install fails
+  log=".venv/install.log"
+  if ! { .venv/bin/python -m pip install --quiet --upgrade pip \
+         && .venv/bin/python -m pip install --quiet -e ".[$extras]" ${constraints:+-c "$constraints"}; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "setup: the install failed (log above, also in $log)" >&2
+    exit 1
+  fi
+  echo "setup: installed (pip's log: $log)" >&2
   touch "$stamp"
 fi

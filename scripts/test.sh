@@ -14,4 +14,8 @@ fi
 .venv/bin/ruff check workbench tests benchmarks
 .venv/bin/ruff format --check workbench tests benchmarks
 .venv/bin/mypy  # strict on scenario, fluids, components, solver, sweep ([tool.mypy] in pyproject.toml)
-exec .venv/bin/python -m pytest "$@"
+# temporary files (and the tests' embedded PostgreSQL) in a folder of this checkout's own: another
+# checkout's pytest run on the same machine never cleans them up underneath this one (short path:
+# the database's Unix socket lives there)
+basetemp="/tmp/workbench-pytest-$(pwd | cksum | cut -d' ' -f1)"
+exec .venv/bin/python -m pytest --basetemp="$basetemp" "$@"

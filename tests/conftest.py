@@ -51,6 +51,8 @@ EXTRA_OF: dict[str, str] = {
     "jsonschema": "dev",
     "yaml": "dev",
     "playwright": "dev",
+    "tespy": "dev",
+    "exerpy": "dev",
 }
 """Top-level module -> the extra of ``thermal-workbench`` that installs it."""
 

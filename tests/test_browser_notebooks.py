@@ -154,7 +154,9 @@ def test_browser_scenario_builder(notebook, lab, shots):
     assert nb.log_entries() == []
 
 
-@pytest.mark.parametrize("name", ["02_parameter_sweep", "03_controls_and_couplings"])
+@pytest.mark.parametrize(
+    "name", ["02_parameter_sweep", "03_controls_and_couplings", "06_branching_and_exergy"]
+)
 def test_browser_run_all(notebook, name):
     nb = notebook(f"{name}.ipynb")
     nb.run_all()

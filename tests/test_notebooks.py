@@ -53,12 +53,13 @@ def _run(name: str, tmp_path, kernel: str, **parameters) -> dict:
 
 
 # -- stored notebooks ------------------------------------------------------------------------
-def test_the_four_notebooks_exist():
+def test_the_notebooks_exist():
     assert NOTEBOOKS == [
         "01_scenario_builder",
         "02_parameter_sweep",
         "03_controls_and_couplings",
         "04_note_search",
+        "06_branching_and_exergy",
     ]
 
 
@@ -137,6 +138,45 @@ def test_03_controls_and_couplings(tmp_path, kernel):
     carnot = 253.15 / (308.15 - 253.15)
     assert 0.5 < cascade["cop_cooling"] < carnot
     assert PropsSI("Tcrit", "R134a") > 308.15  # subcritical rejection, as the example assumes
+
+
+@pytest.mark.notebook
+def test_06_branching_and_exergy(tmp_path, kernel):
+    pressures = [2.4, 3.2, 3.8, 5.0]
+    summary = _run("06_branching_and_exergy", tmp_path, kernel, flash_pressures_bar=pressures)
+    flash = summary["flash"]
+    assert flash["converged"]
+    # the textbook numbers, and the notebook's own PropsSI hand calculation
+    assert flash["vapour_fraction"] == pytest.approx(0.2049, abs=1e-4)
+    assert flash["cop_cooling"] == pytest.approx(4.4753, abs=1e-4)
+    assert flash["vapour_fraction"] == pytest.approx(flash["vapour_fraction_hand"], rel=2e-3)
+    assert flash["cop_cooling"] == pytest.approx(flash["cop_hand"], rel=2e-3)
+    assert abs(flash["energy_balance_w"]) < 1e-6 * flash["compressor_power_w"]
+    assert len(flash["branches"]) == 3
+    ex = flash["exergy"]
+    assert ex["purpose"] == "cooling" and 0.0 < ex["efficiency"] < 1.0
+    assert abs(ex["balance_w"]) < 1e-6 * ex["fuel_w"]
+    assert sum(ex["destruction"].values()) == pytest.approx(ex["destruction_w"])
+    assert ex["destruction"]["valve_hi"] > 10 * abs(ex["destruction"]["comp_hi"])  # isentropic
+    sweep = summary["flash_sweep"]
+    assert all(sweep["converged"]) and sweep["pressures_bar"] == pressures
+    assert sweep["cop_cooling"][1] == pytest.approx(flash["cop_cooling"], rel=1e-9)
+    best = max(range(len(pressures)), key=lambda k: sweep["cop_cooling"][k])
+    assert 0 < best < len(pressures) - 1  # a maximum between the ends
+    assert sweep["vapour_fraction"] == sorted(sweep["vapour_fraction"], reverse=True)
+    evaps = summary["evaporators"]
+    assert evaps["converged"]
+    capacities = evaps["capacity_w"]
+    assert sum(capacities.values()) == pytest.approx(evaps["cooling_capacity_w"], rel=1e-12)
+    assert capacities["evap_cellar"] != pytest.approx(capacities["evap_cabinet"], rel=0.05)
+    flows = evaps["mass_flow_kg_s"]
+    assert sum(flows.values()) == pytest.approx(evaps["compressor_mass_flow_kg_s"], rel=1e-10)
+    assert evaps["saturation_k"]["evap_cellar"] == pytest.approx(275.15)
+    assert evaps["saturation_k"]["evap_cabinet"] < 275.15 - 3.0
+    assert abs(evaps["exergy"]["balance_w"]) < 1e-6 * evaps["exergy"]["fuel_w"]
+    folder = tmp_path / "06_branching_and_exergy"
+    for png in ("flash_ph.png", "flash_ts.png", "flash_exergy.png", "evaporators_ph.png"):
+        assert (folder / png).stat().st_size > 10_000, png
 
 
 @pytest.mark.notebook

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
-from workbench.notes.embeddings import set_provider
+from workbench.notes.maintenance import REINDEX_LOCK_KEY
 
 pytest_plugins = ["notes_fixtures"]
 
@@ -17,11 +17,11 @@ pytestmark = pytest.mark.db
 
 
 @pytest.fixture
-def cli_db(fresh_db_url: str, minilm, monkeypatch: pytest.MonkeyPatch):
+def cli_db(fresh_db_url: str, monkeypatch: pytest.MonkeyPatch):
+    # each command builds the provider the environment describes (the local model)
     monkeypatch.setenv("DATABASE_URL", fresh_db_url)
-    set_provider(minilm)
-    yield fresh_db_url
-    set_provider(None)
+    monkeypatch.delenv("WORKBENCH_EMBEDDING_PROVIDER", raising=False)
+    return fresh_db_url
 
 
 def test_notes_cli_workflow(
@@ -52,7 +52,7 @@ def test_notes_cli_workflow(
     assert "migrated 20260512120000" in capsys.readouterr().out
     assert main(["notes", "migrate"]) == EXIT_OK
     assert main(["notes", "migrate", "--status"]) == EXIT_OK
-    assert capsys.readouterr().out.count("applied") == 4
+    assert capsys.readouterr().out.count("applied") == 6
     assert main(["notes", "import", str(corpus), "--owner", "alice", "-q"]) == EXIT_OK
     assert "2 notes: 2 new, 0 updated, 0 unchanged; 2 embedded" in capsys.readouterr().out
     assert (
@@ -116,7 +116,7 @@ def test_notes_cli_workflow(
     assert "3 notes: 1 embedded in 1 batches, 2 current" in capsys.readouterr().out
     assert main(["notes", "delete", new_id, "--owner", "alice"]) == EXIT_OK
     assert main(["notes", "migrate", "--down"]) == EXIT_OK
-    assert "undone 20260514090000" in capsys.readouterr().out
+    assert "undone 20260601100000" in capsys.readouterr().out
 
 
 def test_notes_cli_bad_input_exit_2(
@@ -173,3 +173,16 @@ def test_notes_db_commands_manage_an_embedded_server(
     assert "stopped" in capsys.readouterr().out
     assert main(["notes", "db", "status"]) == EXIT_FAILED
     assert ": stopped" in capsys.readouterr().out
+
+
+def test_notes_cli_reindex_shares_the_lock_with_the_api(
+    cli_db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["notes", "migrate"]) == EXIT_OK
+    with psycopg.connect(cli_db, autocommit=True) as other:
+        # what an API reindex job holds while it runs
+        assert other.execute("SELECT pg_try_advisory_lock(%s)", (REINDEX_LOCK_KEY,)).fetchone()[0]
+        assert main(["notes", "reindex", "-q"]) == EXIT_BAD_INPUT
+        assert "a reindex is already running on this database" in capsys.readouterr().err
+    assert main(["notes", "reindex", "-q"]) == EXIT_OK
+    assert "0 notes" in capsys.readouterr().out

@@ -20,7 +20,14 @@ from workbench.plotting.labels import format_celsius
 from workbench.scenario import load_scenario
 from workbench.solver import solve
 
-EXAMPLES = ["heat_pump_v1", "split_units_v2", "cascade_v2", "superheat_control_v2"]
+EXAMPLES = [
+    "heat_pump_v1",
+    "split_units_v2",
+    "cascade_v2",
+    "superheat_control_v2",
+    "r744_heat_pump_v2",
+    "r744_transcritical_fixed_v1",
+]
 
 
 def _doc(name: str) -> dict:

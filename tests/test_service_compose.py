@@ -6,6 +6,7 @@ option breaks this test rather than the containers.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -85,3 +86,37 @@ def test_service_dockerfile() -> None:
     assert any(line.startswith("USER ") and "root" not in line for line in lines)
     ignored = (REPO / ".dockerignore").read_text().split()
     assert {".git", ".venv", "output"} <= set(ignored)
+
+
+def _compose_env(service: dict, **overrides: str) -> dict[str, str]:
+    """The service's environment as compose resolves it with ``overrides`` set in ``.env``."""
+    out = {}
+    for name, value in service["environment"].items():
+        match = re.fullmatch(r"\$\{(\w+):-(.*)\}", str(value))
+        out[name] = overrides.get(match[1], match[2]) if match else str(value)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("provider", "url"),
+    [("openai", "https://api.openai.com/v1"), ("ollama", "http://ollama:11434")],
+)
+def test_service_compose_sends_each_provider_to_its_server(
+    compose: dict, provider: str, url: str
+) -> None:
+    from workbench.notes.embeddings import provider_from_env
+
+    for name in ("api", "tools", "jupyter"):
+        env = _compose_env(compose["services"][name], WORKBENCH_EMBEDDING_PROVIDER=provider)
+        built = provider_from_env(env)
+        try:
+            assert built.base_url == url, name
+        finally:
+            built.close()
+    # an explicit base URL still wins (e.g. Ollama's OpenAI-compatible endpoint)
+    env = _compose_env(
+        compose["services"]["api"],
+        WORKBENCH_EMBEDDING_PROVIDER="openai",
+        WORKBENCH_EMBEDDING_BASE_URL="http://ollama:11434/v1",
+    )
+    assert provider_from_env(env).base_url == "http://ollama:11434/v1"

@@ -1,12 +1,16 @@
 """The main job behind the README's first command.
 
-Validates and flattens every example scenario, solves it (a JSON result and a P-h diagram per
-example), and executes every notebook with papermill, writing everything into an output
+Validates and flattens every example scenario, solves it (a JSON result, a P-h and a T-s diagram
+per example), and executes every notebook with papermill, writing everything into an output
 folder (``output/`` by default), then prints where the results are::
 
     output/flat/<name>.json         flat scenarios (templates expanded)
     output/results/<name>.json      solve results (``workbench solve --json`` format)
     output/figures/<name>_ph.png    P-h diagrams
+    output/results/<name>_exergy.json, output/figures/<name>_exergy.png
+                                    exergy analysis of the examples whose metadata gives
+                                    ambient_k (the branching examples)
+    output/figures/<name>_ts.png    T-s diagrams
     output/notebooks/<nb>.ipynb     executed notebooks, their artefacts in output/notebooks/<nb>/
 
 A step that fails is reported and makes the exit code 1; the other steps still run.
@@ -28,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def _solve_examples(scenario_files: list[Path], output: Path) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.plotting import plot_ph
+    from workbench.plotting import plot_ph, plot_ts
     from workbench.scenario import flatten, load_scenario
     from workbench.solver import solve
 
@@ -46,10 +50,12 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
             result_path = output / "results" / f"{name}.json"
             result_path.parent.mkdir(parents=True, exist_ok=True)
             result_path.write_text(result.to_json() + "\n")
-            fig, _ax = plot_ph(result, scenario=scenario)
-            figure_path = output / "figures" / f"{name}_ph.png"
-            figure_path.parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(figure_path, dpi=120, bbox_inches="tight")
+            for kind, plot in (("ph", plot_ph), ("ts", plot_ts)):
+                fig, _ax = plot(result, scenario=scenario)
+                figure_path = output / "figures" / f"{name}_{kind}.png"
+                figure_path.parent.mkdir(parents=True, exist_ok=True)
+                fig.savefig(figure_path, dpi=120, bbox_inches="tight")
+            _exergy(scenario, result, name, output)
             s = result.summary
             cop = s.get("cop_heating")
             state = "converged" if result.converged else "NOT converged"
@@ -66,6 +72,25 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
             failures += 1
             print(f"  FAILED {path.name}: {exc}")
     return failures
+
+
+def _exergy(scenario: object, result: object, name: str, output: Path) -> None:
+    """Exergy table and waterfall of a converged example whose metadata gives ``ambient_k``."""
+    from workbench.plotting import plot_exergy
+
+    metadata = getattr(scenario, "metadata", None) or {}
+    ambient = metadata.get("ambient_k") if isinstance(metadata, dict) else None
+    if ambient is None or not getattr(result, "converged", False):
+        return
+    analysis = result.exergy(ambient_k=float(ambient))  # type: ignore[attr-defined]
+    path = output / "results" / f"{name}_exergy.json"
+    path.write_text(json.dumps(analysis.to_dict(), indent=2) + "\n")
+    fig, _ax = plot_exergy(analysis)
+    fig.savefig(output / "figures" / f"{name}_exergy.png", dpi=120, bbox_inches="tight")
+    print(
+        f"  exergy of {name} at {float(ambient):.2f} K: efficiency {analysis.efficiency:.4f}, "
+        f"balance {analysis.balance_w:.2e} W -> {path}"
+    )
 
 
 def _run_notebooks(output: Path) -> int:

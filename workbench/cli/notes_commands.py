@@ -7,6 +7,7 @@ refused migration, unknown note; raised as :class:`~workbench.errors.WorkbenchEr
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 from dataclasses import asdict
@@ -154,11 +155,12 @@ def _search(args: argparse.Namespace) -> int:
         _print_json([asdict(h) for h in hits])
         return EXIT_OK
     for i, hit in enumerate(hits, start=1):
+        # hits are HTML-safe (escaped, <b> around matches); a terminal shows the plain text
+        title = html.unescape(hit.title) if hit.title else "(untitled)"
+        snippet = html.unescape(hit.snippet.replace("<b>", "").replace("</b>", ""))
         ranks = f"kw={hit.keyword_rank or '-'} sem={hit.semantic_rank or '-'}"
-        print(
-            f"{i:>3}. {hit.score:.5f} [{ranks}] {hit.title or '(untitled)'}  ({hit.external_id or hit.id})"
-        )
-        print(f"     {' '.join(hit.snippet.split())[:160]}")
+        print(f"{i:>3}. {hit.score:.5f} [{ranks}] {title}  ({hit.external_id or hit.id})")
+        print(f"     {' '.join(snippet.split())[:160]}")
     if not hits:
         print("no notes found")
     return EXIT_OK
@@ -267,11 +269,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--owner", help="only this owner's notes (default: all)")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid")
-    p.add_argument("--rrf-k", type=float, help="RRF constant (default 60)")
+    p.add_argument("--rrf-k", type=float, help="RRF constant (default: SearchSettings.rrf_k)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_search)
 
-    p = sub.add_parser("reindex", help="regenerate embeddings that are missing or stale")
+    p = sub.add_parser(
+        "reindex",
+        help="regenerate embeddings that are missing or stale (one at a time per database, "
+        "API jobs included)",
+    )
     p.add_argument("--force", action="store_true", help="re-embed every note")
     p.add_argument("--owner")
     p.add_argument("--batch-size", type=int, default=64)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from workbench.components.catalog import ComponentSpec, get_spec
-from workbench.errors import SpecificationError
+from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 
 __all__ = [
@@ -220,14 +220,19 @@ class Component:
         """Entries (local equation row, global column, d residual / d x) of the Jacobian block.
 
         The default is one-sided finite differences over :attr:`local_vars`; ``step(i, xi)``
-        returns the perturbation of unknown ``i``.
+        returns the perturbation of unknown ``i``. Where the forward step leaves the fluid's
+        valid range (a pressure a hair below the critical point), the backward step is used.
         """
         entries: list[tuple[int, int, float]] = []
         for col in self._local:
             xi = x[col]
             dx = step(col, xi)
-            x[col] = xi + dx
             try:
+                x[col] = xi + dx
+                f1 = self.residuals(x)
+            except FluidPropertyError:
+                dx = -dx
+                x[col] = xi + dx
                 f1 = self.residuals(x)
             finally:
                 x[col] = xi

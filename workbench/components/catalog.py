@@ -10,10 +10,23 @@ The equations behind each parameter are in the component family modules and in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from workbench.components.catalog_junctions import (
+    FLASH_TANK,
+    INJECTION_COMPRESSOR,
+    MIXER,
+    SPLITTER,
+)
+from workbench.components.catalog_types import (
+    ISENTROPIC_EFFICIENCY,
+    ComponentSpec,
+    ParamKind,
+    ParamSpec,
+    factor_params,
+    port_role,
+)
 
 __all__ = [
+    "ParamKind",
     "ParamSpec",
     "ComponentSpec",
     "COMPONENT_TYPES",
@@ -22,9 +35,9 @@ __all__ = [
     "LEGACY_FACTOR_PREFIX",
     "get_spec",
     "normalise_factor",
+    "port_role",
 ]
 
-ParamKind = Literal["number", "integer", "string", "number_list", "object"]
 
 CONTROL_OUTPUTS: tuple[str, ...] = (
     "capacity",
@@ -50,77 +63,6 @@ def normalise_factor(name: str) -> str:
     if name.startswith(LEGACY_FACTOR_PREFIX):
         return "z_" + name[len(LEGACY_FACTOR_PREFIX) :]
     return name
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """One component parameter.
-
-    Parameters
-    ----------
-    name : str
-        JSON key, with its unit suffix where it has one.
-    kind : str
-        ``number``, ``integer``, ``string``, ``number_list`` or ``object``.
-    unit : str
-        Unit of the value as written in JSON (``""`` for dimensionless).
-    description : str
-        One line on what it does.
-    minimum, maximum : float or None
-        Inclusive bounds.
-    exclusive_minimum, exclusive_maximum : float or None
-        Exclusive bounds.
-    default : object
-        Value used when absent (None: no default, the parameter selects a mode when present).
-    length : int or None
-        Required length of a ``number_list``.
-    choices : tuple of str
-        Allowed values of a ``string`` parameter (empty: any).
-    """
-
-    name: str
-    kind: ParamKind
-    unit: str
-    description: str
-    minimum: float | None = None
-    maximum: float | None = None
-    exclusive_minimum: float | None = None
-    exclusive_maximum: float | None = None
-    default: object = None
-    length: int | None = None
-    choices: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ComponentSpec:
-    """A component type: its ports, parameters, outputs and calibration factors."""
-
-    type_name: str
-    description: str
-    ports: tuple[str, ...]
-    params: tuple[ParamSpec, ...]
-    outputs: tuple[str, ...]
-    factors: tuple[str, ...]
-    alternatives: tuple[tuple[str, ...], ...] = field(default=())
-    """Groups of parameters that are alternative forms of one quantity: at most one per group."""
-
-    def param(self, name: str) -> ParamSpec | None:
-        """Return the spec of parameter ``name`` or None when the type has no such parameter."""
-        for spec in self.params:
-            if spec.name == name:
-                return spec
-        return None
-
-    @property
-    def param_names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.params)
-
-
-def _factor_params(factors: tuple[str, ...]) -> tuple[ParamSpec, ...]:
-    return tuple(
-        ParamSpec(f, "number", "", f"calibration factor {f} (multiplier)", minimum=0.0, default=1.0)
-        for f in factors
-    )
 
 
 _DP = ParamSpec(
@@ -226,15 +168,7 @@ COMPRESSOR = ComponentSpec(
     description="Compressor: isentropic efficiency with fixed flow, displacement or an AHRI 540-style map",
     ports=("inlet", "outlet"),
     params=(
-        ParamSpec(
-            "isentropic_efficiency",
-            "number",
-            "",
-            "isentropic efficiency eta_s = (h2s - h1) / (h2 - h1)",
-            exclusive_minimum=0.0,
-            maximum=1.0,
-            default=0.7,
-        ),
+        ISENTROPIC_EFFICIENCY,
         ParamSpec("mass_flow_kg_s", "number", "kg/s", "fixed mass flow", exclusive_minimum=0.0),
         ParamSpec(
             "displacement_m3", "number", "m3", "swept volume per revolution", exclusive_minimum=0.0
@@ -270,7 +204,7 @@ COMPRESSOR = ComponentSpec(
             "suction superheat at which the map was rated (flow corrected by suction density)",
             minimum=0.0,
         ),
-        *_factor_params(("z_flow", "z_etav", "z_power")),
+        *factor_params(("z_flow", "z_etav", "z_power")),
     ),
     outputs=("power", "massFlowRate", "pressure", "temperature"),
     factors=("z_flow", "z_etav", "z_power"),
@@ -291,7 +225,7 @@ CONDENSER = ComponentSpec(
         ),
         ParamSpec("subcooling_k", "number", "K", "subcooling at the outlet", minimum=0.0),
         *_SECONDARY,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=(*_HX_OUTPUTS, "subcooling"),
     factors=_HX_FACTORS,
@@ -312,7 +246,7 @@ EVAPORATOR = ComponentSpec(
         ),
         ParamSpec("superheat_k", "number", "K", "superheat at the outlet", minimum=0.0),
         *_SECONDARY,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=(*_HX_OUTPUTS, "superheat"),
     factors=_HX_FACTORS,
@@ -331,7 +265,7 @@ EXPANSION_VALVE = ComponentSpec(
             "orifice CdA: m = z_flow * CdA * sqrt(2 rho_in (p_in - p_out))",
             exclusive_minimum=0.0,
         ),
-        *_factor_params(("z_flow",)),
+        *factor_params(("z_flow",)),
     ),
     outputs=("massFlowRate", "pressure", "temperature"),
     factors=("z_flow",),
@@ -356,16 +290,78 @@ HEAT_EXCHANGER = ComponentSpec(
         ),
         _DP,
         _DP_FLOW,
-        *_factor_params(_HX_FACTORS),
+        *factor_params(_HX_FACTORS),
     ),
     outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
     factors=_HX_FACTORS,
     alternatives=(("ua", "ua_nominal_kw_k", "effectiveness"),),
+    streams=(("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet")),
+)
+
+GAS_COOLER = ComponentSpec(
+    type_name="GasCooler",
+    description=(
+        "Gas cooler: heat rejection above the critical pressure (transcritical R744); fixed "
+        "(pressure_pa, outlet_temp_k) or UA against a secondary stream, the profile "
+        "discretised along the refrigerant enthalpy"
+    ),
+    ports=("inlet", "outlet"),
+    params=(
+        ParamSpec(
+            "pressure_pa",
+            "number",
+            "Pa",
+            "fixed high-side (inlet) pressure; absent: pressure_control, outlet_temp_k (UA "
+            "mode) or the circuit (an orifice valve, a control loop) sets it",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "outlet_temp_k",
+            "number",
+            "K",
+            "refrigerant outlet temperature (required in fixed mode; in UA mode a spec that "
+            "sets the pressure)",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "pressure_control",
+            "string",
+            "",
+            "high-side pressure from an optimal-pressure correlation: liao2000 (Liao, Zhao, "
+            "Jakobsen 2000, R744)",
+            choices=("liao2000",),
+        ),
+        ParamSpec(
+            "profile_segments",
+            "integer",
+            "",
+            "equal enthalpy segments of the UA model's temperature profile",
+            minimum=20,
+            maximum=400,
+            default=40,
+        ),
+        *(p for p in _SECONDARY if p.name != "condenser_bank"),
+        *factor_params(_HX_FACTORS),
+    ),
+    outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
+    factors=_HX_FACTORS,
+    alternatives=(*_SECONDARY_ALTERNATIVES, ("pressure_pa", "pressure_control")),
 )
 
 COMPONENT_TYPES: dict[str, ComponentSpec] = {
     spec.type_name: spec
-    for spec in (COMPRESSOR, CONDENSER, EVAPORATOR, EXPANSION_VALVE, HEAT_EXCHANGER)
+    for spec in (
+        COMPRESSOR,
+        CONDENSER,
+        EVAPORATOR,
+        GAS_COOLER,
+        EXPANSION_VALVE,
+        HEAT_EXCHANGER,
+        MIXER,
+        SPLITTER,
+        FLASH_TANK,
+        INJECTION_COMPRESSOR,
+    )
 }
 """Registry of component types by their ``type`` name."""
 

@@ -49,7 +49,17 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
-from workbench.components.zones import ZoneResult, coil_heat_flow, coil_heat_flow_sensitivity
+from workbench.components.coil_jacobian import coil_jacobian
+from workbench.components.profile import (
+    NEAR_CRITICAL,
+    ProfileCheck,
+    accuracy_warning,
+    crossing_problem,
+    near_critical_note,
+    safe_check,
+    secondary_profile,
+)
+from workbench.components.zones import ZoneResult, coil_heat_flow
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
@@ -248,71 +258,8 @@ class Coil(Component):
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
     ) -> list[tuple[int, int, float]]:
-        """Analytic derivatives over the ports' unknowns; differences over driven factors.
-
-        ``heat_transfer`` is differentiated through the zone model's root by the implicit
-        function theorem (:func:`~workbench.components.zones.coil_heat_flow_sensitivity`), so no
-        root-find runs for the Jacobian; ``saturation_temperature`` uses ``dT_sat/dp``; the
-        outlet spec differentiates its target enthalpy along ``p_out`` (a forward difference of
-        one (p, T) flash, or ``dh_liq/dp``, ``dh_vap/dp`` at 0 K). A factor a control loop
-        drives (``z_ua``, ``z_dp``) gets forward differences of all rows.
-        """
-        fl = self.fluid
-        pin, pout = self.ports["inlet"], self.ports["outlet"]
-        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
-        entries: list[tuple[int, int, float]] = []
-        # pressure drop: p_out - p_in + dp(m)
-        entries += [(0, pout.p, 1.0), (0, pin.p, -1.0)]
-        m_nom = self.params.get("dp_nominal_mass_flow_kg_s")
-        dp = float(self.params["dp_pa"]) * self.factor(x, "z_dp")
-        if dp != 0.0 and m_nom is not None:
-            m_coil = inlet.m / self.n_coils
-            entries.append((0, pin.m, dp * 2.0 * abs(m_coil) / float(m_nom) ** 2 / self.n_coils))
-        row = 1
-        if self.ua_mode:
-            sign = 1.0 if self.refrigerant_is_hot else -1.0
-            q = self.zones(x).q
-            p, h_in, m, t_sec, c_sec, ua = self._zone_inputs(x)
-            sens = coil_heat_flow_sensitivity(
-                fl, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, q
-            )
-            entries += [
-                (row, pout.h, 1.0),
-                (row, pin.h, -1.0 + sign * sens.h_in / m),
-                (row, pin.p, sign * sens.p / m),
-                (row, pin.m, sign * (sens.m / m - q / (m * m))),
-            ]
-            row += 1
-        if self.has(self.sat_spec):
-            port = pin if self.refrigerant_is_hot else pout
-            entries.append((row, port.p, float(fl.dTsat_dp(self.reference_pressure(x)))))
-            row += 1
-        if self.outlet_spec_given:
-            delta = float(self.params.get(self.outlet_spec, 0.0))
-            if delta == 0.0:
-                slope = fl.dhliq_dp(outlet.p) if self.refrigerant_is_hot else fl.dhvap_dp(outlet.p)
-            else:
-                dp_step = step(pout.p, outlet.p)
-                slope = (
-                    self.outlet_target(outlet.p + dp_step, delta)
-                    - self.outlet_target(outlet.p, delta)
-                ) / dp_step
-            entries += [(row, pout.h, 1.0), (row, pout.p, -float(slope))]
-        # factors driven by a control loop: forward differences of every row
-        ports = {pin.m, pin.p, pin.h, pout.m, pout.p, pout.h}
-        for col in self._local:
-            if col in ports:
-                continue
-            xi = x[col]
-            dx = step(col, xi)
-            x[col] = xi + dx
-            try:
-                f1 = self.residuals(x)
-            finally:
-                x[col] = xi
-            d = (f1 - f0) / dx
-            entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
-        return entries
+        """Analytic derivatives (see :func:`workbench.components.coil_jacobian.coil_jacobian`)."""
+        return coil_jacobian(self, x, f0, step)
 
     # -- results ---------------------------------------------------------------------------
     def heat_flow(self, x: np.ndarray) -> float:
@@ -400,6 +347,9 @@ class Coil(Component):
             for name, qz, uaz in zr.zones:
                 out[f"zone_{name.replace('-', '_')}_q"] = qz
                 out[f"zone_{name.replace('-', '_')}_ua"] = uaz
+        if self.has_secondary and self.has("secondary_mass_flow_kg_s") and not self.coupled:
+            check, _why = self.profile_check(x)
+            out["profile_min_temperature_difference"] = check.min_dt if check else None
         if self.n_coils > 1:
             out["coils"] = float(self.n_coils)
             out["capacity_per_coil"] = q / self.n_coils
@@ -434,7 +384,65 @@ class Coil(Component):
                     f"{self.t_sec_in - 273.15:.2f} C: heat cannot flow that way"
                 )
             del inlet
+        problems.extend(self.profile_problems(x))
         return problems
+
+    # -- the fine temperature profile (workbench.components.profile) -------------------------
+    def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+        """The solved coil on a fine enthalpy grid, or why it could not be checked.
+
+        ``(None, None)`` without a secondary flow (nothing to compare with) or when coupled.
+        """
+        if self.coupled or not self.has_secondary or not self.has("secondary_mass_flow_kg_s"):
+            return None, None
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        c_sec = self.secondary_capacity_rate()
+        key = (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec)
+        cached = getattr(self, "_profile_cache", None)
+        if cached is None or cached[0] != key:
+            found = safe_check(
+                lambda: secondary_profile(
+                    self.fluid,
+                    (inlet.p, inlet.h),
+                    (outlet.p, outlet.h),
+                    inlet.m,
+                    self.t_sec_in,
+                    c_sec,
+                    self.refrigerant_is_hot,
+                )
+            )
+            cached = self._profile_cache = (key, found)
+        return cached[1]
+
+    def profile_problems(self, x: np.ndarray) -> list[str]:
+        """A crossing on the fine profile, as a problem naming where and why."""
+        check, _why = self.profile_check(x)
+        if check is None or check.q <= 0.0:
+            return []
+        note = near_critical_note(self.fluid, self.port(x, "inlet").p)
+        text = crossing_problem(
+            f"{self.type_name} {self.name!r}",
+            check,
+            first_is_hot=self.refrigerant_is_hot,
+            note=note,
+        )
+        return [text] if text else []
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """Above the critical pressure, a failed profile check, an inaccurate zone model."""
+        label = f"{self.type_name} {self.name!r}"
+        p_in = self.port(x, "inlet").p
+        if p_in >= NEAR_CRITICAL * self.fluid.p_crit:
+            return [f"{label}: {near_critical_note(self.fluid, p_in)}"]
+        check, why = self.profile_check(x)
+        if why is not None:
+            return [f"{label}: {why}"]
+        if check is None or not self.ua_mode:
+            return []
+        text = accuracy_warning(
+            label, check, self.ua_total(x), near_critical_note(self.fluid, p_in)
+        )
+        return [text] if text else []
 
 
 @register_component

@@ -22,6 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
+from workbench.components.profile import (
+    ProfileCheck,
+    crossing_problem,
+    near_critical_note,
+    safe_check,
+    two_stream_profile,
+)
 from workbench.components.zones import counterflow_effectiveness, enthalpy_at
 from workbench.units import kw_k_to_w_k
 
@@ -49,6 +56,8 @@ class HeatExchanger(Component):
 
     def _h_at(self, p: float, t: float) -> float:
         fl = self.fluid
+        if p >= fl.p_crit:  # supercritical (a gas cooler outlet): no saturation line
+            return float(fl.h_pT(p, t))
         h_liq, h_vap = fl.h_liq(p), fl.h_vap(p)
         return enthalpy_at(fl, p, t, h_liq, h_vap, fl.T_ph(p, h_liq), fl.T_ph(p, h_vap))
 
@@ -105,6 +114,9 @@ class HeatExchanger(Component):
             "temperature": fl.T_ph(ho.p, ho.h),
             "cold_outlet_temperature": fl.T_ph(co.p, co.h),
             "cold_mass_flow": ci.m,
+            "profile_min_temperature_difference": (
+                check.min_dt if (check := self.profile_check(x)[0]) is not None else None
+            ),
         }
 
     def check(self, x: np.ndarray) -> list[str]:
@@ -119,4 +131,34 @@ class HeatExchanger(Component):
                 f"HeatExchanger {self.name!r}: temperatures cross (hot {t_hi:.2f}->{t_ho:.2f} K, "
                 f"cold {t_ci:.2f}->{t_co:.2f} K)"
             )
+        elif (check := self.profile_check(x)[0]) is not None:
+            note = near_critical_note(self.fluid, max(hi.p, ci.p))
+            text = crossing_problem(
+                f"HeatExchanger {self.name!r}", check, ("hot stream", "cold stream"), note=note
+            )
+            problems += [text] if text else []
         return problems
+
+    # -- the fine temperature profile (workbench.components.profile) -------------------------
+    def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+        """Both solved streams on a fine grid (None without heat flow), or why not."""
+        hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
+        ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
+        q = hi.m * (hi.h - ho.h)
+        if q <= 0.0:
+            return None, None
+        key = (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h)
+        cached = getattr(self, "_profile_cache", None)
+        if cached is None or cached[0] != key:
+            found = safe_check(
+                lambda: two_stream_profile(
+                    self.fluid, ((hi.p, hi.h), (ho.p, ho.h)), ((ci.p, ci.h), (co.p, co.h)), q
+                )
+            )
+            cached = self._profile_cache = (key, found)
+        return cached[1]
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """A temperature profile that could not be checked."""
+        why = self.profile_check(x)[1]
+        return [f"HeatExchanger {self.name!r}: {why}"] if why else []

@@ -4,25 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+import numpy as np
 import psycopg
+from psycopg import sql
 
 from workbench.errors import NoteStoreError
+from workbench.notes.db import vector_cursor
 from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
-    to_vector_literal,
+    pad_to_store,
+    provider_from_env,
 )
 from workbench.notes.models import ImportResult, NoteInput
+from workbench.notes.text import MAX_ID_CHARS, text_problem
+from workbench.notes.upkeep import settle_tables
+from workbench.progress import Progress
 
 __all__ = ["import_notes", "HNSW_INDEX_NAME", "HNSW_INDEX_SQL"]
 
 HNSW_INDEX_NAME = "NoteEmbedding_embedding_hnsw_idx"
-HNSW_INDEX_SQL = (
-    f'CREATE INDEX "{HNSW_INDEX_NAME}" ON "NoteEmbedding"'
+HNSW_INDEX_SQL = sql.SQL(
+    'CREATE INDEX {} ON "NoteEmbedding"'
     ' USING hnsw ("embedding" vector_cosine_ops) WITH (m = 16, ef_construction = 64)'
-)
+).format(sql.Identifier(HNSW_INDEX_NAME))
 """The HNSW index exactly as migration 20260512120000 creates it (rebuilt by bulk imports)."""
 
 _STAGING_SQL = """
@@ -53,6 +59,15 @@ UPDATE note_import s SET id = n.id
  WHERE n."ownerId" = %(owner)s AND n."externalId" = s.external_id AND n.id <> s.id
 """
 
+_STALE_SQL = """
+SELECT s.ord FROM note_import s LEFT JOIN "NoteEmbedding" e ON e."noteId" = s.id
+ WHERE s.embedding IS NULL
+   AND (e."contentHash" IS DISTINCT FROM s.content_hash OR e.model IS DISTINCT FROM %(model)s)
+ ORDER BY s.ord
+"""
+"""Staged notes left without a new embedding whose stored one does not fit their text: another
+session changed the note between the hash read and the merge."""
+
 _MERGE_EMBEDDINGS_SQL = """
 INSERT INTO "NoteEmbedding" ("noteId", embedding, model, dimension, "contentHash", "updatedAt")
 SELECT id, embedding, %(model)s, %(dimension)s, content_hash, CURRENT_TIMESTAMP
@@ -63,14 +78,29 @@ ON CONFLICT ("noteId") DO UPDATE
 """
 
 
-def _check_duplicates(records: Sequence[NoteInput]) -> None:
+def _check_records(records: Sequence[NoteInput]) -> None:
+    """Refuse text the database cannot store and external ids given twice, naming the record."""
     seen: dict[str, str] = {}
-    for rec in records:
+    for i, rec in enumerate(records):
+        where = rec.source or f"record {i + 1}"
+        for name, value in (
+            ("title", rec.title),
+            ("content", rec.content),
+            ("external id", rec.external_id),
+        ):
+            problem = text_problem(value, f"{where}: {name}")
+            if problem:
+                raise NoteStoreError(problem)
         if rec.external_id is None:
             continue
+        if len(rec.external_id) > MAX_ID_CHARS:
+            raise NoteStoreError(
+                f"{where}: external id has {len(rec.external_id)} characters; "
+                f"at most {MAX_ID_CHARS} are allowed"
+            )
         if rec.external_id in seen:
             raise NoteStoreError(
-                f"{rec.source or 'import'}: external id {rec.external_id!r} appears twice "
+                f"{where}: external id {rec.external_id!r} appears twice "
                 f"(first at {seen[rec.external_id] or 'an earlier record'})"
             )
         seen[rec.external_id] = rec.source
@@ -105,7 +135,9 @@ def import_notes(
     Records whose external id the owner already has update that note (when title or content
     differ); records without an external id are always inserted. Only records whose text
     changed, or whose embedding is missing or from another model, are embedded. Notes and
-    embeddings are written in one transaction: a failure leaves the store unchanged.
+    embeddings are written in one transaction: a failure leaves the store unchanged. After a
+    large import the note tables are vacuumed and analysed
+    (:func:`~workbench.notes.upkeep.settle_tables`), so searches are fast right away.
 
     Parameters
     ----------
@@ -116,9 +148,9 @@ def import_notes(
     records : iterable of NoteInput
         The notes.
     provider : EmbeddingProvider, optional
-        Default :func:`~workbench.notes.embeddings.get_provider`.
+        Default :func:`~workbench.notes.embeddings.provider_from_env` (a new one).
     progress : bool or callable
-        True shows a tqdm bar while embedding; a callable gets the count done per batch.
+        True shows progress while embedding (a bar on a terminal or in Jupyter, a few lines elsewhere); a callable gets the count done per batch.
     rebuild_index : bool
         For large initial loads: drop the HNSW index before merging the embeddings and build it
         again afterwards, in the same transaction (an index build is several times faster than
@@ -136,9 +168,12 @@ def import_notes(
     """
     if not owner:
         raise NoteStoreError("an import needs a non-empty owner")
+    problem = text_problem(owner, "owner")
+    if problem:
+        raise NoteStoreError(problem)
     recs = list(records)
-    _check_duplicates(recs)
-    provider = provider or get_provider()
+    _check_records(recs)
+    provider = provider or provider_from_env()
     current = _current_hashes(conn, owner, [r.external_id for r in recs if r.external_id])
     hashes = [content_hash(r.title, r.content) for r in recs]
     todo = [
@@ -147,37 +182,51 @@ def import_notes(
         if rec.external_id is None
         or current.get(rec.external_id, (None, None)) != (hashes[i], provider.model_id)
     ]
-    vectors = _embed_with_progress(
-        provider, [embedding_text(recs[i].title, recs[i].content) for i in todo], progress
-    )
-    row_of = {i: k for k, i in enumerate(todo)}
+    vectors = _embed_with_progress(provider, [_text(recs[i]) for i in todo], progress)
+    padded: dict[int, np.ndarray] = {
+        i: pad_to_store(vectors[k], source=recs[i].source or f"record {i + 1}")
+        for k, i in enumerate(todo)
+    }
 
-    def literal(i: int) -> str | None:
-        k = row_of.get(i)
-        if k is None:
-            return None
-        return to_vector_literal(vectors[k], source=recs[i].source or f"record {i + 1}")
-
-    with conn.transaction():
-        conn.execute(_STAGING_SQL)
-        with conn.cursor().copy(
+    with conn.transaction(), vector_cursor(conn) as cur:
+        cur.execute(_STAGING_SQL)
+        with cur.copy(
             "COPY note_import (ord, external_id, title, content, embedding, content_hash)"
-            " FROM STDIN"
+            " FROM STDIN (FORMAT BINARY)"
         ) as copy:
+            copy.set_types(["integer", "text", "text", "text", "vector", "text"])
             for i, rec in enumerate(recs):
-                copy.write_row((i, rec.external_id, rec.title, rec.content, literal(i), hashes[i]))
-        flags = [row[0] for row in conn.execute(_MERGE_NOTES_SQL, {"owner": owner})]
-        conn.execute(_RESOLVE_IDS_SQL, {"owner": owner})
+                copy.write_row(
+                    (i, rec.external_id, rec.title, rec.content, padded.get(i), hashes[i])
+                )
+        flags = [row[0] for row in cur.execute(_MERGE_NOTES_SQL, {"owner": owner})]
+        cur.execute(_RESOLVE_IDS_SQL, {"owner": owner})
+        late = [row[0] for row in cur.execute(_STALE_SQL, {"model": provider.model_id})]
+        if late:  # rare: embed them now, inside the transaction
+            fresh = provider.embed([_text(recs[i]) for i in late])
+            cur.executemany(
+                "UPDATE note_import SET embedding = %s WHERE ord = %s",
+                [
+                    (pad_to_store(v, source=f"note {recs[i].source}"), i)
+                    for i, v in zip(late, fresh, strict=True)
+                ],
+            )
+            todo.extend(late)
         if rebuild_index:
-            conn.execute(f"SET LOCAL maintenance_work_mem = '{int(index_memory_mb)}MB'")
-            conn.execute(f'DROP INDEX "{HNSW_INDEX_NAME}"')
-        conn.execute(
+            cur.execute(
+                sql.SQL("SET LOCAL maintenance_work_mem = {}").format(
+                    sql.Literal(f"{int(index_memory_mb)}MB")
+                )
+            )
+            cur.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(HNSW_INDEX_NAME)))
+        cur.execute(
             _MERGE_EMBEDDINGS_SQL, {"model": provider.model_id, "dimension": provider.dimension}
         )
         if rebuild_index:
-            conn.execute(HNSW_INDEX_SQL)
+            cur.execute(HNSW_INDEX_SQL)
     inserted = sum(flags)
     updated = len(flags) - inserted
+    settle_tables(conn, len(flags) + len(todo))
     return ImportResult(
         total=len(recs),
         inserted=inserted,
@@ -185,6 +234,10 @@ def import_notes(
         unchanged=len(recs) - inserted - updated,
         embedded=len(todo),
     )
+
+
+def _text(rec: NoteInput) -> str:
+    return embedding_text(rec.title, rec.content)
 
 
 def _embed_with_progress(
@@ -195,8 +248,6 @@ def _embed_with_progress(
     if callable(progress):
         return provider.embed(texts, progress=progress)
     if progress:
-        from tqdm.auto import tqdm
-
-        with tqdm(total=len(texts), desc="embedding", unit="note") as bar:
+        with Progress(len(texts), "embedding", "note") as bar:
             return provider.embed(texts, progress=bar.update)
     return provider.embed(texts)

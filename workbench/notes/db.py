@@ -47,6 +47,7 @@ __all__ = [
     "with_database",
     "create_database",
     "drop_database",
+    "vector_cursor",
 ]
 
 ENV_DATABASE_URL = "DATABASE_URL"
@@ -179,7 +180,7 @@ def _apply_server_settings(admin_url: str) -> bool:
         ).fetchone()[0]
         if same:
             return False
-        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{want}'")
+        conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(want)))
     return True
 
 
@@ -325,3 +326,30 @@ def drop_database(admin_url: str, name: str) -> None:
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
+
+
+def vector_cursor(conn: psycopg.Connection) -> psycopg.Cursor:
+    """A cursor of ``conn`` with pgvector's psycopg adapters registered on it alone.
+
+    On this cursor ``vector`` values load as :class:`pgvector.Vector` (``.to_numpy()``) and numpy
+    arrays dump as ``vector``, in text or binary format (binary ``COPY`` of bulk imports). The
+    adapters are scoped to the cursor, so other queries on the connection keep reading vectors
+    as text. Queries still pass the query vector as the contract's text literal
+    (:func:`~workbench.notes.embeddings.to_vector_literal`).
+
+    Raises
+    ------
+    NoteStoreError
+        The database has no ``vector`` type (the migrations have not run).
+    """
+    from pgvector.psycopg.vector import register_vector_info
+    from psycopg.types import TypeInfo
+
+    info = TypeInfo.fetch(conn, "vector")
+    if info is None:
+        raise NoteStoreError(
+            "the database has no 'vector' type: run 'workbench notes migrate' first"
+        )
+    cur = conn.cursor()
+    register_vector_info(cur, info)
+    return cur

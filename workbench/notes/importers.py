@@ -8,7 +8,9 @@ source         mapping
 ``*.csv``      a header row with ``title`` and ``content`` (or ``text``), optionally
                ``external_id`` (or ``_id`` / ``id``)
 folder         every ``*.md`` below it: external id = path relative to the folder without
-               ``.md``; title = the first ``# heading`` (else the file name); content = the rest
+               ``.md``; title = the first ``# heading`` (else the file name); content = the rest.
+               A symbolic link (file or folder) pointing outside the folder is refused: an
+               import never reads files the folder does not hold
 =============  ================================================================================
 
 Errors name the file and line (or file) and the field.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 from workbench.errors import NoteStoreError
@@ -104,9 +107,36 @@ def _markdown_record(file: Path, root: Path) -> NoteInput:
     return _record({"title": title, "text": body.strip(), "_id": ext}, str(file))
 
 
+def _markdown_files(folder: Path) -> list[Path]:
+    """Every ``*.md`` below ``folder``, refusing links that lead out of it (sorted by path)."""
+    root = folder.resolve()
+    found = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for name in [*dirnames, *filenames]:
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                continue
+            target = path.resolve()
+            if not target.is_relative_to(root):
+                raise NoteStoreError(
+                    f"{path}: a link to {target}, outside the folder {root}; refused "
+                    "(links in an imported folder may only point inside it)"
+                )
+        # a linked folder that stays inside is reached through its real path
+        dirnames[:] = [d for d in dirnames if not (Path(dirpath) / d).is_symlink()]
+        found.extend(Path(dirpath) / f for f in filenames if f.endswith(".md"))
+    return sorted(f for f in found if f.is_file())
+
+
 def read_markdown_folder(folder: Path) -> list[NoteInput]:
-    """Notes from every ``*.md`` file below a folder (sorted by path)."""
-    return [_markdown_record(file, folder) for file in sorted(folder.rglob("*.md"))]
+    """Notes from every ``*.md`` file below a folder (sorted by path).
+
+    Raises
+    ------
+    NoteStoreError
+        A symbolic link below the folder points outside it (naming the link and its target).
+    """
+    return [_markdown_record(file, folder) for file in _markdown_files(folder)]
 
 
 def read_notes_file(path: str | Path) -> list[NoteInput]:

@@ -2,19 +2,25 @@
 
 ``reindex`` walks the notes in id order, one batch at a time: it reads a batch, embeds the notes
 that need it outside any transaction, then writes that batch's embeddings in one transaction.
-A failure (the provider or the database) stops the run; batches already written stay, and the
-batch that failed keeps its previous embeddings. A note whose embedding was made by the
-configured model from its current text (same content hash) is skipped unless ``force``.
+An embedding is written only if its note still has the text it was made from (the content hash
+is compared with the note's row locked), so a note edited while the reindex embedded it keeps
+the fresher embedding its edit wrote. A failure (the provider or the database) stops the run;
+batches already written stay, and the batch that failed keeps its previous embeddings. A note
+whose embedding was made by the configured model from its current text (same content hash) is
+skipped unless ``force``. One reindex runs at a time per database: every run (the command line's
+and the HTTP API's jobs) holds the session advisory lock :data:`REINDEX_LOCK_KEY`.
 
 ``validate`` asks the database for every kind of bad row and returns counts and note ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import psycopg
+from psycopg import sql
 
 from workbench.errors import NoteStoreError
 from workbench.notes.embeddings import (
@@ -23,18 +29,52 @@ from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
+    provider_from_env,
     to_vector_literal,
 )
-from workbench.notes.store import UPSERT_EMBEDDING_SQL
+from workbench.notes.upkeep import settle_tables
+from workbench.progress import Progress
 
 __all__ = [
+    "REINDEX_LOCK_KEY",
+    "ReindexRunningError",
+    "reindex_lock",
     "ReindexResult",
     "ValidationReport",
     "reindex",
     "validate",
     "VALIDATION_CHECKS",
 ]
+
+
+REINDEX_LOCK_KEY = 0x7265696E646578
+"""Session advisory lock held by every reindex (the bytes of "reindex")."""
+
+
+class ReindexRunningError(NoteStoreError):
+    """Another reindex holds the reindex lock of this database."""
+
+
+@contextlib.contextmanager
+def reindex_lock(conn: psycopg.Connection) -> Iterator[None]:
+    """Hold the reindex lock of the database on ``conn``'s session (re-entrant per session).
+
+    Raises
+    ------
+    ReindexRunningError
+        Another session holds it: a reindex runs elsewhere (command line or API).
+    """
+    got = conn.execute("SELECT pg_try_advisory_lock(%s)", (REINDEX_LOCK_KEY,)).fetchone()[0]
+    if not got:
+        raise ReindexRunningError(
+            "a reindex is already running on this database (another 'workbench notes reindex' "
+            "or an API reindex job); wait for it to finish"
+        )
+    try:
+        yield
+    finally:
+        with contextlib.suppress(psycopg.Error):  # a broken session released it already
+            conn.execute("SELECT pg_advisory_unlock(%s)", (REINDEX_LOCK_KEY,))
 
 
 @dataclass(frozen=True)
@@ -87,13 +127,28 @@ class ValidationReport:
         return not any(self.counts.values())
 
 
-_BATCH_SQL = """
+_BATCH_SQL = sql.SQL("""
 SELECT n.id, n.title, n.content, e.model, e."contentHash", e.embedding IS NULL
   FROM "Note" n LEFT JOIN "NoteEmbedding" e ON e."noteId" = n.id
  WHERE n.id > %(after)s{owner}
  ORDER BY n.id
  LIMIT %(batch)s
-"""
+""")
+
+_COUNT_SQL = sql.SQL('SELECT count(*) FROM "Note" n WHERE TRUE{owner}')
+
+_OWNER = sql.SQL(' AND n."ownerId" = %(owner)s')
+
+_WRITE_SQL = sql.SQL("""
+INSERT INTO "NoteEmbedding" ("noteId", embedding, model, dimension, "contentHash", "updatedAt")
+SELECT n.id, %(vec)s::vector, %(model)s, %(dimension)s, %(hash)s, CURRENT_TIMESTAMP
+  FROM "Note" n
+ WHERE n.id = %(id)s AND {current_hash} = %(hash)s
+ON CONFLICT ("noteId") DO UPDATE
+   SET embedding = EXCLUDED.embedding, model = EXCLUDED.model, dimension = EXCLUDED.dimension,
+       "contentHash" = EXCLUDED."contentHash", "updatedAt" = CURRENT_TIMESTAMP
+""").format(current_hash=sql.SQL(CONTENT_HASH_SQL.format(alias="n")))
+"""Write one embedding only if the note still exists and still has the text it was made from."""
 
 
 def reindex(
@@ -112,7 +167,7 @@ def reindex(
     conn : psycopg.Connection
         Autocommit connection.
     provider : EmbeddingProvider, optional
-        Default :func:`~workbench.notes.embeddings.get_provider`.
+        Default :func:`~workbench.notes.embeddings.provider_from_env` (a new one).
     owner : str, optional
         Only this owner's notes (default all).
     batch_size : int
@@ -120,7 +175,7 @@ def reindex(
     force : bool
         Re-embed every note, current or not.
     progress : bool or callable
-        True shows a tqdm bar; a callable gets ``(done, total)`` after each batch.
+        True shows progress (a bar on a terminal or in Jupyter, a few lines elsewhere); a callable gets ``(done, total)`` after each batch.
 
     Returns
     -------
@@ -128,27 +183,43 @@ def reindex(
 
     Raises
     ------
+    ReindexRunningError
+        Another reindex runs on this database (nothing was done).
     EmbeddingError, NoteStoreError
         The run stops; the failing batch keeps its previous embeddings.
+
+    Notes
+    -----
+    ``embedded`` counts the embeddings computed; one whose note changed meanwhile is not written
+    (the edit wrote a fresher one). After the run the embeddings table is vacuumed and analysed
+    when many rows changed (:func:`~workbench.notes.upkeep.settle_tables`).
     """
     if batch_size < 1:
         raise NoteStoreError(f"batch_size must be at least 1, got {batch_size}")
-    provider = provider or get_provider()
-    owner_sql = ' AND n."ownerId" = %(owner)s' if owner is not None else ""
-    total = conn.execute(
-        f'SELECT count(*) FROM "Note" n WHERE TRUE{owner_sql}', {"owner": owner}
-    ).fetchone()[0]
-    bar = None
-    if progress is True:
-        from tqdm.auto import tqdm
+    provider = provider or provider_from_env()
+    with reindex_lock(conn):
+        result = _reindex_locked(conn, provider, owner, batch_size, force, progress)
+    settle_tables(conn, result.embedded, ("NoteEmbedding",))
+    return result
 
-        bar = tqdm(total=total, desc="reindex", unit="note")
+
+def _reindex_locked(
+    conn: psycopg.Connection,
+    provider: EmbeddingProvider,
+    owner: str | None,
+    batch_size: int,
+    force: bool,
+    progress: bool | Callable[[int, int], None],
+) -> ReindexResult:
+    owner_sql = _OWNER if owner is not None else sql.SQL("")
+    total = conn.execute(_COUNT_SQL.format(owner=owner_sql), {"owner": owner}).fetchone()[0]
+    bar = Progress(total, "reindex", "note") if progress is True else None
     after, done, embedded, skipped, batches = "", 0, 0, 0, 0
+    batch_sql = _BATCH_SQL.format(owner=owner_sql)
     try:
         while True:
             rows = conn.execute(
-                _BATCH_SQL.format(owner=owner_sql),
-                {"after": after, "batch": batch_size, "owner": owner},
+                batch_sql, {"after": after, "batch": batch_size, "owner": owner}
             ).fetchall()
             if not rows:
                 break
@@ -165,23 +236,23 @@ def reindex(
             if todo:
                 vectors = provider.embed([embedding_text(t, c) for _, t, c, _ in todo])
                 params = [
-                    (
-                        note_id,
-                        to_vector_literal(vec, source=f"note {note_id}"),
-                        provider.model_id,
-                        provider.dimension,
-                        digest,
-                    )
+                    {
+                        "id": note_id,
+                        "vec": to_vector_literal(vec, source=f"note {note_id}"),
+                        "model": provider.model_id,
+                        "dimension": provider.dimension,
+                        "hash": digest,
+                    }
                     for (note_id, _, _, digest), vec in zip(todo, vectors, strict=True)
                 ]
                 with conn.transaction(), conn.cursor() as cur:
-                    # only notes that still exist (a note deleted meanwhile is not resurrected)
+                    # lock the notes (an edit in flight finishes first), then write only the
+                    # embeddings whose note still exists with the text that was embedded
                     cur.execute(
-                        'SELECT id FROM "Note" WHERE id = ANY(%s) FOR UPDATE',
-                        ([p[0] for p in params],),
+                        'SELECT id FROM "Note" WHERE id = ANY(%s) ORDER BY id FOR UPDATE',
+                        ([p["id"] for p in params],),
                     )
-                    alive = {r[0] for r in cur.fetchall()}
-                    cur.executemany(UPSERT_EMBEDDING_SQL, [p for p in params if p[0] in alive])
+                    cur.executemany(_WRITE_SQL, params)
                 batches += 1
                 embedded += len(todo)
             done += len(rows)
@@ -195,7 +266,7 @@ def reindex(
     return ReindexResult(total=done, embedded=embedded, skipped=skipped, batches=batches)
 
 
-VALIDATION_CHECKS: dict[str, str] = {
+_CHECKS: dict[str, str] = {
     "missing_embedding": """
         SELECT n.id FROM "Note" n
          WHERE NOT EXISTS (SELECT 1 FROM "NoteEmbedding" e WHERE e."noteId" = n.id)""",
@@ -203,28 +274,37 @@ VALIDATION_CHECKS: dict[str, str] = {
         SELECT e."noteId" FROM "NoteEmbedding" e GROUP BY e."noteId" HAVING count(*) > 1""",
     "null_vector": """
         SELECT e."noteId" FROM "NoteEmbedding" e WHERE e.embedding IS NULL""",
-    "wrong_dimension": f"""
+    "wrong_dimension": """
         SELECT e."noteId" FROM "NoteEmbedding" e
-         WHERE e.embedding IS NOT NULL AND vector_dims(e.embedding) <> {STORE_DIMENSION}""",
+         WHERE e.embedding IS NOT NULL AND vector_dims(e.embedding) <> {store_dim}""",
     "wrong_model": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.model IS DISTINCT FROM %(model)s""",
-    "native_dimension_mismatch": f"""
+    "native_dimension_mismatch": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND e.model = %(model)s
            AND (e.dimension IS DISTINCT FROM %(dimension)s
-                OR (%(dimension)s < {STORE_DIMENSION} AND vector_norm(subvector(
-                    e.embedding, %(dimension)s + 1, {STORE_DIMENSION} - %(dimension)s)) > 0))""",
+                OR (%(dimension)s < {store_dim} AND vector_norm(subvector(
+                    e.embedding, %(dimension)s + 1, {store_dim} - %(dimension)s)) > 0))""",
     "nan_values": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 'NaN'::float8""",
     "zero_vector": """
         SELECT e."noteId" FROM "NoteEmbedding" e
          WHERE e.embedding IS NOT NULL AND vector_norm(e.embedding) = 0""",
-    "stale_hash": f"""
+    "stale_hash": """
         SELECT n.id FROM "Note" n JOIN "NoteEmbedding" e ON e."noteId" = n.id
-         WHERE e."contentHash" IS DISTINCT FROM {CONTENT_HASH_SQL.format(alias="n")}""",
+         WHERE e."contentHash" IS DISTINCT FROM {current_hash}""",
 }
+
+VALIDATION_CHECKS: dict[str, sql.Composed] = {
+    name: sql.SQL(text).format(
+        store_dim=sql.Literal(STORE_DIMENSION),
+        current_hash=sql.SQL(CONTENT_HASH_SQL.format(alias="n")),
+    )
+    for name, text in _CHECKS.items()
+}
+"""One query per kind of bad row, each selecting the offending note ids."""
 """One query per kind of bad row, each returning the offending note ids."""
 
 
@@ -256,7 +336,7 @@ def validate(
         Counts for every check in :data:`VALIDATION_CHECKS` and the offending ids.
     """
     if model is None or dimension is None:
-        provider = provider or get_provider()
+        provider = provider or provider_from_env()
         model = model or provider.model_id
         dimension = dimension or provider.dimension
     params = {"model": model, "dimension": dimension}
@@ -266,7 +346,9 @@ def validate(
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         for name, query in VALIDATION_CHECKS.items():
             rows = conn.execute(
-                f"SELECT id, count(*) OVER () FROM ({query}) AS bad(id) ORDER BY id LIMIT %(n)s",
+                sql.SQL(
+                    "SELECT id, count(*) OVER () FROM ({}) AS bad(id) ORDER BY id LIMIT %(n)s"
+                ).format(query),
                 {**params, "n": max_ids},
             ).fetchall()
             counts[name] = rows[0][1] if rows else 0

@@ -10,7 +10,7 @@ __all__ = ["Note", "NoteInput", "ImportResult"]
 
 @dataclass(frozen=True)
 class Note:
-    """A stored note."""
+    """A stored note (``created_at`` and ``updated_at`` are time-zone aware)."""
 
     id: str
     owner: str

@@ -1,19 +1,16 @@
 """Hybrid search: keyword and semantic rankings fused with Reciprocal Rank Fusion in one SQL statement.
 
-The statement has two candidate branches and a fusion step:
+The statement (its SQL is in :mod:`workbench.notes.search_sql`) has two candidate branches and a
+fusion step:
 
-* **keyword**: Okapi BM25 over English stems, on the GIN-indexed ``tsv`` (``simple``
-  configuration, title weight A, content weight B) with OR semantics (a long natural-language
-  query ANDed word by word would match almost nothing). Each query word is stemmed (Snowball
-  ``english_stem``) and expanded to every lexeme of the notes with the same stem, read from the
-  ``"NoteLexeme"`` vocabulary that triggers keep current; so "vaccines" finds "vaccination"
-  although ``tsv`` keeps words as written. The branch works term at a time: each form's notes
-  come from the index, and ``ts_rank`` of that one lexeme (unit weights, no normalisation) is
-  inverted to its count in the note (title occurrences count ``title_weight`` times). The
-  forms of a stem add up to its term frequency; document frequencies count the caller's notes
-  only (one owner's notes never change another owner's ranking), N is ``pg_class.reltuples``
-  and the length is ``length(tsv)`` against its mean over the matched notes. Common English
-  function words are dropped from the query (the index keeps them).
+* **keyword**: Okapi BM25 over English stems with OR semantics (a long natural-language query
+  ANDed word by word would match almost nothing). Each query word is stemmed (Snowball
+  ``english_stem``); the postings of each stem (term counts in title and content, the note's
+  lengths) are read from ``"NoteTerm"``, one index range per (owner, stem), and the collection
+  statistics N and avgdl from ``"NoteCollection"``. Triggers keep both tables current from
+  ``tsv`` (migration ``20260601090000``). Every statistic is the caller's own: one owner's notes
+  never change another owner's ranking. Title occurrences count ``title_weight`` times, in the
+  term frequency and in the length. Common English function words are dropped from the query.
 * **semantic**: cosine distance ``<=>`` between the stored vectors and the query's, through the
   HNSW index, restricted to rows of the configured embedding model (and the caller's notes).
   ``hnsw.ef_search`` is raised to at least the branch's candidate count (the index returns at most
@@ -22,19 +19,30 @@ The statement has two candidate branches and a fusion step:
 * **fusion**: ``score = w_k / (k + keyword_rank) + w_s / (k + semantic_rank)`` (a missing rank
   adds nothing), ties broken by note id, so the order is deterministic.
 
-Similarity is never computed in Python: Python only embeds the query text.
+Titles and snippets of the hits are HTML-escaped; the only markup left is the ``<b>`` ... ``</b>``
+around matched words of the snippet, so they can be shown as HTML as they are.
+
+Similarity is never computed in Python: Python only splits the query into words and embeds it.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 import psycopg
 
 from workbench.errors import NoteStoreError
-from workbench.notes.embeddings import EmbeddingProvider, get_provider, to_vector_literal
+from workbench.notes.embeddings import EmbeddingProvider, provider_from_env, to_vector_literal
+from workbench.notes.search_sql import (
+    HEADLINE_OPTIONS,
+    HIGHLIGHT_START,
+    HIGHLIGHT_STOP,
+    SearchMode,
+    build_search_sql,
+)
+from workbench.notes.text import text_problem
 
 __all__ = [
     "SearchMode",
@@ -42,14 +50,12 @@ __all__ = [
     "SearchSettings",
     "MAX_QUERY_CHARS",
     "MAX_LIMIT",
-    "TS_RANK_C",
     "search",
     "keyword_terms",
-    "tsquery_text",
     "build_search_sql",
+    "escape_hit_text",
 ]
 
-SearchMode = Literal["hybrid", "keyword", "semantic"]
 MAX_QUERY_CHARS = 1000
 MAX_LIMIT = 1000
 _MAX_TERMS = 64
@@ -73,11 +79,13 @@ class SearchHit:
 
     Attributes
     ----------
-    id, external_id, title : str
+    id, external_id : str
         The note.
+    title : str or None
+        The note's title, HTML-escaped.
     snippet : str
-        A passage of the content, with the matched words in ``<b>`` tags (keyword and hybrid
-        modes) or the start of the content (semantic mode).
+        A passage of the content, HTML-escaped, with the matched words in ``<b>`` tags (the
+        only markup; keyword and hybrid modes) or the start of the content (semantic mode).
     score : float
         RRF score (keyword or semantic mode: the same formula with one branch) [-].
     keyword_rank, semantic_rank : int or None
@@ -103,7 +111,14 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """Tuning of the search (defaults chosen on the SciFact dev split, see docs/notes.md).
+    """Tuning of the search.
+
+    The fusion defaults (``rrf_k`` 10, ``keyword_weight`` 1.25, 50 candidates per branch) are the
+    choice of a grid search on the SciFact dev split only (``benchmarks/bench_notes_scifact.py``:
+    RRF k in 10, 20, 30, 60; keyword weight 1, 1.25, 1.5; 50, 100, 200 candidates; among the
+    settings within 0.002 dev nDCG@10 of the best, the fewest candidates, then the smallest k).
+    The holdout split was only measured. Candidates are raised to ``limit`` when that is larger,
+    never lowered with a small ``limit``.
 
     Attributes
     ----------
@@ -118,20 +133,19 @@ class SearchSettings:
     title_weight : float
         How many times an occurrence in the title counts [-].
     prefer_index_scans : bool
-        ``SET LOCAL enable_seqscan = off`` for the statement. When a query word is frequent the
-        planner may pick a sequential scan that detoasts and tests every ``tsv``; the GIN bitmap
-        scan touches only the matching rows (on SciFact 21 ms against 33 ms per query). Every
-        other access in the statement is by index anyway.
+        ``SET LOCAL enable_seqscan = off`` for the statement: every access in it is by index
+        (the postings of a stem are one range of ``"NoteTerm"``'s primary key), and the planner
+        must not trade that for a scan of the whole table on a guess.
     ef_search_min : int
         Lower bound of ``hnsw.ef_search`` (raised to ``semantic_candidates`` when smaller). The
         search breadth sets the recall of the HNSW branch: at 100,000 notes, recall@10 against
         exact search was 0.94 with 50 and 0.995 with 100.
     """
 
-    rrf_k: float = 60.0
+    rrf_k: float = 10.0
     keyword_candidates: int = 50
     semantic_candidates: int = 50
-    keyword_weight: float = 1.0
+    keyword_weight: float = 1.25
     semantic_weight: float = 1.0
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
@@ -160,137 +174,14 @@ def keyword_terms(query: str, stop_words: frozenset[str] = STOP_WORDS) -> list[s
     return (kept or words)[:_MAX_TERMS]
 
 
-def tsquery_text(terms: list[str]) -> str:
-    """``to_tsquery`` input matching any of the terms (OR); each term is a quoted lexeme."""
-    return " | ".join(f"'{t}'" for t in terms)
-
-
-# sum over i >= 1 of 1/i^2 = pi^2/6, as ts_rank writes it (src/backend/utils/adt/tsrank.c)
-TS_RANK_C = 1.64493406685
-
-_KEYWORD_CTE = """
-stems AS MATERIALIZED (
-    SELECT row_number() OVER (ORDER BY stem) AS s, stem
-      FROM (SELECT DISTINCT "note_lexeme_stem"(w) AS stem
-              FROM unnest(%(terms)s::text[]) AS w) AS d
-),
-forms AS MATERIALIZED (
-    -- every form of the query's words that the notes contain (same English stem), each as a
-    -- one-lexeme tsquery written verbatim in the tsquery input syntax (no re-parsing)
-    SELECT st.s,
-           ('''' || replace(replace(l."lexeme", '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
-      FROM stems st JOIN "NoteLexeme" l ON l."stem" = st.stem
-),
-headline_query AS (
-    -- the snippet highlights every form found, or else the query's words
-    SELECT coalesce(tsquery_or_agg, to_tsquery('simple', %(tsq)s)) AS q
-      FROM (SELECT string_agg(q::text, ' | ')::tsquery AS tsquery_or_agg FROM forms) AS a
-),
-tf AS MATERIALIZED (
-    -- term at a time through the GIN index. ts_rank of one lexeme with unit weights and no
-    -- normalisation is (sum over i = 1..tf of 1/i^2) / C: inverted, it gives the lexeme's count
-    -- in the note (all of it, then the title alone: weight A). Forms of one stem add up.
-    SELECT f.s, n.ctid AS tid, max(length(n.tsv))::float8 AS dl,
-           sum(round(1 / (%(c)s * (1 - ts_rank('{{1,1,1,1}}', n.tsv, f.q, 0))) - 0.5)
-               + (%(title_w)s - 1)
-                 * round(1 / (%(c)s * (1 - ts_rank('{{0,0,0,1}}', n.tsv, f.q, 0))) - 0.5)) AS tf
-      FROM forms f JOIN "Note" n ON n.tsv @@ f.q{owner_n}
-     GROUP BY f.s, n.ctid
-),
-collection AS (
-    -- N: all notes (pg_class.reltuples); mean length of the matched notes
-    SELECT (SELECT CASE WHEN reltuples >= 1 THEN reltuples  -- -1: never analysed
-                        ELSE greatest((SELECT count(*) FROM "Note"), 1) END
-              FROM pg_class WHERE oid = '"Note"'::regclass)::float8 AS n,
-           (SELECT avg(dl) FROM tf) AS avgdl
-),
-weights AS (
-    -- BM25's idf from the document frequency of each stem among the caller's notes
-    SELECT t.s, ln(1 + (greatest(c.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) AS idf
-      FROM tf t, collection c
-     GROUP BY t.s, c.n
-),
-scored AS (
-    SELECT t.tid,
-           sum(w.idf * t.tf * (%(k1)s + 1)
-               / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * t.dl / c.avgdl))) AS r
-      FROM tf t JOIN weights w ON w.s = t.s, collection c
-     GROUP BY t.tid
-),
-kw AS MATERIALIZED (
-    -- the best rows by score (with ties, so that the id order below decides among them)
-    -- before the join back to the note ids
-    SELECT n.id, s.r
-      FROM (SELECT tid, r FROM scored ORDER BY r DESC
-            FETCH FIRST (%(kw_n)s) ROWS WITH TIES) AS s
-      JOIN "Note" n ON n.ctid = s.tid
-     ORDER BY s.r DESC, n.id
-     LIMIT %(kw_n)s
-),
-keyword AS (SELECT id, r, row_number() OVER (ORDER BY r DESC, id) AS rank FROM kw)"""
-
-_SEMANTIC_CTE = """
-sem AS MATERIALIZED (
-    SELECT e."noteId" AS id, e.embedding <=> %(qvec)s::vector AS d
-      FROM "NoteEmbedding" e{owner_join}
-     WHERE e.model = %(model)s
-     ORDER BY e.embedding <=> %(qvec)s::vector
-     LIMIT %(sem_n)s
-),
-semantic AS (SELECT id, d, row_number() OVER (ORDER BY d, id) AS rank FROM sem)"""
-
-_FUSE = {
-    "hybrid": """
-fused AS (
-    SELECT coalesce(k.id, s.id) AS id, k.rank AS keyword_rank, s.rank AS semantic_rank,
-           k.r AS keyword_score, 1 - s.d AS semantic_similarity,
-           coalesce(%(wk)s / (%(k)s + k.rank), 0) + coalesce(%(ws)s / (%(k)s + s.rank), 0) AS score
-      FROM keyword k FULL OUTER JOIN semantic s ON s.id = k.id
-)""",
-    "keyword": """
-fused AS (
-    SELECT id, rank AS keyword_rank, NULL::bigint AS semantic_rank,
-           r AS keyword_score, NULL::float8 AS semantic_similarity, %(wk)s / (%(k)s + rank) AS score
-      FROM keyword
-)""",
-    "semantic": """
-fused AS (
-    SELECT id, NULL::bigint AS keyword_rank, rank AS semantic_rank,
-           NULL::float8 AS keyword_score, 1 - d AS semantic_similarity, %(ws)s / (%(k)s + rank) AS score
-      FROM semantic
-)""",
-}
-
-_SELECT = """
-SELECT f.id, n."externalId", n.title, {snippet} AS snippet,
-       f.score::float8, f.keyword_rank::int, f.semantic_rank::int,
-       f.keyword_score::float8, f.semantic_similarity::float8
-  FROM (SELECT * FROM fused ORDER BY score DESC, id LIMIT %(limit)s) f
-  JOIN "Note" n ON n.id = f.id
- ORDER BY f.score DESC, f.id"""
-
-_HEADLINE = (
-    "ts_headline('simple', coalesce(n.content, ''), (SELECT q FROM headline_query),"
-    " 'MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=\" ... \"')"
-)
-_LEAD = "left(coalesce(n.content, ''), 200)"
-
-
-def build_search_sql(mode: SearchMode, *, owner_filter: bool, keyword: bool = True) -> str:
-    """The search statement for a mode (``keyword=False``: the query has no usable words)."""
-    owner_n = ' AND n."ownerId" = %(owner)s' if owner_filter else ""
-    owner_join = (
-        ' JOIN "Note" n ON n.id = e."noteId" AND n."ownerId" = %(owner)s' if owner_filter else ""
-    )
-    parts = []
-    if mode in ("hybrid", "keyword") and keyword:
-        parts.append(_KEYWORD_CTE.format(owner_n=owner_n))
-    if mode in ("hybrid", "semantic"):
-        parts.append(_SEMANTIC_CTE.format(owner_join=owner_join))
-    fuse_mode = mode if keyword or mode == "semantic" else "semantic"
-    parts.append(_FUSE[fuse_mode])
-    snippet = _HEADLINE if keyword and mode != "semantic" else _LEAD
-    return "WITH" + ",".join(parts) + _SELECT.format(snippet=snippet)
+def escape_hit_text(text: str | None, *, highlight: bool = False) -> str | None:
+    """HTML-escape a title or snippet; with ``highlight`` the markers become ``<b>`` / ``</b>``."""
+    if text is None:
+        return None
+    escaped = html.escape(text, quote=True)
+    if highlight:
+        escaped = escaped.replace(HIGHLIGHT_START, "<b>").replace(HIGHLIGHT_STOP, "</b>")
+    return escaped
 
 
 def search(
@@ -328,25 +219,26 @@ def search(
         Empty or too long query, bad limit or mode.
     """
     settings = settings or SearchSettings()
-    text = query.strip() if isinstance(query, str) else ""
-    if not text:
+    if not isinstance(query, str) or not query.strip():
         raise NoteStoreError("the search query is empty")
+    problem = text_problem(query, "the search query")
+    if problem:
+        raise NoteStoreError(problem)
     if len(query) > MAX_QUERY_CHARS:
         raise NoteStoreError(
             f"the search query has {len(query)} characters; at most {MAX_QUERY_CHARS} are allowed"
         )
-    if not 1 <= limit <= MAX_LIMIT:
-        raise NoteStoreError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-    if mode not in _FUSE:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise NoteStoreError(f"limit must be between 1 and {MAX_LIMIT}, got {limit!r}")
+    if mode not in ("hybrid", "keyword", "semantic"):
         raise NoteStoreError(f"unknown search mode {mode!r}; use hybrid, keyword or semantic")
+    text = query.strip()
     terms = keyword_terms(text, settings.stop_words)
     if mode == "keyword" and not terms:
         return []
     params: dict[str, object] = {
         "owner": owner,
-        "tsq": tsquery_text(terms),
         "terms": terms,
-        "c": TS_RANK_C,
         "k1": float(settings.bm25_k1),
         "b": float(settings.bm25_b),
         "title_w": float(settings.title_weight),
@@ -355,13 +247,15 @@ def search(
         "k": float(settings.rrf_k),
         "wk": float(settings.keyword_weight),
         "ws": float(settings.semantic_weight),
+        "hl_chars": HIGHLIGHT_START + HIGHLIGHT_STOP,
+        "hl_opts": HEADLINE_OPTIONS,
         "limit": limit,
     }
     if mode != "keyword":
-        provider = provider or get_provider()
+        provider = provider or provider_from_env()
         params["qvec"] = to_vector_literal(provider.embed_one(text), source="search query")
         params["model"] = provider.model_id
-    sql = build_search_sql(mode, owner_filter=owner is not None, keyword=bool(terms))
+    statement = build_search_sql(mode, owner_filter=owner is not None, keyword=bool(terms))
     ef_search = max(settings.ef_search_min, int(params["sem_n"]))
     with conn.transaction():
         # SET LOCAL through set_config(..., true): the values end with this transaction
@@ -371,5 +265,19 @@ def search(
             " set_config('enable_seqscan', %s, true)",
             (str(ef_search), "off" if settings.prefer_index_scans else "on"),
         )
-        rows = conn.execute(sql, params).fetchall()
-    return [SearchHit(*row) for row in rows]
+        rows = conn.execute(statement, params).fetchall()
+    highlighted = bool(terms) and mode != "semantic"
+    return [
+        SearchHit(
+            id=row[0],
+            external_id=row[1],
+            title=escape_hit_text(row[2]),
+            snippet=escape_hit_text(row[3], highlight=highlighted) or "",
+            score=row[4],
+            keyword_rank=row[5],
+            semantic_rank=row[6],
+            keyword_score=row[7],
+            semantic_similarity=row[8],
+        )
+        for row in rows
+    ]

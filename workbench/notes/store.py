@@ -14,18 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import psycopg
+from psycopg import sql
 
 from workbench.errors import NoteNotFoundError, NoteStoreError
 from workbench.notes.bulk import HNSW_INDEX_NAME, HNSW_INDEX_SQL, import_notes
+from workbench.notes.db import vector_cursor
 from workbench.notes.embeddings import (
     EmbeddingProvider,
     content_hash,
     embedding_text,
-    get_provider,
+    provider_from_env,
     to_vector_literal,
 )
 from workbench.notes.models import ImportResult, Note, NoteInput
+from workbench.notes.text import MAX_ID_CHARS, text_problem
 
 __all__ = [
     "Note",
@@ -38,12 +42,21 @@ __all__ = [
     "list_notes",
     "count_notes",
     "import_notes",
+    "get_embedding",
+    "MAX_OFFSET",
     "UPSERT_EMBEDDING_SQL",
     "HNSW_INDEX_NAME",
     "HNSW_INDEX_SQL",
 ]
 
-_NOTE_COLUMNS = 'id, "ownerId", "externalId", title, content, "createdAt", "updatedAt"'
+_NOTE_COLUMNS = sql.SQL(
+    'id, "ownerId", "externalId", title, content,'
+    " \"createdAt\" AT TIME ZONE current_setting('TimeZone'),"
+    " \"updatedAt\" AT TIME ZONE current_setting('TimeZone')"
+)
+"""A note's columns; the contract's timestamps without time zone hold the server's local time,
+so they are read as time-zone-aware values (RFC 3339 with an offset in the API)."""
+_OWNER_CLAUSE = sql.SQL(' AND "ownerId" = %s')
 
 UPSERT_EMBEDDING_SQL = """
 INSERT INTO "NoteEmbedding" ("noteId", embedding, model, dimension, "contentHash", "updatedAt")
@@ -56,12 +69,32 @@ ON CONFLICT ("noteId") DO UPDATE
 native dimension, content hash)."""
 
 
+MAX_OFFSET = 2**63 - 1
+"""Largest ``offset`` of :func:`list_notes` (PostgreSQL's ``bigint``)."""
+
+
 def _note(row: Sequence) -> Note:
     return Note(*row)
 
 
-def _owner_clause(owner: str | None) -> tuple[str, tuple]:
-    return (' AND "ownerId" = %s', (owner,)) if owner is not None else ("", ())
+def _check_text(**fields: str | None) -> None:
+    for name, value in fields.items():
+        problem = text_problem(value, name.replace("_", " "))
+        if problem:
+            raise NoteStoreError(problem)
+
+
+def _storable_id(note_id: object) -> bool:
+    """Whether a note with this id can exist (a NUL or surrogate can never be stored)."""
+    return (
+        isinstance(note_id, str)
+        and len(note_id) <= MAX_ID_CHARS
+        and text_problem(note_id, "id") is None
+    )
+
+
+def _owner_clause(owner: str | None) -> tuple[sql.Composable, tuple]:
+    return (_OWNER_CLAUSE, (owner,)) if owner is not None else (sql.SQL(""), ())
 
 
 def _embed_row(provider: EmbeddingProvider, title: str | None, content: str | None, where: str):
@@ -94,13 +127,20 @@ def add_note(
     """
     if not owner:
         raise NoteStoreError("a note needs a non-empty owner")
-    provider = provider or get_provider()
+    _check_text(owner=owner, title=title, content=content, external_id=external_id)
+    if external_id is not None and len(external_id) > MAX_ID_CHARS:
+        raise NoteStoreError(
+            f"external id has {len(external_id)} characters; at most {MAX_ID_CHARS} are allowed"
+        )
+    provider = provider or provider_from_env()
     emb = _embed_row(provider, title, content, f"new note of {owner}")
     try:
         with conn.transaction():
             row = conn.execute(
-                f'INSERT INTO "Note" ("ownerId", "externalId", title, content)'
-                f" VALUES (%s, %s, %s, %s) RETURNING {_NOTE_COLUMNS}",
+                sql.SQL(
+                    'INSERT INTO "Note" ("ownerId", "externalId", title, content)'
+                    " VALUES (%s, %s, %s, %s) RETURNING {}"
+                ).format(_NOTE_COLUMNS),
                 (owner, external_id, title, content),
             ).fetchone()
             conn.execute(UPSERT_EMBEDDING_SQL, (row[0], *emb))
@@ -119,13 +159,36 @@ def get_note(conn: psycopg.Connection, note_id: str, *, owner: str | None) -> No
     NoteNotFoundError
         No such note, or it belongs to another owner.
     """
+    if not _storable_id(note_id):
+        raise NoteNotFoundError(f"note {note_id!r} not found")
     clause, args = _owner_clause(owner)
     row = conn.execute(
-        f'SELECT {_NOTE_COLUMNS} FROM "Note" WHERE id = %s{clause}', (note_id, *args)
+        sql.SQL('SELECT {} FROM "Note" WHERE id = %s{}').format(_NOTE_COLUMNS, clause),
+        (note_id, *args),
     ).fetchone()
     if row is None:
         raise NoteNotFoundError(f"note {note_id!r} not found")
     return _note(row)
+
+
+def get_embedding(conn: psycopg.Connection, note_id: str, *, owner: str | None) -> np.ndarray:
+    """The stored embedding of a note as a numpy array (1536 float32, zero-padded) [-].
+
+    Read through pgvector's psycopg adapter (:func:`~workbench.notes.db.vector_cursor`).
+
+    Raises
+    ------
+    NoteNotFoundError
+        No such note for this owner, or it has no embedding.
+    """
+    note = get_note(conn, note_id, owner=owner)
+    with vector_cursor(conn) as cur:
+        row = cur.execute(
+            'SELECT embedding FROM "NoteEmbedding" WHERE "noteId" = %s', (note.id,)
+        ).fetchone()
+    if row is None or row[0] is None:
+        raise NoteNotFoundError(f"note {note_id!r} has no embedding")
+    return row[0].to_numpy()
 
 
 _UNSET = object()
@@ -150,15 +213,18 @@ def update_note(
     current = get_note(conn, note_id, owner=owner)
     new_title = current.title if title is _UNSET else title
     new_content = current.content if content is _UNSET else content
+    _check_text(title=new_title, content=new_content)
     if (new_title, new_content) == (current.title, current.content):
         return current
-    provider = provider or get_provider()
+    provider = provider or provider_from_env()
     emb = _embed_row(provider, new_title, new_content, f"note {note_id}")
     clause, args = _owner_clause(owner)
     with conn.transaction():
         row = conn.execute(
-            f'UPDATE "Note" SET title = %s, content = %s, "updatedAt" = CURRENT_TIMESTAMP'
-            f" WHERE id = %s{clause} RETURNING {_NOTE_COLUMNS}",
+            sql.SQL(
+                'UPDATE "Note" SET title = %s, content = %s, "updatedAt" = CURRENT_TIMESTAMP'
+                " WHERE id = %s{} RETURNING {}"
+            ).format(clause, _NOTE_COLUMNS),
             (new_title, new_content, note_id, *args),
         ).fetchone()
         if row is None:  # deleted meanwhile
@@ -175,10 +241,13 @@ def delete_note(conn: psycopg.Connection, note_id: str, *, owner: str | None) ->
     NoteNotFoundError
         No such note for this owner.
     """
+    if not _storable_id(note_id):
+        raise NoteNotFoundError(f"note {note_id!r} not found")
     clause, args = _owner_clause(owner)
     with conn.transaction():
         row = conn.execute(
-            f'DELETE FROM "Note" WHERE id = %s{clause} RETURNING id', (note_id, *args)
+            sql.SQL('DELETE FROM "Note" WHERE id = %s{} RETURNING id').format(clause),
+            (note_id, *args),
         ).fetchone()
     if row is None:
         raise NoteNotFoundError(f"note {note_id!r} not found")
@@ -187,12 +256,21 @@ def delete_note(conn: psycopg.Connection, note_id: str, *, owner: str | None) ->
 def list_notes(
     conn: psycopg.Connection, *, owner: str | None, limit: int = 50, offset: int = 0
 ) -> list[Note]:
-    """Notes, newest first."""
+    """Notes, newest first.
+
+    Raises
+    ------
+    NoteStoreError
+        ``limit`` below 0, or ``offset`` outside 0 to :data:`MAX_OFFSET`.
+    """
+    for name, value in (("limit", limit), ("offset", offset)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_OFFSET:
+            raise NoteStoreError(f"{name} must be an integer from 0 to {MAX_OFFSET}, got {value!r}")
     clause, args = _owner_clause(owner)
-    where = f"WHERE TRUE{clause}"
     rows = conn.execute(
-        f'SELECT {_NOTE_COLUMNS} FROM "Note" {where} ORDER BY "createdAt" DESC, id'
-        " LIMIT %s OFFSET %s",
+        sql.SQL(
+            'SELECT {} FROM "Note" WHERE TRUE{} ORDER BY "createdAt" DESC, id LIMIT %s OFFSET %s'
+        ).format(_NOTE_COLUMNS, clause),
         (*args, limit, offset),
     ).fetchall()
     return [_note(r) for r in rows]
@@ -201,4 +279,6 @@ def list_notes(
 def count_notes(conn: psycopg.Connection, *, owner: str | None) -> int:
     """Number of notes (of one owner, or all)."""
     clause, args = _owner_clause(owner)
-    return conn.execute(f'SELECT count(*) FROM "Note" WHERE TRUE{clause}', args).fetchone()[0]
+    return conn.execute(
+        sql.SQL('SELECT count(*) FROM "Note" WHERE TRUE{}').format(clause), args
+    ).fetchone()[0]

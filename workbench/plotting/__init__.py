@@ -12,6 +12,7 @@ Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), 
 
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
+from workbench.plotting.exergy import plot_exergy
 from workbench.plotting.ph import plot_ph
 from workbench.plotting.sweeps import plot_sweep
 from workbench.plotting.tables import TABLES, results_tables, style_results
@@ -22,6 +23,7 @@ __all__ = [
     "plot_ts",
     "plot_sweep",
     "plot_convergence",
+    "plot_exergy",
     "style_results",
     "results_tables",
     "cycle_loops",

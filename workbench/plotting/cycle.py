@@ -1,10 +1,12 @@
-"""The solved cycle as paths: states in flow order, per stream loop, with their circuit.
+"""The solved cycle as paths: states in flow order, per loop or branch, with their circuit.
 
-The loops come from the result itself (:attr:`workbench.solver.SolveResult.loops`: the edge
-states in SI with their endpoints as data, followed through each component's streams), so the
-diagrams never read display labels or convert table units back. This module adds what is
-particular to drawing: the state numbers running over all loops and the process path between
-two states.
+The loops and branches come from the result itself (:attr:`workbench.solver.SolveResult.loops`:
+the edge states in SI with their endpoints as data, followed through each component's streams;
+a branch runs between junctions; where it leaves a flash tank or enters a mixer, the
+junctions of :attr:`~workbench.solver.SolveResult.junctions` give the state its line starts
+or ends at), so the diagrams never read display labels or convert table units back. This
+module adds what is particular to drawing: the state numbers running over all loops and
+branches, and the process path between two states.
 """
 
 from __future__ import annotations
@@ -37,7 +39,19 @@ class CycleLoop:
     numbers : list of int
         Label of each state on the diagrams (1-based, running over all loops).
     closed : bool
-        The loop closes on itself (False for an open chain at a failed solve).
+        The loop closes on itself (False for a branch, or an open chain at a failed solve).
+    kind : str
+        ``loop``, ``branch`` (between junctions) or ``chain``.
+    name : str
+        The loop's or branch's name (``circuit 0 branch from flash:vapour_outlet``).
+    index, branches_in_circuit : int
+        Position (1-based) among the loops and branches of its circuit, and their number.
+    lead, tail : tuple of (p, h, T, s)
+        Points a branch's line passes before its first state and after its last one (not
+        numbered; T and s NaN where the backend fills them in): a branch leaving a flash tank
+        starts at the tank's inlet state (the separation along the isobar), one leaving an
+        injection compressor at its suction, through the end of the first stage and the mixed
+        state; a branch entering a mixer ends at the mixed state.
     """
 
     circuit: int
@@ -49,6 +63,19 @@ class CycleLoop:
     s_j_kgk: np.ndarray
     numbers: list[int] = field(default_factory=list)
     closed: bool = True
+    kind: str = "loop"
+    name: str = ""
+    index: int = 0
+    branches_in_circuit: int = 1
+    lead: tuple[tuple[float, float, float, float], ...] = ()
+    tail: tuple[tuple[float, float, float, float], ...] = ()
+
+    @property
+    def gid(self) -> str:
+        """``cycle-<circuit>`` for a circuit drawn as one line, else ``cycle-<circuit>-<k>``."""
+        if self.branches_in_circuit == 1:
+            return f"cycle-{self.circuit}"
+        return f"cycle-{self.circuit}-{self.index}"
 
 
 def cycle_loops(result: Any) -> list[CycleLoop]:
@@ -69,8 +96,41 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
     states = getattr(result, "edge_states", None) or []
     out: list[CycleLoop] = []
     number = 1
-    for loop in getattr(result, "loops", None) or []:
+    loops = getattr(result, "loops", None) or []
+    per_circuit: dict[int, int] = {}
+    for loop in loops:
+        per_circuit[loop.circuit] = per_circuit.get(loop.circuit, 0) + 1
+    seen: dict[int, int] = {}
+    junctions = {j.name: j for j in getattr(result, "junctions", None) or []}
+
+    def state(row: int) -> tuple[float, float, float, float]:
+        st = states[row]
+        return (st.p_pa, st.h_j_kg, st.t_k, st.s_j_kgk)
+
+    components = getattr(result, "components", None) or {}
+
+    for loop in loops:
         rows = list(loop.edges)
+        seen[loop.circuit] = seen.get(loop.circuit, 0) + 1
+        lead: tuple[tuple[float, float, float, float], ...] = ()
+        tail: tuple[tuple[float, float, float, float], ...] = ()
+        source = junctions.get(loop.source[0]) if getattr(loop, "source", None) else None
+        target = junctions.get(loop.target[0]) if getattr(loop, "target", None) else None
+        if source is not None and source.type == "FlashTank" and source.inlets:
+            lead = (state(source.inlets[0]),)
+        if source is not None and source.type == "InjectionCompressor" and source.inlets:
+            given = components.get(source.name, {})
+            suction = next(r for r in source.inlets if states[r].dst_port == "inlet")
+            lead = (state(suction),)
+            p_inj, h_mid, h_mix = (
+                given.get(k)
+                for k in ("injection_pressure", "first_stage_enthalpy", "mixed_enthalpy")
+            )
+            if p_inj is not None and h_mid is not None and h_mix is not None:
+                nan = float("nan")
+                lead += ((p_inj, h_mid, nan, nan), (p_inj, h_mix, nan, nan))
+        if target is not None and target.type == "Mixer" and target.outlets:
+            tail = (state(target.outlets[0]),)
         out.append(
             CycleLoop(
                 circuit=loop.circuit,
@@ -82,6 +142,12 @@ def cycle_loops(result: Any) -> list[CycleLoop]:
                 s_j_kgk=np.asarray(loop.s_j_kgk, dtype=float),
                 numbers=list(range(number, number + len(rows))),
                 closed=loop.closed,
+                kind=getattr(loop, "kind", "loop" if loop.closed else "chain"),
+                name=getattr(loop, "name", ""),
+                index=seen[loop.circuit],
+                branches_in_circuit=per_circuit[loop.circuit],
+                lead=lead,
+                tail=tail,
             )
         )
         number += len(rows)

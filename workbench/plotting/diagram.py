@@ -29,6 +29,7 @@ __all__ = [
     "Diagram",
     "start_diagram",
     "draw_dome",
+    "critical_label",
     "number_states",
     "reference_handle",
     "finish_diagram",
@@ -112,11 +113,40 @@ def start_diagram(
     return Diagram(fig, ax, backend, loops, dome, p_range)
 
 
-def draw_dome(ax: Axes, x_liq: np.ndarray, x_vap: np.ndarray, y: np.ndarray) -> None:
-    """The saturated liquid and vapour lines, joined at the top (legend ``saturation``)."""
+CRITICAL_STYLE = {"marker": "o", "ms": 6, "mfc": "white", "mec": "0.1", "mew": 1.4, "ls": "none"}
+"""The critical point."""
+
+
+def draw_dome(
+    ax: Axes,
+    x_liq: np.ndarray,
+    x_vap: np.ndarray,
+    y: np.ndarray,
+    critical: tuple[float, float] | None = None,
+    critical_label: str = "critical point",
+) -> None:
+    """The saturated liquid and vapour lines (legend ``saturation``), joined at the top.
+
+    With ``critical`` (its chart coordinates) the lines meet there and the point is marked
+    (gid ``critical-point``, named in the legend by ``critical_label``); otherwise a short
+    line closes the top of the computed range.
+    """
     ax.plot(x_liq, y, gid="dome-liquid", label="saturation", **DOME_STYLE)
     ax.plot(x_vap, y, gid="dome-vapour", **DOME_STYLE)
-    ax.plot([x_liq[-1], x_vap[-1]], [y[-1], y[-1]], gid="dome-top", **DOME_STYLE)
+    if critical is None:
+        ax.plot([x_liq[-1], x_vap[-1]], [y[-1], y[-1]], gid="dome-top", **DOME_STYLE)
+        return
+    xc, yc = critical
+    ax.plot([x_liq[-1], xc, x_vap[-1]], [y[-1], yc, y[-1]], gid="dome-top", **DOME_STYLE)
+    ax.plot([xc], [yc], gid="critical-point", label=critical_label, zorder=4, **CRITICAL_STYLE)
+
+
+def critical_label(dome: Dome) -> str:
+    """Legend text of the critical point, ``critical point 30.98 °C, 73.77 bar``."""
+    cp = dome.critical
+    if cp is None:
+        return "critical point"
+    return f"critical point {cp.t_k - 273.15:.2f} °C, {cp.p_pa / 1e5:.2f} bar"
 
 
 def reference_handle(label: str) -> Line2D:

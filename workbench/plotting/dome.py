@@ -10,7 +10,26 @@ import numpy as np
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["Dome", "saturation_dome", "isotherm_ph", "isobar_ts", "pressure_range", "nice_levels"]
+__all__ = [
+    "Dome",
+    "CriticalPoint",
+    "critical_point",
+    "saturation_dome",
+    "isotherm_ph",
+    "isobar_ts",
+    "pressure_range",
+    "nice_levels",
+]
+
+
+@dataclass(frozen=True)
+class CriticalPoint:
+    """The critical point of a fluid [Pa, J/kg, K, J/kg/K]."""
+
+    p_pa: float
+    h_j_kg: float
+    t_k: float
+    s_j_kgk: float
 
 
 @dataclass
@@ -27,6 +46,9 @@ class Dome:
         Saturated liquid and vapour entropy [J/kg/K].
     t_k : ndarray
         Saturation temperature [K].
+    critical : CriticalPoint or None
+        Where the two lines meet; None when the backend's range ends below it (the ``Test``
+        backend is subcritical only).
     """
 
     p_pa: np.ndarray
@@ -35,6 +57,7 @@ class Dome:
     s_liq: np.ndarray
     s_vap: np.ndarray
     t_k: np.ndarray
+    critical: CriticalPoint | None = None
 
 
 def _safe(fn: Callable[..., float], *args: float) -> float:
@@ -62,6 +85,18 @@ def pressure_range(fluid: FluidBackend, p_cycle: Sequence[float] = ()) -> tuple[
     return lo, hi
 
 
+def critical_point(fluid: FluidBackend) -> CriticalPoint | None:
+    """The fluid's critical state, or None when the backend cannot evaluate it."""
+    p_c, t_c = float(fluid.p_crit), float(fluid.T_crit)
+    if p_c > float(fluid.p_max):
+        return None
+    h_c = _safe(fluid.h_pT, p_c, t_c)
+    s_c = _safe(fluid.s_ph, p_c, h_c) if np.isfinite(h_c) else float("nan")
+    if not (np.isfinite(h_c) and np.isfinite(s_c)):
+        return None
+    return CriticalPoint(p_c, h_c, t_c, s_c)
+
+
 def saturation_dome(fluid: FluidBackend, p_low: float, n: int = 80) -> Dome:
     """Saturation lines from ``p_low`` [Pa] to just below the critical pressure.
 
@@ -78,7 +113,7 @@ def saturation_dome(fluid: FluidBackend, p_low: float, n: int = 80) -> Dome:
     s_liq = np.array([_safe(fluid.s_liq, x) for x in p])
     s_vap = np.array([_safe(fluid.s_vap, x) for x in p])
     t = np.array([_safe(fluid.T_sat, x) for x in p])
-    return Dome(p, h_liq, h_vap, s_liq, s_vap, t)
+    return Dome(p, h_liq, h_vap, s_liq, s_vap, t, critical_point(fluid))
 
 
 def isotherm_ph(
@@ -87,25 +122,48 @@ def isotherm_ph(
     """An isotherm on the P-h chart: enthalpy [J/kg] against pressure [Pa].
 
     Below the critical temperature the line is the vapour branch (``p < p_sat``), the
-    horizontal two-phase segment at ``p_sat`` and the liquid branch (``p > p_sat``).
+    horizontal two-phase segment at ``p_sat`` and the liquid branch (``p > p_sat``). Above it
+    the isotherm runs through the supercritical region without a plateau; near the critical
+    temperature it bends sharply across the pseudo-critical pressure, where points are added
+    until no step spans more than a fortieth of the line's enthalpy range.
     """
     p_sat = _safe(fluid.p_sat, t_k) if t_k < float(fluid.T_crit) else float("nan")
     ps = np.geomspace(p_low, p_high, n)
     if np.isfinite(p_sat) and p_low < p_sat < p_high:
         eps = 1e-6 * p_sat
         vap = ps[ps < p_sat - eps]
-        liq = ps[ps > p_sat + eps]
-        p_all = np.concatenate([vap, [p_sat - eps, p_sat - eps], [p_sat + eps], liq])
+        liq_p, liq_h = _refined(fluid, t_k, ps[ps > p_sat + eps])
+        p_all = np.concatenate([vap, [p_sat - eps, p_sat - eps], [p_sat + eps], liq_p])
         h_all = np.concatenate(
             [
                 [_safe(fluid.h_pT, x, t_k) for x in vap],
                 [_safe(fluid.h_vap, p_sat), _safe(fluid.h_liq, p_sat)],
                 [_safe(fluid.h_liq, p_sat)],
-                [_safe(fluid.h_pT, x, t_k) for x in liq],
+                liq_h,
             ]
         )
         return h_all, p_all
-    return np.array([_safe(fluid.h_pT, x, t_k) for x in ps]), ps
+    p_all, h_all = _refined(fluid, t_k, ps)
+    return h_all, p_all
+
+
+def _refined(
+    fluid: FluidBackend, t_k: float, ps: np.ndarray, passes: int = 4
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pressures and enthalpies of an isotherm branch, refined where it bends sharply."""
+    hs = np.array([_safe(fluid.h_pT, x, t_k) for x in ps])
+    for _ in range(passes):
+        finite = hs[np.isfinite(hs)]
+        if ps.size < 2 or finite.size < 2:
+            break
+        limit = (finite.max() - finite.min()) / 40.0
+        steep = np.flatnonzero(np.abs(np.diff(hs)) > limit)
+        if steep.size == 0:
+            break
+        mids = np.sqrt(ps[steep] * ps[steep + 1])
+        ps = np.insert(ps, steep + 1, mids)
+        hs = np.insert(hs, steep + 1, [_safe(fluid.h_pT, x, t_k) for x in mids])
+    return ps, hs
 
 
 def isobar_ts(

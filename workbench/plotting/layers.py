@@ -26,10 +26,14 @@ def draw_cycle(
     *,
     segment_points: int = 24,
 ) -> dict[int, str]:
-    """Draw each loop's process paths and its state markers.
+    """Draw each loop's or branch's process paths and its state markers.
 
-    Lines carry ``gid`` ``"cycle-<circuit>"`` and state markers ``"states-<circuit>"`` so
-    callers (and tests) can find them. Returns the colour used per circuit. The states are
+    Lines carry ``gid`` ``"cycle-<circuit>"`` and state markers ``"states-<circuit>"`` (a
+    branching circuit: one line per branch, ``"cycle-<circuit>-<k>"`` and
+    ``"states-<circuit>-<k>"``, k = 1, 2, ... in the order of ``loops``) so callers (and
+    tests) can find them. A branch's line starts at a flash tank's inlet state (the
+    separation) and ends at a mixer's mixed state (``CycleLoop.lead`` / ``tail``), so every
+    branch, even one of a single state, is a line. Returns the colour used per circuit. The states are
     numbered afterwards, once the limits are set
     (:func:`workbench.plotting.diagram.number_states`).
     """
@@ -40,20 +44,20 @@ def draw_cycle(
         colour = colours[loop.circuit]
         n = len(loop.rows)
         closed = loop.closed and n > 1
+        points = [(loop.p_pa[k], loop.h_j_kg[k], loop.t_k[k], loop.s_j_kgk[k]) for k in range(n)]
+        if closed:
+            points.append(points[0])
+        else:
+            points = list(loop.lead) + points + list(loop.tail)
         xs: list[np.ndarray] = []
         ys: list[np.ndarray] = []
-        for k in range(n if closed else n - 1):
-            a, b = k, (k + 1) % n
-            p, h, t, s = segment_states(
-                fluid,
-                loop.p_pa[a],
-                loop.h_j_kg[a],
-                loop.p_pa[b],
-                loop.h_j_kg[b],
-                segment_points,
-            )
-            # the ends are the solver's states, not re-evaluated ones
-            t[0], s[0], t[-1], s[-1] = loop.t_k[a], loop.s_j_kgk[a], loop.t_k[b], loop.s_j_kgk[b]
+        for (pa, ha, ta, sa), (pb, hb, tb, sb) in zip(points, points[1:]):
+            p, h, t, s = segment_states(fluid, pa, ha, pb, hb, segment_points)
+            # the ends are the solver's states, not re-evaluated ones (where it gives them)
+            if np.isfinite(ta) and np.isfinite(sa):
+                t[0], s[0] = ta, sa
+            if np.isfinite(tb) and np.isfinite(sb):
+                t[-1], s[-1] = tb, sb
             x, y = xy(p, h, t, s)
             xs.append(x)
             ys.append(y)
@@ -66,7 +70,7 @@ def draw_cycle(
                 color=colour,
                 lw=2.0,
                 label=label,
-                gid=f"cycle-{loop.circuit}",
+                gid=loop.gid,
                 zorder=3,
             )
         x_pts, y_pts = xy(loop.p_pa, loop.h_j_kg, loop.t_k, loop.s_j_kgk)
@@ -76,7 +80,7 @@ def draw_cycle(
             "o",
             color=colour,
             ms=5,
-            gid=f"states-{loop.circuit}",
+            gid=loop.gid.replace("cycle-", "states-", 1),
             zorder=4,
             label=None if xs else label,
         )

@@ -14,6 +14,7 @@ from workbench.plotting.diagram import (
     REFERENCE_LABEL_STYLE,
     REFERENCE_STYLE,
     Diagram,
+    critical_label,
     draw_dome,
     finish_diagram,
     number_states,
@@ -138,8 +139,14 @@ def plot_ph(
     isotherms: list[tuple[float, np.ndarray, np.ndarray]] = []
     extra = []
     if d.dome is not None and d.backend is not None and d.p_range is not None:
+        cp = d.dome.critical
         draw_dome(
-            ax, j_kg_to_kj_kg(d.dome.h_liq), j_kg_to_kj_kg(d.dome.h_vap), pa_to_bar(d.dome.p_pa)
+            ax,
+            j_kg_to_kj_kg(d.dome.h_liq),
+            j_kg_to_kj_kg(d.dome.h_vap),
+            pa_to_bar(d.dome.p_pa),
+            None if cp is None else (j_kg_to_kj_kg(cp.h_j_kg), pa_to_bar(cp.p_pa)),
+            critical_label(d.dome),
         )
         if isotherms_c is None:
             t_ref = d.t_cycle[np.isfinite(d.t_cycle)]

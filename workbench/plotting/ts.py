@@ -13,6 +13,7 @@ from workbench.plotting.diagram import (
     REFERENCE_LABEL_STYLE,
     REFERENCE_STYLE,
     Diagram,
+    critical_label,
     draw_dome,
     finish_diagram,
     number_states,
@@ -89,7 +90,9 @@ def plot_ts(
         The fluid backend (or name), taking precedence over the scenario.
     isobars_bar : list of float, optional
         Isobar pressures [bar]; by default the cycle's distinct pressure levels (constant
-        temperature lines are horizontal on this chart, so isobars carry the information).
+        temperature lines are horizontal on this chart, so isobars carry the information),
+        and for a transcritical cycle the critical pressure, whose isobar touches the top of
+        the dome and bounds the supercritical region.
     numbers : bool
         Number the states in flow order; states on one spot share a label (``1/5``).
     title : str, optional
@@ -109,10 +112,22 @@ def plot_ts(
     extra = []
     if d.dome is not None and d.backend is not None:
         t_dome = kelvin_to_celsius(d.dome.t_k)
-        draw_dome(ax, d.dome.s_liq / 1e3, d.dome.s_vap / 1e3, t_dome)
+        cp = d.dome.critical
+        draw_dome(
+            ax,
+            d.dome.s_liq / 1e3,
+            d.dome.s_vap / 1e3,
+            t_dome,
+            None if cp is None else (cp.s_j_kgk / 1e3, kelvin_to_celsius(cp.t_k)),
+            critical_label(d.dome),
+        )
         if isobars_bar is None:
             levels = sorted({round(pa_to_bar(float(p)), 2) for p in d.p_cycle})
             isobars_bar = [p for k, p in enumerate(levels) if k == 0 or p > levels[k - 1] * 1.05]
+            cp = d.dome.critical
+            if cp is not None and d.p_cycle.size and float(d.p_cycle.max()) >= cp.p_pa:
+                # a transcritical cycle: the critical isobar bounds the supercritical region
+                isobars_bar = sorted({*isobars_bar, round(pa_to_bar(cp.p_pa), 2)})
         h_cycle = d.h_cycle[np.isfinite(d.h_cycle)]
         h_sat = np.concatenate([d.dome.h_liq, d.dome.h_vap])
         h_sat = h_sat[np.isfinite(h_sat)]

@@ -44,7 +44,9 @@ def _render_type(spec: ComponentSpec) -> list[str]:
         "",
         f"{spec.description}.",
         "",
-        f"- ports: {', '.join(f'`{p}`' for p in spec.ports)}",
+        f"- ports: {', '.join(f'`{p}`' for p in spec.ports)}"
+        + "".join(f"; more as `{stem}_3`, `{stem}_4`, ..." for stem in spec.numbered)
+        + ("; a junction (each port is the end of a branch)" if spec.junction else ""),
         f"- outputs (control `measure.output`): {', '.join(f'`{o}`' for o in spec.outputs)}",
         f"- calibration factors (control `actuator.factor`): "
         f"{', '.join(f'`{f}`' for f in spec.factors)}",

@@ -11,7 +11,9 @@ Rules (each problem names the component's JSON path, or the circuit's):
   join them); parts that no edge joins are separate circuits and must have their own ids
   (a thermal coupling joins circuits by heat, not by edges).
 
-Edge directions and ports taken twice are checked by :mod:`workbench.scenario.validate`; these
+Circuits with a junction (mixer, splitter, flash tank) are checked by
+:mod:`workbench.scenario.branches` instead (open junction ports, dangling branches). Edge
+directions and ports taken twice are checked by :mod:`workbench.scenario.validate`; these
 checks only read the flat scenario.
 """
 
@@ -42,10 +44,13 @@ def check_connectivity(flat: FlatScenario) -> list[ScenarioIssue]:
         joined.setdefault(edge.dst, set()).add(edge.dst_port)
         if edge.src in parent and edge.dst in parent:
             parent[root(edge.src)] = root(edge.dst)
+    branching = {
+        c.circuit for c in flat.components.values() if (spec := get_spec(c.type)) and spec.junction
+    }
     for comp in flat.components.values():
         spec = get_spec(comp.type)
-        if spec is None:
-            continue  # unknown type: reported by the parameter checks
+        if spec is None or comp.circuit in branching:
+            continue  # unknown type: the parameter checks; a junction's circuit: .branches
         ports = joined.get(comp.name, set())
         label = f"{spec.type_name} '{comp.name}'"
         if not ports:
@@ -68,6 +73,8 @@ def check_connectivity(flat: FlatScenario) -> list[ScenarioIssue]:
                     )
                 )
     for circuit in flat.circuits:
+        if circuit in branching:
+            continue
         members = [c for c in flat.circuit_components(circuit) if c.name in joined]
         parts: dict[str, list[str]] = {}
         for comp in members:

@@ -164,6 +164,8 @@ def _saturation(
     path: str, name: str, value: float, limits: TemperatureLimits, note: str
 ) -> list[ScenarioIssue]:
     fluid = limits.fluid
+    if value >= limits.t_crit:
+        return []  # at or above the critical point: workbench.scenario.critical says why
     if value > limits.t_sat_max:
         top = (
             f"the critical temperature of {fluid}, {_fmt_k(limits.t_crit)}"

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["loop_edges", "textbook_r134a", "ua_heat_pump", "split_unit_r410a", "water_heat_pump"]
+__all__ = [
+    "loop_edges",
+    "textbook_r134a",
+    "two_stage_flash_r134a",
+    "ua_heat_pump",
+    "split_unit_r410a",
+    "water_heat_pump",
+]
 
 
 def loop_edges(*names: str) -> list[dict[str, str]]:
@@ -132,6 +139,85 @@ def ua_heat_pump(backend: str = "CoolProp", **overrides: Any) -> dict[str, Any]:
                 "edges": loop_edges("comp", "cond", "valve", "evap"),
             }
         ],
+    }
+
+
+def two_stage_flash_r134a(
+    mass_flow_kg_s: float = 0.25,
+    flash_pressure_pa: float | None = 0.32e6,
+    backend: str = "CoolProp",
+    strategy: str = "fallback",
+) -> dict[str, Any]:
+    """Two-stage R-134a cycle with a flash chamber: 0.8 / 0.32 / 0.14 MPa, isentropic, saturated.
+
+    The textbook two-stage cycle: saturated liquid leaves the condenser at 0.8 MPa and is
+    throttled into a flash chamber at 0.32 MPa; its saturated vapour joins the low-stage
+    compressor's discharge in a mixer before the high-stage compressor, its saturated liquid
+    is throttled to the evaporator at 0.14 MPa, which it leaves as saturated vapour. Both
+    compressors are isentropic; the high stage (the condenser) carries ``mass_flow_kg_s``.
+
+    Parameters
+    ----------
+    mass_flow_kg_s : float
+        Mass flow of the high stage (through the condenser) [kg/s].
+    flash_pressure_pa : float or None
+        Flash chamber pressure [Pa]; None leaves it free (then give both compressors a flow).
+    backend : str
+        ``fluid_backend`` of the scenario.
+    strategy : str
+        ``solver.strategy``.
+    """
+    from CoolProp.CoolProp import PropsSI
+
+    flash: dict[str, Any] = {"name": "flash", "type": "FlashTank"}
+    if flash_pressure_pa is not None:
+        flash["pressure_pa"] = flash_pressure_pa
+    return {
+        "name": "two-stage R-134a with flash chamber",
+        "schema_version": "2",
+        "fluid": "R134a",
+        "fluid_backend": backend,
+        "circuits": [
+            {
+                "components": [
+                    {"name": "comp_lo", "type": "Compressor", "isentropic_efficiency": 1.0},
+                    {"name": "mixer", "type": "Mixer"},
+                    {
+                        "name": "comp_hi",
+                        "type": "Compressor",
+                        "isentropic_efficiency": 1.0,
+                        "mass_flow_kg_s": mass_flow_kg_s,
+                    },
+                    {
+                        "name": "cond",
+                        "type": "Condenser",
+                        "t_cond_k": PropsSI("T", "P", 0.8e6, "Q", 0, "R134a"),
+                        "subcooling_k": 0.0,
+                    },
+                    {"name": "valve_hi", "type": "ExpansionValve"},
+                    flash,
+                    {"name": "valve_lo", "type": "ExpansionValve"},
+                    {
+                        "name": "evap",
+                        "type": "Evaporator",
+                        "t_evap_k": PropsSI("T", "P", 0.14e6, "Q", 1, "R134a"),
+                        "superheat_k": 0.0,
+                    },
+                ],
+                "edges": [
+                    {"from": "evap:outlet", "to": "comp_lo:inlet"},
+                    {"from": "comp_lo:outlet", "to": "mixer:inlet_1"},
+                    {"from": "flash:vapour_outlet", "to": "mixer:inlet_2"},
+                    {"from": "mixer:outlet", "to": "comp_hi:inlet"},
+                    {"from": "comp_hi:outlet", "to": "cond:inlet"},
+                    {"from": "cond:outlet", "to": "valve_hi:inlet"},
+                    {"from": "valve_hi:outlet", "to": "flash:inlet"},
+                    {"from": "flash:liquid_outlet", "to": "valve_lo:inlet"},
+                    {"from": "valve_lo:outlet", "to": "evap:inlet"},
+                ],
+            }
+        ],
+        "solver": {"strategy": strategy},
     }
 
 

@@ -35,13 +35,13 @@ def _check_port(
 ) -> bool:
     comp = flat.components[name]
     spec = get_spec(comp.type)
-    if spec is None or port in spec.ports:
+    if spec is None or spec.has_port(port):
         return spec is not None
     issues.append(
         ScenarioIssue(
             path,
             f"{comp.type} '{name}' has no port '{port}'{suggest(port, spec.ports)}; "
-            f"ports of {comp.type}: {allowed(spec.ports)}",
+            f"ports of {comp.type}: {spec.port_names_text}",
         )
     )
     return False
@@ -112,7 +112,7 @@ def add_instance_edges(scenario: ScenarioConfig, flat: FlatScenario) -> None:
             specs = get_spec(ca.type), get_spec(cb.type)
             if specs[0] is None or specs[1] is None:
                 continue
-            if src[1] not in specs[0].ports or dst[1] not in specs[1].ports:
+            if not specs[0].has_port(src[1]) or not specs[1].has_port(dst[1]):
                 continue
             tpath = instance_path(i, inst.name, f"{key('subsystems', inst.of)}.edges[{e}]")
             flat.edges.append(FlatEdge(a, src[1], b, dst[1], inst.circuit, tpath))
@@ -184,7 +184,7 @@ def _resolve_connection_end(
     if comp is None or not comp.path.startswith(f"instances[{index}] "):
         return None  # reported on the template
     spec = get_spec(comp.type)
-    if spec is None or target[1] not in spec.ports:
+    if spec is None or not spec.has_port(target[1]):
         return None  # reported on the template
     return name, target[1]
 

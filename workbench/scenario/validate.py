@@ -12,13 +12,17 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
   after substitution.
 - Edges: ``<component>:<port>`` endpoints of existing components and ports, inside one circuit;
   a source port is an outlet and a target port an inlet; each port joined by at most one edge.
+- Branching circuits (:mod:`.branches`): junction ports connected and numbered without gaps,
+  no dangling branch, flows that can balance at every junction, splitter fractions that fit.
 - Names unique per circuit and across circuits after flattening (see :mod:`.expand`).
 - Controls: unique ids; measured component and actuator component exist after flattening;
   ``output`` is one of the type's outputs; ``factor`` one of the type's factors (legacy ``f_``
   accepted); ``min < max`` and ``min <= initial <= max``.
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
-- Connections: every port joined, no unconnected component, one connected graph per circuit
-  (:mod:`.connectivity`).
+- The fluid's critical point (:mod:`.critical`): condensers and evaporators below it, gas
+  coolers with a backend and correlation that reach above it.
+- Connections of circuits without junctions: every port joined, no unconnected component, one
+  connected graph per circuit (:mod:`.connectivity`; branching circuits: :mod:`.branches`).
 - Physical ranges: temperatures inside their fluids' ranges, Kelvin fields that look like
   Celsius, secondary fluid names (:mod:`.physical`).
 
@@ -30,10 +34,17 @@ scenario; :func:`workbench.scenario.compile.flatten` runs expand -> check -> rai
 
 from __future__ import annotations
 
-from workbench.components.catalog import CALIBRATION_FACTORS, get_spec, normalise_factor
+from workbench.components.catalog import (
+    CALIBRATION_FACTORS,
+    get_spec,
+    normalise_factor,
+    port_role,
+)
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
+from workbench.scenario.branches import check_branches
 from workbench.scenario.connectivity import check_connectivity
+from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
@@ -113,8 +124,10 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
         # only a graph whose every edge was built: an edge that failed a rule above would
         # show up again as open ports (reported once, where it is)
         issues.extend(check_connectivity(flat))
+    issues.extend(check_branches(flat))
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
+    issues.extend(check_critical_point(scenario, flat))
     origins = {
         (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions
     }
@@ -188,12 +201,12 @@ def _check_local_endpoint(
         )
         return
     spec = get_spec(types.get(comp, ""))
-    if spec is not None and port not in spec.ports:
+    if spec is not None and not spec.has_port(port):
         issues.append(
             ScenarioIssue(
                 path,
                 f"{spec.type_name} '{comp}' has no port '{port}'{suggest(port, spec.ports)}; "
-                f"ports of {spec.type_name}: {allowed(spec.ports)}",
+                f"ports of {spec.type_name}: {spec.port_names_text}",
             )
         )
 
@@ -240,9 +253,9 @@ def _check_edge_ports(flat: FlatScenario, issues: list[ScenarioIssue]) -> None:
             ("to", edge.dst, edge.dst_port, "inlet"),
         ):
             epath = f"{edge.path}.{end}"
-            if not port.endswith(wanted):
+            if port_role(port) != wanted:
                 spec = get_spec(flat.components[name].type)
-                ports = [p for p in (spec.ports if spec else ()) if p.endswith(wanted)]
+                ports = [p for p in (spec.ports if spec else ()) if port_role(p) == wanted]
                 issues.append(
                     ScenarioIssue(
                         epath,

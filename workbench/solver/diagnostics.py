@@ -1,8 +1,9 @@
 """Degrees of freedom, structural analysis and the words that explain a failed solve.
 
-Before solving, the unknowns and equations of every circuit are counted; a mismatch raises a
+Before solving, the unknowns and equations of every circuit are counted (a mass flow per loop
+or branch, p and h per edge; every component's and junction's equations); a mismatch raises a
 :class:`~workbench.errors.SpecificationError` that says which component lacks or has one spec
-too many. A square system can still be structurally singular (two specs fixing the same
+too many, and in a branching circuit which branch or junction (:mod:`.branch_dof`). A square system can still be structurally singular (two specs fixing the same
 quantity); a maximum matching of equations to unknowns names the equations left without an
 unknown and the unknowns no equation determines.
 """
@@ -14,8 +15,14 @@ import numpy as np
 from workbench.components.base import Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.components.gas_cooler import GasCooler
 from workbench.components.valve import ExpansionValve
 from workbench.errors import SpecificationError
+from workbench.solver.branch_dof import (
+    branch_tips_extra,
+    branch_tips_missing,
+    zone_has_pressure_spec,
+)
 from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
@@ -36,6 +43,8 @@ def _circuit_counts(system: System) -> dict[int, tuple[int, int]]:
 
 
 def _suggest_missing(system: System, circuit: int) -> list[str]:
+    if system.topology.circuit_has_junctions(circuit):
+        return branch_tips_missing(system, circuit) + _coil_tips(system, circuit)
     tips = []
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
@@ -49,6 +58,14 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
             "mass_flow_map_kg_s, or an ExpansionValve flow_coefficient_m2"
         )
     for c in comps:
+        if isinstance(c, GasCooler) and not c.pressure_set:
+            tips.append(
+                f"GasCooler {c.name!r}: set the high-side pressure: pressure_pa, pressure_control "
+                "'liao2000'"
+                + (", outlet_temp_k (UA mode)" if c.ua_mode else "")
+                + ", or an orifice valve (flow_coefficient_m2; a control loop on its z_flow can "
+                "hold the gas cooler's pressure) with a compressor flow model"
+            )
         if (
             isinstance(c, Coil)
             and c.refrigerant_is_hot
@@ -81,7 +98,33 @@ def _suggest_missing(system: System, circuit: int) -> list[str]:
     return tips
 
 
+def _coil_tips(system: System, circuit: int) -> list[str]:
+    """Coil specs a branching circuit misses (its charge, ideal-mode saturation)."""
+    tips = []
+    for c in system.components.values():
+        if not isinstance(c, Coil) or system.flat.components[c.name].circuit != circuit:
+            continue
+        if (
+            c.refrigerant_is_hot
+            and c.ua_mode
+            and not c.has("t_cond_k")
+            and not c.has("subcooling_k")
+        ):
+            tips.append(
+                f"Condenser {c.name!r}: add subcooling_k or t_cond_k (closes the circuit's charge, "
+                "its pressure level)"
+            )
+        if not c.ua_mode and not zone_has_pressure_spec(system, c):
+            tips.append(
+                f"{c.type_name} {c.name!r}: ideal mode needs {c.sat_spec} (or give ua and the "
+                "secondary stream), unless another coil of its pressure zone fixes it"
+            )
+    return tips
+
+
 def _suggest_extra(system: System, circuit: int) -> list[str]:
+    if system.topology.circuit_has_junctions(circuit):
+        return branch_tips_extra(system, circuit)
     tips = []
     comps = [
         c for c in system.components.values() if system.flat.components[c.name].circuit == circuit
@@ -91,6 +134,11 @@ def _suggest_extra(system: System, circuit: int) -> list[str]:
     ]
     flow_setters += [c for c in comps if isinstance(c, ExpansionValve) and c.orifice]
     for c in comps:
+        if isinstance(c, GasCooler) and c.ua_mode and c.has("outlet_temp_k") and c.pressure_set > 1:
+            tips.append(
+                f"GasCooler {c.name!r}: with UA, outlet_temp_k and a pressure spec together fix "
+                "one quantity too many; remove one of them"
+            )
         if isinstance(c, Coil) and c.ua_mode and c.has(c.sat_spec) and c.has(c.outlet_spec):
             tips.append(
                 f"{c.type_name} {c.name!r}: with UA, {c.sat_spec} and {c.outlet_spec} together fix "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from workbench.components.coils import Coil
 from workbench.solver.controls import ControlLoop
 from workbench.solver.couplings import ThermalCoupling, find_coupled_coils
+from workbench.solver.links import link_suction_pressures
 from workbench.solver.system import System
 
 __all__ = ["attach"]
@@ -21,6 +22,7 @@ def attach(system: System) -> dict[int, int]:
     """
     flat = system.flat
     extra: dict[int, int] = {}
+    link_suction_pressures(system)
     coils = [
         (flat.components[c.name].circuit, c)
         for c in system.components.values()

@@ -2,14 +2,22 @@
 
 Per stream loop: a condensing temperature (``t_cond_k``, else the condenser's secondary inlet
 + 10 K, else 40 C) and an evaporating temperature (``t_evap_k``, else the evaporator's
-secondary inlet - 8 K, else -5 C) give the high and low pressures. Edges from a compressor
+secondary inlet - 8 K, else -5 C) give the high and low pressures; in a loop through a gas
+cooler its ``pressure_guess`` gives the high pressure and its outlet is at
+``outlet_temperature_guess``. Edges from a compressor
 outlet to an expansion valve inlet are on the high side, the others on the low side. Enthalpies
 follow the flow: superheated suction, compressor discharge with its efficiency, subcooled
 liquid after a condenser, isenthalpic valves, superheated vapour after an evaporator. Mass flow
-is the compressor's flow model at that state (else 0.05 kg/s).
+is the compressor's flow model at that state (else 0.05 kg/s). A loop whose condenser and
+evaporator are both UA-mode coils then moves its two saturation temperatures until each coil's
+secondary takes the loop's heat flow (:func:`_coil_balance`), and each control loop's state
+starts where its actuated component's equations hold (:func:`_control_states`).
 
 A circuit's ``initial_state`` overrides the suction state of its loops: ``pressure_bar`` the
 suction pressure, ``temperature_k`` or ``enthalpy_kj_kg`` the suction enthalpy.
+
+A circuit with junctions (mixers, splitters, flash tanks) starts from
+:func:`workbench.solver.initial_branches.branched_guess` instead.
 """
 
 from __future__ import annotations
@@ -24,10 +32,12 @@ import numpy as np
 from workbench.components.base import RESIDUAL_SCALES, Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.components.gas_cooler import GasCooler
 from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
+from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
 
@@ -79,13 +89,17 @@ def initial_guess(system: System) -> np.ndarray:
         names the component and parameter each came from).
     """
     x = np.zeros(system.n_vars)
-    for k, loop in enumerate(system.topology.loops):
+    topo = system.topology
+    branching = sorted({j.circuit for j in topo.junctions})
+    for k, loop in enumerate(topo.loops):
+        if topo.loop_circuit[k] in branching:
+            continue  # a branching circuit starts from branched_guess below
         t_cond, t_evap, sources = _saturation_guesses(system, loop)
         try:
             _fill_loop(system, x, k, loop, t_cond, t_evap)
         except FluidPropertyError as exc:
             raise SpecificationError(
-                f"circuit {system.topology.loop_circuit[k]}: no starting state for a condensing "
+                f"circuit {topo.loop_circuit[k]}: no starting state for a condensing "
                 f"temperature of {t_cond:g} K (from {sources[0]}) and an evaporating temperature "
                 f"of {t_evap:g} K (from {sources[1]}): {exc}"
             ) from None
@@ -100,6 +114,8 @@ def initial_guess(system: System) -> np.ndarray:
                 _fill_loop(system, x, k, loop, t_cond, t_evap)
                 if moved < 0.05:
                     break
+    for circuit in branching:
+        branched_guess(system, x, circuit)
     _control_states(system, x)
     return x
 
@@ -207,6 +223,9 @@ def _fill_loop(
     temperatures [K] (see the module docstring)."""
     flat, fluid, topo = system.flat, system.fluid, system.topology
     p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
+    for gc in system.components.values():  # a transcritical loop: the gas cooler sets the high side
+        if isinstance(gc, GasCooler) and any(flat.edges[i].dst == gc.name for i in loop):
+            p_high = _safe(partial(gc.pressure_guess, t_evap), p_high)
     state = flat.initial_state.get(topo.loop_circuit[k])
     if state is not None and state.pressure_bar is not None:
         p_low = bar_to_pa(state.pressure_bar)
@@ -257,6 +276,8 @@ def _outlet_guess(
         eta = float(comp.params["isentropic_efficiency"])
         h2s = _safe(lambda: fluid.h_ps(p, fluid.s_ph(p_in, h_in)), h_in + 40e3)
         return h_in + (h2s - h_in) / eta
+    if isinstance(comp, GasCooler):
+        return _safe(partial(fluid.h_pT, p, comp.outlet_temperature_guess()), h_in)
     if isinstance(comp, Coil):
         spec = float(comp.params.get(comp.outlet_spec, 2.0 if comp.refrigerant_is_hot else 5.0))
         t_sat = fluid.T_sat(p)

@@ -210,7 +210,12 @@ def newton(
                     stale = None
                 continue
             stale = None
-        jac = _jacobian(system, x, f)
+        try:
+            jac = _jacobian(system, x, f)
+        except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
+            return state.stop(
+                x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
+            )
         system.last_jacobian = jac
         stale = jac.copy() if reuse_jacobian and isinstance(jac, np.ndarray) else None
         dx = _solve_linear(system, jac, f)

@@ -9,13 +9,23 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from workbench.errors import ConvergenceError
 from workbench.solver.iteration import StopReason
+from workbench.solver.states import (
+    EdgeState,
+    JunctionState,
+    StateLoop,
+    find_junctions,
+    follow_loops,
+)
+
+if TYPE_CHECKING:
+    from workbench.solver.exergy import ExergyAnalysis
 
 __all__ = [
     "SolveResult",
@@ -23,7 +33,9 @@ __all__ = [
     "HEADLINE_OUTPUTS",
     "EdgeState",
     "StateLoop",
+    "JunctionState",
     "follow_loops",
+    "find_junctions",
 ]
 
 HEADLINE_OUTPUTS = (
@@ -60,157 +72,6 @@ def _clean(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
-
-
-@dataclass(frozen=True)
-class EdgeState:
-    """The solved state on one edge, SI, with the edge's endpoints as data.
-
-    Attributes
-    ----------
-    src, src_port, dst, dst_port : str
-        The edge ``src:src_port -> dst:dst_port`` (flat component names and port names).
-    circuit : int
-        Circuit id.
-    m_kg_s : float
-        Mass flow [kg/s].
-    p_pa, h_j_kg, t_k, s_j_kgk : float
-        Pressure [Pa], specific enthalpy [J/kg], temperature [K], specific entropy [J/(kg K)].
-    quality : float or None
-        Vapour quality [-] inside the dome, None outside.
-    phase : str
-        ``liquid``, ``two-phase``, ``vapour`` or ``supercritical``.
-    """
-
-    src: str
-    src_port: str
-    dst: str
-    dst_port: str
-    circuit: int
-    m_kg_s: float
-    p_pa: float
-    h_j_kg: float
-    t_k: float
-    s_j_kgk: float
-    quality: float | None
-    phase: str
-
-    @property
-    def label(self) -> str:
-        """The display name ``src:src_port -> dst:dst_port`` (the ``edge`` column)."""
-        return f"{self.src}:{self.src_port} -> {self.dst}:{self.dst_port}"
-
-
-@dataclass(frozen=True)
-class StateLoop:
-    """One refrigerant stream loop of a result, its states in flow order (SI arrays).
-
-    Attributes
-    ----------
-    circuit : int
-        Circuit id.
-    edges : tuple of int
-        Indices into ``SolveResult.edge_states`` (and rows of ``SolveResult.edges``) in flow
-        order; a closed loop starts at the edge entering a compressor (the suction state).
-    closed : bool
-        False for a chain that does not close (an incomplete graph at a failed solve).
-    p_pa, h_j_kg, t_k, s_j_kgk : ndarray
-        Pressure [Pa], enthalpy [J/kg], temperature [K] and entropy [J/(kg K)] per state.
-    """
-
-    circuit: int
-    edges: tuple[int, ...]
-    closed: bool
-    p_pa: np.ndarray
-    h_j_kg: np.ndarray
-    t_k: np.ndarray
-    s_j_kgk: np.ndarray
-
-
-def _outlet_port(component_type: str | None, inlet_port: str) -> str | None:
-    """The outlet port continuing the stream that enters ``inlet_port`` of a component type."""
-    from workbench.components.models import component_class
-    from workbench.errors import SpecificationError
-
-    if component_type is None:
-        return None
-    try:
-        streams = component_class(component_type).streams
-    except SpecificationError:
-        return None
-    return next((b for a, b in streams if a == inlet_port), None)
-
-
-def _is_compressor(component_type: str | None) -> bool:
-    from workbench.components.models import Compressor, component_class
-    from workbench.errors import SpecificationError
-
-    try:
-        return component_type is not None and issubclass(
-            component_class(component_type), Compressor
-        )
-    except SpecificationError:
-        return False
-
-
-def follow_loops(states: list[EdgeState], types: dict[str, str]) -> list[StateLoop]:
-    """Stream loops of a set of edge states, following the flow through each component.
-
-    An edge enters ``dst:dst_port``; the component type's ``streams`` give the outlet port
-    of that stream (``inlet -> outlet``, ``hot_inlet -> hot_outlet``); the next state is the
-    edge leaving that port.
-
-    Parameters
-    ----------
-    states : list of EdgeState
-        One state per edge.
-    types : dict
-        Component type per flat component name.
-
-    Returns
-    -------
-    list of StateLoop
-        Ordered by circuit, then by the first edge in document order.
-    """
-    by_source = {(st.src, st.src_port): i for i, st in enumerate(states)}
-    following: dict[int, int | None] = {}
-    for i, st in enumerate(states):
-        out = _outlet_port(types.get(st.dst), st.dst_port)
-        following[i] = by_source.get((st.dst, out)) if out is not None else None
-    preceding = {j: i for i, j in following.items() if j is not None}
-    seen: set[int] = set()
-    chains: list[tuple[list[int], bool]] = []
-    for start in range(len(states)):
-        if start in seen:
-            continue
-        first, visited = start, {start}
-        while preceding.get(first) is not None and preceding[first] not in visited | seen:
-            first = preceding[first]
-            visited.add(first)
-        rows: list[int] = []
-        j: int | None = first
-        while j is not None and j not in seen:
-            seen.add(j)
-            rows.append(j)
-            j = following[j]
-        closed = j is not None and j == rows[0]
-        if closed:
-            k = next((k for k, r in enumerate(rows) if _is_compressor(types.get(states[r].dst))), 0)
-            rows = rows[k:] + rows[:k]
-        chains.append((rows, closed))
-    chains.sort(key=lambda chain: (states[chain[0][0]].circuit, chain[0][0]))
-    return [
-        StateLoop(
-            circuit=states[rows[0]].circuit,
-            edges=tuple(rows),
-            closed=closed,
-            p_pa=np.array([states[r].p_pa for r in rows]),
-            h_j_kg=np.array([states[r].h_j_kg for r in rows]),
-            t_k=np.array([states[r].t_k for r in rows]),
-            s_j_kgk=np.array([states[r].s_j_kgk for r in rows]),
-        )
-        for rows, closed in chains
-    ]
 
 
 @dataclass
@@ -268,7 +129,11 @@ class SolveResult:
     edge_states : list of EdgeState
         The state of each edge in SI with its endpoints as data, in the order of ``edges``.
     loops : list of StateLoop
-        The stream loops in flow order (from ``edge_states``; see :meth:`loops`).
+        The loops and branches in flow order (from ``edge_states``; see :meth:`loops`).
+    junctions : list of JunctionState
+        The mixers, splitters and flash tanks with the rows at their ports.
+    fluid, fluid_backend : str or None
+        The working fluid and its backend (what :meth:`exergy` evaluates the dead state with).
     """
 
     converged: bool
@@ -296,20 +161,53 @@ class SolveResult:
     eq_names: list[str] = field(default_factory=list)
     scenario_name: str | None = None
     edge_states: list[EdgeState] = field(default_factory=list)
+    fluid: str | None = None
+    fluid_backend: str | None = None
 
     @property
     def loops(self) -> list[StateLoop]:
-        """The stream loops, states in flow order, each closed loop from its compressor suction.
+        """The loops and branches, states in flow order, each loop from its compressor suction.
 
         Built from :attr:`edge_states` and the component types on first access (empty when
-        the result carries no edge states).
+        the result carries no edge states). A circuit without junctions has only loops; a
+        branching one has a branch per junction outlet (:attr:`StateLoop.kind`).
         """
         cached = self.__dict__.get("_loops")
         if cached is None:
-            types = {name: str(out.get("type")) for name, out in self.components.items()}
-            cached = follow_loops(self.edge_states, types)
+            cached = follow_loops(self.edge_states, self._types())
             self.__dict__["_loops"] = cached
         return cached
+
+    @property
+    def junctions(self) -> list[JunctionState]:
+        """Mixers, splitters and flash tanks with the edge rows at their ports."""
+        return find_junctions(self.edge_states, self._types())
+
+    def _types(self) -> dict[str, str]:
+        return {name: str(out.get("type")) for name, out in self.components.items()}
+
+    def exergy(
+        self,
+        ambient_k: float,
+        *,
+        ambient_pa: float = 101325.0,
+        purpose: str = "auto",
+        reservoirs_k: dict[str, float] | None = None,
+    ) -> ExergyAnalysis:
+        """Exergy analysis of this result: destruction per component, fuel, product, losses.
+
+        See :func:`workbench.solver.exergy.exergy_analysis` (and ``docs/exergy.md``) for the
+        definitions; ``.table`` is the per-component DataFrame, ``plot_exergy`` draws it.
+        """
+        from workbench.solver.exergy import exergy_analysis
+
+        return exergy_analysis(
+            self,
+            ambient_k,
+            ambient_pa=ambient_pa,
+            purpose=purpose,
+            reservoirs_k=reservoirs_k,
+        )
 
     # -- tables ----------------------------------------------------------------------------
     @property
@@ -358,6 +256,16 @@ class SolveResult:
             "edges": self.edge_rows,
             "controls": self.controls,
             "couplings": self.couplings,
+            "branches": [
+                {
+                    "name": loop.name,
+                    "kind": loop.kind,
+                    "circuit": loop.circuit,
+                    "m_kg_s": loop.m_kg_s,
+                    "edges": [self.edge_states[r].label for r in loop.edges],
+                }
+                for loop in self.loops
+            ],
             "property_calls": self.property_calls,
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,

@@ -298,6 +298,8 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         eq_names=list(system.eq_names),
         scenario_name=system.flat.name,
         strategy_log=list(state.methods),
+        fluid=system.flat.fluid,
+        fluid_backend=system.flat.fluid_backend,
     )
     if not state.converged:
         with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):

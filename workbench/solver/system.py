@@ -199,7 +199,8 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
     Raises
     ------
     SpecificationError
-        A component whose parameters do not make a model, or an open circuit.
+        A component whose parameters do not make a model, an open circuit, or branches
+        whose flows cannot balance.
     """
     components: dict[str, Component] = {}
     for spec in flat.components.values():
@@ -209,10 +210,10 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
     topo = build_topology(flat, components, unknowns)
     system = System(flat=flat, fluid=fluid, components=components, topology=topo, unknowns=unknowns)
     for comp in components.values():
-        ports: dict[str, PortVars] = {}
-        for a, b in comp.streams:
-            for port in (a, b):
-                ports[port] = topo.edge_vars[topo.port_edge[(comp.name, port)]]
+        ports: dict[str, PortVars] = {
+            port: topo.edge_vars[topo.port_edge[(comp.name, port)]]
+            for port in topo.component_ports[comp.name]
+        }
         comp.bind(ports)
     system.blocks = list(components.values())
     return system

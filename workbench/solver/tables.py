@@ -10,6 +10,8 @@ import pandas as pd
 
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
+from workbench.components.gas_cooler import GasCooler
+from workbench.components.injection_compressor import InjectionCompressor
 from workbench.errors import FluidPropertyError
 from workbench.solver.context import with_context
 from workbench.solver.controls import ControlLoop
@@ -103,7 +105,7 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
             result.warnings.extend(comp.warnings(x))
         except FluidPropertyError as exc:
             raise with_context(exc, comp) from exc
-        if isinstance(comp, Compressor):
+        if isinstance(comp, Compressor | InjectionCompressor):
             power += float(out["power"])
             balance += comp.power(x)  # model power, not the edge enthalpy rise
         elif isinstance(comp, Coil) and not comp.coupled:
@@ -114,6 +116,9 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
                 heating += q
             else:
                 cooling += q
+        elif isinstance(comp, GasCooler):
+            heating += float(out["capacity"])
+            balance -= comp.model_heat_flow(x)
     for block in system.blocks[len(system.components) :]:
         balance += getattr(block, "balance_w", lambda _x: 0.0)(x)
         entry = block.result(x)

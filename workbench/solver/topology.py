@@ -1,14 +1,20 @@
 """Topology of the flat graph: which unknowns exist and how components connect.
 
 Unknowns [SI]: on every edge the pressure ``p`` [Pa] and enthalpy ``h`` [J/kg]; one mass flow
-``m`` [kg/s] per *stream loop*. Components here have no splitters or mixers, so every inlet ->
-outlet stream inside a component continues the mass flow of its inlet edge: the edges joined
-that way form loops that share one mass flow, and mass balances hold by construction (no
-continuity equations and no redundant equation per closed loop).
+``m`` [kg/s] per *chain*: the edges joined through components' inlet -> outlet streams
+(:func:`workbench.scenario.branches.trace_branches`).
 
-Every port of every component must be connected exactly once, and an edge must run from an
-outlet-side port to an inlet-side port; violations are reported with the component, port and
-the edge's JSON path.
+- A **loop** is a chain that closes on itself (a circuit without mixers, splitters or flash
+  tanks is one or more loops). Its mass balances hold by construction: no continuity equation
+  and no redundant equation per closed loop.
+- A **branch** runs from a junction outlet (``Splitter``, ``FlashTank``, ``Mixer``) to a
+  junction inlet. Each branch has its own mass flow; the junctions balance them. In every
+  connected group of junctions one mass balance follows from the others, so the group's first
+  junction drops its own (:func:`workbench.scenario.branches.reference_junctions`).
+
+Every port of every component must be connected exactly once, an edge must run from an
+outlet-side port to an inlet-side port, and the flows of a branching circuit must be able to
+balance; violations are reported with the component, port and the edge's JSON path.
 """
 
 from __future__ import annotations
@@ -16,11 +22,54 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.components.base import Component, PortVars
+from workbench.components.junction import Junction
 from workbench.errors import SpecificationError
 from workbench.scenario import FlatEdge, FlatScenario
+from workbench.scenario.branches import reference_junctions, trace_branches
 from workbench.solver.variables import Unknowns
 
-__all__ = ["Topology", "build_topology"]
+__all__ = ["Branch", "JunctionInfo", "Topology", "build_topology", "edge_label"]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A chain of edges that shares one mass flow unknown.
+
+    Attributes
+    ----------
+    name : str
+        The name inside ``m[...]``: ``circuit 0 loop through comp:inlet`` or
+        ``circuit 0 branch from split:outlet_2``.
+    circuit : int
+        Circuit id.
+    edges : tuple of int
+        Edge indices in flow order (a loop starts at the edge entering a compressor).
+    closed : bool
+        True for a loop, False for a branch between junctions.
+    flow : int
+        Index of the branch's mass flow unknown.
+    source, target : (str, str) or None
+        ``(junction, port)`` the branch leaves and enters (None for a loop).
+    """
+
+    name: str
+    circuit: int
+    edges: tuple[int, ...]
+    closed: bool
+    flow: int
+    source: tuple[str, str] | None = None
+    target: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class JunctionInfo:
+    """A junction, its ports in order and whether it keeps its own mass balance."""
+
+    name: str
+    circuit: int
+    inlets: tuple[str, ...]
+    outlets: tuple[str, ...]
+    balances_mass: bool
 
 
 @dataclass
@@ -31,21 +80,38 @@ class Topology:
     ----------
     edge_vars : list of PortVars
         Per flat edge (same order as ``flat.edges``): indices of m, p, h.
-    loops : list of list of int
-        Edge indices per stream loop, in flow order.
-    loop_circuit : list of int
-        Circuit id of each loop.
+    branches : list of Branch
+        Loops and branches, each with its mass flow unknown.
+    junctions : list of JunctionInfo
+        The junctions in document order.
     port_edge : dict
         ``(component, port) -> edge index``.
+    component_ports : dict
+        Connected ports of each component, in order (junctions: listed, then numbered).
     n_vars : int
         Number of unknowns the topology added (before control states).
     """
 
     edge_vars: list[PortVars]
-    loops: list[list[int]]
-    loop_circuit: list[int]
+    branches: list[Branch]
+    junctions: list[JunctionInfo]
     port_edge: dict[tuple[str, str], int]
+    component_ports: dict[str, tuple[str, ...]]
     n_vars: int
+
+    @property
+    def loops(self) -> list[list[int]]:
+        """Edge indices of every loop and branch, in flow order."""
+        return [list(b.edges) for b in self.branches]
+
+    @property
+    def loop_circuit(self) -> list[int]:
+        """Circuit id of every loop and branch."""
+        return [b.circuit for b in self.branches]
+
+    def circuit_has_junctions(self, circuit: int) -> bool:
+        """True when the circuit branches (has a mixer, splitter or flash tank)."""
+        return any(j.circuit == circuit for j in self.junctions)
 
 
 def edge_label(edge: FlatEdge) -> str:
@@ -58,101 +124,66 @@ def build_topology(
 ) -> Topology:
     """Check the connections and add their unknowns to ``unknowns``.
 
-    One mass flow ``m[circuit <id> loop through <first edge's target>]`` per stream loop (in
-    loop order), then the state ``p[<edge>]``, ``h[<edge>]`` of every edge (in edge order).
+    One mass flow per chain (in the order of their first edges), named
+    ``m[circuit <id> loop through <first edge's target>]`` for a loop and
+    ``m[circuit <id> branch from <junction>:<outlet>]`` for a branch, then the state
+    ``p[<edge>]``, ``h[<edge>]`` of every edge (in edge order). Sets each junction's
+    ``balances_mass``.
 
     Raises
     ------
     SpecificationError
-        A port connected twice or never, or an edge running the wrong way.
+        A port connected twice or never, an edge running the wrong way, a dangling branch or
+        flows that cannot balance.
     """
-    problems: list[str] = []
-    port_edge: dict[tuple[str, str], int] = {}
-    out_ports: dict[str, str] = {}
-    in_ports: dict[str, str] = {}
-    for comp in components.values():
-        for a, b in comp.streams:
-            out_ports[f"{comp.name}:{b}"] = a
-            in_ports[f"{comp.name}:{a}"] = b
-
-    def use(edge: FlatEdge, index: int, comp: str, port: str, role: str) -> None:
-        key = (comp, port)
-        if key in port_edge:
-            other = flat.edges[port_edge[key]]
-            problems.append(
-                f"{edge.path}: port {comp}:{port} is already connected by {other.path}; "
-                "each port takes exactly one edge (there are no splitters or mixers)"
-            )
-            return
-        port_edge[key] = index
-        endpoint = f"{comp}:{port}"
-        if role == "source" and endpoint not in out_ports:
-            problems.append(
-                f"{edge.path}: the edge leaves {endpoint}, an inlet-side port; edges run from an "
-                "outlet to an inlet"
-            )
-        if role == "target" and endpoint not in in_ports:
-            problems.append(
-                f"{edge.path}: the edge enters {endpoint}, an outlet-side port; edges run from an "
-                "outlet to an inlet"
-            )
-
-    for i, edge in enumerate(flat.edges):
-        use(edge, i, edge.src, edge.src_port, "source")
-        use(edge, i, edge.dst, edge.dst_port, "target")
-    for comp in components.values():
-        for a, b in comp.streams:
-            for port in (a, b):
-                if (comp.name, port) not in port_edge:
-                    problems.append(
-                        f"{comp.type_name} {comp.name!r} ({comp.path}): port {port!r} is not "
-                        "connected; a refrigerant circuit must be closed"
-                    )
-    if problems:
+    graph = trace_branches(flat)
+    if graph.issues:
+        lines = [
+            str(found.issue) if found.kind != "open" else found.issue.message
+            for found in graph.issues
+        ]
         raise SpecificationError(
-            "the circuit graph is not a set of closed loops:\n  - " + "\n  - ".join(problems)
+            "the circuit graph is not a set of closed loops and balanced branches:\n  - "
+            + "\n  - ".join(lines)
         )
-
-    # follow each loop: edge -> target component's stream -> its outlet edge
-    next_edge: dict[int, int] = {}
-    for i, edge in enumerate(flat.edges):
-        outlet_port = in_ports[f"{edge.dst}:{edge.dst_port}"]
-        next_edge[i] = port_edge[(edge.dst, outlet_port)]
-    loops: list[list[int]] = []
-    seen: set[int] = set()
-    for start in range(len(flat.edges)):
-        if start in seen:
-            continue
-        loop = []
-        i = start
-        while i not in seen:
-            seen.add(i)
-            loop.append(i)
-            i = next_edge[i]
-        loops.append(_rotate_to_compressor_inlet(loop, flat))
     first_unknown = len(unknowns)
-    loop_of_edge: dict[int, int] = {}
-    flows: list[int] = []
-    for k, loop in enumerate(loops):
-        first = flat.edges[loop[0]]
-        flows.append(unknowns.add(f"m[circuit {first.circuit} loop through {first.target}]", "m"))
-        loop_of_edge.update(dict.fromkeys(loop, k))
+    branches: list[Branch] = []
+    branch_of_edge: dict[int, int] = {}
+    for k, chain in enumerate(graph.chains):
+        first = flat.edges[chain.edges[0]]
+        if chain.closed:
+            name = f"circuit {first.circuit} loop through {first.target}"
+        else:
+            name = f"circuit {first.circuit} branch from {first.source}"
+        flow = unknowns.add(f"m[{name}]", "m")
+        branches.append(
+            Branch(name, chain.circuit, chain.edges, chain.closed, flow, chain.source, chain.target)
+        )
+        branch_of_edge.update(dict.fromkeys(chain.edges, k))
     edge_vars: list[PortVars] = []
     for i, edge in enumerate(flat.edges):
         state = unknowns.add_state(edge_label(edge))
-        edge_vars.append(PortVars(m=flows[loop_of_edge[i]], p=state.p, h=state.h))
+        edge_vars.append(PortVars(m=branches[branch_of_edge[i]].flow, p=state.p, h=state.h))
+    references = reference_junctions(graph)
+    junctions: list[JunctionInfo] = []
+    component_ports: dict[str, tuple[str, ...]] = {}
+    for name, comp in components.items():
+        info = graph.junctions.get(name)
+        if info is not None:
+            ports = (*info.inlets, *info.outlets)
+            junctions.append(
+                JunctionInfo(name, info.circuit, info.inlets, info.outlets, name not in references)
+            )
+            if isinstance(comp, Junction):
+                comp.balances_mass = name not in references
+        else:
+            ports = tuple(p for pair in comp.streams for p in pair)
+        component_ports[name] = ports
     return Topology(
         edge_vars=edge_vars,
-        loops=loops,
-        loop_circuit=[flat.edges[loop[0]].circuit for loop in loops],
-        port_edge=port_edge,
+        branches=branches,
+        junctions=junctions,
+        port_edge=graph.port_edge,
+        component_ports=component_ports,
         n_vars=len(unknowns) - first_unknown,
     )
-
-
-def _rotate_to_compressor_inlet(loop: list[int], flat: FlatScenario) -> list[int]:
-    """Start a loop at the edge entering a compressor (a natural reading order)."""
-    for k, i in enumerate(loop):
-        if flat.components[flat.edges[i].dst].type == "Compressor":
-            return loop[k:] + loop[:k]
-    return loop

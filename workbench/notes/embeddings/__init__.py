@@ -20,7 +20,6 @@ from workbench.notes.embeddings.config import (
     PROVIDERS,
     get_provider,
     provider_from_env,
-    set_provider,
 )
 from workbench.notes.embeddings.http import OllamaProvider, OpenAICompatibleProvider
 
@@ -39,7 +38,6 @@ __all__ = [
     "to_vector_literal",
     "provider_from_env",
     "get_provider",
-    "set_provider",
 ]
 
 

@@ -1,4 +1,4 @@
-"""Choosing the embedding provider from the environment.
+"""Choosing the embedding provider from the environment (a new provider per call, no process-wide one).
 
 =================================  ==========================================================
 variable                           meaning
@@ -6,8 +6,10 @@ variable                           meaning
 ``WORKBENCH_EMBEDDING_PROVIDER``   ``local`` (default), ``openai`` or ``ollama``
 ``WORKBENCH_EMBEDDING_MODEL``      model name for ``openai`` / ``ollama``
 ``WORKBENCH_EMBEDDING_DIMENSION``  its native width (default 1536 for openai, 768 for ollama)
-``WORKBENCH_EMBEDDING_BASE_URL``   API root (default ``https://api.openai.com/v1`` /
-                                   ``http://localhost:11434``)
+``WORKBENCH_EMBEDDING_BASE_URL``   API root (default ``https://api.openai.com/v1`` for
+                                   openai; ``$OLLAMA_HOST`` or ``http://localhost:11434``
+                                   for ollama)
+``OLLAMA_HOST``                    Ollama's own variable: its server, the ollama default
 ``WORKBENCH_EMBEDDING_API_KEY``    bearer token (``OPENAI_API_KEY`` is used when unset)
 ``WORKBENCH_EMBEDDING_BATCH_SIZE`` texts per request / forward pass
 ``WORKBENCH_EMBEDDING_TIMEOUT_S``  HTTP timeout [s] (default 60)
@@ -18,21 +20,18 @@ variable                           meaning
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings.base import EmbeddingProvider
 
-__all__ = ["PROVIDERS", "provider_from_env", "get_provider", "set_provider"]
+__all__ = ["PROVIDERS", "provider_from_env", "get_provider"]
 
 PROVIDERS = ("local", "openai", "ollama")
 _DEFAULTS = {
     "openai": ("text-embedding-3-small", 1536, "https://api.openai.com/v1"),
     "ollama": ("nomic-embed-text", 768, "http://localhost:11434"),
 }
-_lock = threading.Lock()
-_cached: EmbeddingProvider | None = None
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -66,6 +65,9 @@ def provider_from_env(env: Mapping[str, str] | None = None) -> EmbeddingProvider
     from workbench.notes.embeddings.http import OllamaProvider, OpenAICompatibleProvider
 
     model, dimension, base_url = _DEFAULTS[kind]
+    if kind == "ollama" and env.get("OLLAMA_HOST", "").strip():
+        host = env["OLLAMA_HOST"].strip()
+        base_url = host if "://" in host else f"http://{host}"
     timeout_raw = env.get("WORKBENCH_EMBEDDING_TIMEOUT_S", "60")
     try:
         timeout_s = float(timeout_raw)
@@ -85,16 +87,10 @@ def provider_from_env(env: Mapping[str, str] | None = None) -> EmbeddingProvider
 
 
 def get_provider() -> EmbeddingProvider:
-    """The process-wide provider (built once from the environment, thread-safe)."""
-    global _cached
-    with _lock:
-        if _cached is None:
-            _cached = provider_from_env()
-        return _cached
+    """A new provider built from the environment (same as :func:`provider_from_env`).
 
-
-def set_provider(provider: EmbeddingProvider | None) -> None:
-    """Replace the process-wide provider (None: rebuild from the environment on next use)."""
-    global _cached
-    with _lock:
-        _cached = provider
+    Nothing is cached in the process: whoever needs a provider for more than one call (a server,
+    a notebook panel) builds one and passes it to each call (``provider=``); the library
+    functions that get none build one for that call.
+    """
+    return provider_from_env()

@@ -21,6 +21,7 @@ from datetime import datetime
 from importlib import resources
 
 import psycopg
+from psycopg import sql
 
 from workbench.errors import MigrationError
 
@@ -39,6 +40,7 @@ __all__ = [
 ]
 
 MIGRATIONS_TABLE = "workbench_schema_migrations"
+_TABLE = sql.Identifier(MIGRATIONS_TABLE)
 _LOCK_KEY = 0x6E6F746573  # advisory lock taken by every migration transaction ("notes")
 _FILE = re.compile(r"^(?P<id>\d{14})_(?P<name>[a-z0-9_]+)\.(?P<dir>up|down)\.sql$")
 _MAX_IDS_IN_MESSAGE = 20
@@ -89,9 +91,11 @@ def available_migrations() -> list[Migration]:
 
 def _ensure_table(conn: psycopg.Connection) -> None:
     conn.execute(
-        f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} ("
-        " id TEXT PRIMARY KEY, name TEXT NOT NULL,"
-        " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {} ("
+            " id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        ).format(_TABLE)
     )
 
 
@@ -101,7 +105,7 @@ def applied_migrations(conn: psycopg.Connection) -> list[AppliedMigration]:
     if not exists or not exists[0]:
         return []
     rows = conn.execute(
-        f"SELECT id, name, applied_at FROM {MIGRATIONS_TABLE} ORDER BY id"
+        sql.SQL("SELECT id, name, applied_at FROM {} ORDER BY id").format(_TABLE)
     ).fetchall()
     return [AppliedMigration(*row) for row in rows]
 
@@ -168,7 +172,7 @@ def _apply(conn: psycopg.Connection, migration: Migration, direction: str) -> bo
     try:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
-            applied = {row[0] for row in conn.execute(f"SELECT id FROM {MIGRATIONS_TABLE}")}
+            applied = {row[0] for row in conn.execute(sql.SQL("SELECT id FROM {}").format(_TABLE))}
             if (migration.id in applied) == (direction == "up"):
                 return False
             if direction == "up":
@@ -183,12 +187,14 @@ def _apply(conn: psycopg.Connection, migration: Migration, direction: str) -> bo
                     precheck(conn)
                 conn.execute(migration.up_sql)
                 conn.execute(
-                    f"INSERT INTO {MIGRATIONS_TABLE} (id, name) VALUES (%s, %s)",
+                    sql.SQL("INSERT INTO {} (id, name) VALUES (%s, %s)").format(_TABLE),
                     (migration.id, migration.name),
                 )
             else:
                 conn.execute(migration.down_sql)
-                conn.execute(f"DELETE FROM {MIGRATIONS_TABLE} WHERE id = %s", (migration.id,))
+                conn.execute(
+                    sql.SQL("DELETE FROM {} WHERE id = %s").format(_TABLE), (migration.id,)
+                )
     except MigrationError:
         raise
     except psycopg.Error as exc:
@@ -221,7 +227,9 @@ def migrate(conn: psycopg.Connection, to: str | None = None) -> list[str]:
     Returns
     -------
     list of str
-        Ids applied (or undone, when moving down), in the order they ran.
+        Ids applied (or undone, when moving down), in the order they ran. After applying
+        migrations to a database that holds notes, the note tables are vacuumed and analysed
+        (:func:`~workbench.notes.upkeep.settle_tables`): backfills leave them without statistics.
 
     Raises
     ------
@@ -245,7 +253,20 @@ def migrate(conn: psycopg.Connection, to: str | None = None) -> list[str]:
             break
         if _apply(conn, migration, "up"):
             done.append(migration.id)
+    if done:
+        _settle_after_backfill(conn)
     return done
+
+
+def _settle_after_backfill(conn: psycopg.Connection) -> None:
+    """Migrations may fill new columns and tables from the notes: settle them (upkeep)."""
+    from workbench.notes.upkeep import settle_tables
+
+    if (
+        conn.execute("SELECT to_regclass('\"Note\"') IS NOT NULL").fetchone()[0]
+        and (conn.execute('SELECT EXISTS (SELECT 1 FROM "Note")').fetchone()[0])
+    ):
+        settle_tables(conn, 0, force=True)
 
 
 def rollback(conn: psycopg.Connection, steps: int = 1) -> list[str]:

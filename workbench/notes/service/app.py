@@ -14,8 +14,10 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from workbench.notes.service.errors import install_error_handlers
+from workbench.notes.service.limits import BodySizeLimit
 from workbench.notes.service.routers import admin, health, notes
 from workbench.notes.service.services import Services, start_services
+from workbench.notes.service.settings import ServiceSettings
 
 __all__ = ["create_app"]
 
@@ -23,7 +25,12 @@ _DESCRIPTION = """Hybrid keyword + semantic search over engineering notes.
 
 Send `Authorization: Bearer <token>` on every `/api` route. A caller sees and searches only its
 own notes; reindex and validate need the administrator token. Errors are JSON:
-`{"error": CODE, "message": TEXT}`."""
+`{"error": CODE, "message": TEXT}`.
+
+Limits: request bodies up to `WORKBENCH_MAX_BODY_BYTES` (16 MiB by default; larger ones answer
+413 before they are read); text fields must not hold the NUL character (U+0000) or lone
+surrogates, which PostgreSQL cannot store (422). Titles and snippets of search results are
+HTML-escaped: the only markup in them is `<b>` around matched words of the snippet."""
 
 
 def create_app(services: Services | None = None) -> FastAPI:
@@ -36,9 +43,11 @@ def create_app(services: Services | None = None) -> FastAPI:
         closed) by the application's lifespan from the environment.
     """
 
+    settings = services.settings if services is not None else ServiceSettings.from_env()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        running = services or await anyio.to_thread.run_sync(start_services)
+        running = services or await anyio.to_thread.run_sync(start_services, settings)
         app.state.services = running
         try:
             yield
@@ -52,6 +61,7 @@ def create_app(services: Services | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)

@@ -16,8 +16,12 @@ exception                   status  code
 ``UndefinedTable``/``Column`` 503   ``not_migrated``
 ``psycopg.OperationalError``503     ``database_unavailable``
 ``PoolTimeout``             503     ``database_unavailable``
+body over the size cap      413     ``payload_too_large``
 any other exception         500     ``internal_error``
 ==========================  ======  ====================
+
+:func:`describe_exception` is that map; the MCP tool server uses it too, so a tool error says
+why (``the note database is unavailable; retry shortly (database_unavailable)``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from workbench.errors import EmbeddingError, MigrationError, NoteNotFoundError, NoteStoreError
 from workbench.notes.service.schemas import ErrorBody
 
-__all__ = ["ApiError", "error_body", "install_error_handlers", "ERROR_RESPONSES"]
+__all__ = [
+    "ApiError",
+    "error_body",
+    "describe_exception",
+    "install_error_handlers",
+    "ERROR_RESPONSES",
+]
 
 _log = logging.getLogger("workbench.notes.service")
 
@@ -74,12 +84,41 @@ def _location(loc: tuple) -> str:
     return ".".join(parts)
 
 
+_DB_DOWN = "the note database is unavailable; retry shortly"
+_POOL_TIMEOUT = (
+    "no database connection became available in time (the database is down or every "
+    "connection is busy); retry shortly"
+)
+_NOT_MIGRATED = "the note database schema is not current: run 'workbench notes migrate'"
+
+
+def describe_exception(exc: BaseException) -> tuple[int, str, str]:
+    """``(status, code, message)`` of an exception: the one map of the HTTP API and the MCP tool.
+
+    A bug (any exception not listed in the module docstring) gives 500 ``internal_error``
+    naming only the exception type.
+    """
+    if isinstance(exc, ApiError):
+        return exc.status, exc.code, exc.message
+    if isinstance(exc, NoteNotFoundError):
+        return 404, "not_found", str(exc)
+    if isinstance(exc, EmbeddingError):
+        return 502, "embedding_failed", str(exc)
+    if isinstance(exc, MigrationError):
+        return 503, "not_migrated", str(exc)
+    if isinstance(exc, NoteStoreError):
+        return 400, "bad_request", str(exc)
+    if isinstance(exc, PoolTimeout):
+        return 503, "database_unavailable", _POOL_TIMEOUT
+    if isinstance(exc, psycopg.errors.UndefinedTable | psycopg.errors.UndefinedColumn):
+        return 503, "not_migrated", _NOT_MIGRATED
+    if isinstance(exc, psycopg.OperationalError):
+        return 503, "database_unavailable", _DB_DOWN
+    return 500, "internal_error", f"internal error ({type(exc).__name__})"
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers that turn exceptions into JSON error bodies."""
-
-    @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return _respond(exc.status, exc.code, exc.message, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -92,57 +131,45 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
         return _respond(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
-    @app.exception_handler(NoteNotFoundError)
-    async def _not_found(_: Request, exc: NoteNotFoundError) -> JSONResponse:
-        return _respond(404, "not_found", str(exc))
+    async def _mapped(_: Request, exc: Exception) -> JSONResponse:
+        status, code, message = describe_exception(exc)
+        if status == 502:
+            _log.warning("embedding provider failed: %s", exc)
+        elif code == "database_unavailable":
+            _log.warning("database unavailable: %s", exc)
+        headers = exc.headers if isinstance(exc, ApiError) else None
+        # a bug: Starlette logs the traceback, the caller gets a JSON body without internals
+        return _respond(status, code, message, headers=headers)
 
-    @app.exception_handler(EmbeddingError)
-    async def _embedding(_: Request, exc: EmbeddingError) -> JSONResponse:
-        _log.warning("embedding provider failed: %s", exc)
-        return _respond(502, "embedding_failed", str(exc))
+    for exc_class in (
+        ApiError,
+        NoteNotFoundError,
+        EmbeddingError,
+        MigrationError,
+        NoteStoreError,
+        PoolTimeout,
+        psycopg.errors.UndefinedTable,
+        psycopg.errors.UndefinedColumn,
+        psycopg.OperationalError,
+        Exception,
+    ):
+        app.add_exception_handler(exc_class, _mapped)
 
-    @app.exception_handler(MigrationError)
-    async def _migration(_: Request, exc: MigrationError) -> JSONResponse:
-        return _respond(503, "not_migrated", str(exc))
 
-    @app.exception_handler(NoteStoreError)
-    async def _store(_: Request, exc: NoteStoreError) -> JSONResponse:
-        return _respond(400, "bad_request", str(exc))
-
-    @app.exception_handler(PoolTimeout)
-    async def _busy(_: Request, exc: PoolTimeout) -> JSONResponse:
-        return _respond(
-            503,
-            "database_unavailable",
-            "no database connection became available in time (the database is down or every "
-            "connection is busy); retry shortly",
-        )
-
-    @app.exception_handler(psycopg.errors.UndefinedTable)
-    @app.exception_handler(psycopg.errors.UndefinedColumn)
-    async def _schema(_: Request, exc: psycopg.Error) -> JSONResponse:
-        return _respond(
-            503,
-            "not_migrated",
-            "the note database schema is not current: run 'workbench notes migrate'",
-        )
-
-    @app.exception_handler(Exception)
-    async def _internal(_: Request, exc: Exception) -> JSONResponse:
-        # Starlette logs the traceback; the caller gets a JSON body without internals
-        return _respond(500, "internal_error", f"internal error ({type(exc).__name__})")
-
-    @app.exception_handler(psycopg.OperationalError)
-    async def _db_down(_: Request, exc: psycopg.OperationalError) -> JSONResponse:
-        _log.warning("database unavailable: %s", exc)
-        return _respond(503, "database_unavailable", "the note database is unavailable")
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+}
 
 
 ERROR_RESPONSES: dict[int | str, dict] = {
     401: {"model": ErrorBody, "description": "Missing or unknown bearer token"},
+    413: {"model": ErrorBody, "description": "Request body over the size cap"},
     422: {"model": ErrorBody, "description": "Invalid parameters or body"},
     503: {"model": ErrorBody, "description": "Database unavailable or busy"},
 }

@@ -1,11 +1,17 @@
-"""Background reindex jobs with progress, one at a time.
+"""Background reindex jobs with progress, kept in the database so that every API process sees them.
 
-``POST /api/notes/reindex`` starts a job in a thread and answers at once with its id; the job
-reports ``(done, total)`` after every batch through the reindex progress callback. Only one
-reindex runs at a time: in this process (a second start raises :class:`ReindexConflict`) and
-across processes sharing the database (a session advisory lock held by the job's connection).
-On shutdown the running job is stopped after its current batch (batches already written stay,
-as after any reindex failure).
+``POST /api/notes/reindex`` starts a job in a thread of the process that received it and answers
+at once with its id. The job's row in ``"NoteReindexJob"`` (migration ``20260601100000``) holds
+its state; the thread writes ``(done, total)`` after every batch and the counts at the end, so
+``GET /api/notes/reindex/{job}`` answers the same in every process on the database (several
+processes behind a load balancer, or ``uvicorn --workers``).
+
+Only one reindex runs at a time per database: the job's connection holds the session advisory
+lock of :func:`workbench.notes.maintenance.reindex_lock`, the same lock ``workbench notes
+reindex`` takes, so a second start answers 409 whoever runs the first. The row records the
+database session holding the lock: a ``running`` job whose session no longer holds it belongs to
+a process that died, and is reported (and stored) as failed. On shutdown the running job is
+stopped after its current batch (batches already written stay, as after any reindex failure).
 """
 
 from __future__ import annotations
@@ -13,18 +19,33 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
-from workbench.notes.maintenance import reindex
+import psycopg
+from psycopg import sql
 
-__all__ = ["REINDEX_LOCK_KEY", "ReindexConflict", "ReindexJob", "ReindexJobs"]
+from workbench.notes.embeddings import EmbeddingProvider
+from workbench.notes.maintenance import REINDEX_LOCK_KEY, reindex
 
-REINDEX_LOCK_KEY = 0x7265696E646578
-"""Session advisory lock held while a reindex job runs (the bytes of "reindex")."""
-_KEEP_JOBS = 20
+__all__ = ["REINDEX_LOCK_KEY", "KEEP_JOBS", "ReindexConflict", "ReindexJobs"]
+
+KEEP_JOBS = 100
+"""Jobs kept in the table (older ones are deleted when a job starts)."""
 _log = logging.getLogger("workbench.notes.service")
+
+_COLUMNS = sql.SQL(
+    'id, state, "force", done, total, embedded, skipped, batches, error, "startedAt",'
+    ' "finishedAt", "backendPid"'
+)
+_GET = sql.SQL('SELECT {} FROM "NoteReindexJob" WHERE id = %s').format(_COLUMNS)
+_MARK_DEAD = sql.SQL(
+    'UPDATE "NoteReindexJob" SET state = %s, error = %s, "finishedAt" = now()'
+    " WHERE id = %s AND state = 'running' RETURNING {}"
+).format(_COLUMNS)
+_INSERT = sql.SQL(
+    'INSERT INTO "NoteReindexJob" (id, state, "force", "backendPid")'
+    " VALUES (%s, 'running', %s, pg_backend_pid()) RETURNING {}"
+).format(_COLUMNS)
+_DEAD = "the process running this job stopped before it finished"
 
 
 class ReindexConflict(Exception):
@@ -35,169 +56,206 @@ class _Cancelled(Exception):
     pass
 
 
-@dataclass
-class ReindexJob:
-    """State of one reindex job (mutated by its thread under ``lock``)."""
-
-    id: str
-    force: bool
-    started_at: datetime
-    state: str = "running"
-    done: int = 0
-    total: int | None = None
-    embedded: int | None = None
-    skipped: int | None = None
-    batches: int | None = None
-    error: str | None = None
-    finished_at: datetime | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def snapshot(self) -> dict:
-        """A consistent copy of the public fields (the body of the progress endpoint)."""
-        with self.lock:
-            total = self.total
-            if self.state == "succeeded":
-                progress = 1.0
-            elif total:
-                progress = min(1.0, self.done / total)
-            else:
-                progress = 0.0
-            return {
-                "job": self.id,
-                "state": self.state,
-                "force": self.force,
-                "done": self.done,
-                "total": total,
-                "progress": progress,
-                "embedded": self.embedded,
-                "skipped": self.skipped,
-                "batches": self.batches,
-                "error": self.error,
-                "started_at": self.started_at,
-                "finished_at": self.finished_at,
-            }
+def _snapshot(row: tuple) -> dict:
+    """The body of the progress endpoint from a ``"NoteReindexJob"`` row."""
+    job, state, force, done, total, embedded, skipped, batches, error, started, finished, _ = row
+    if state == "succeeded":
+        progress = 1.0
+    elif total:
+        progress = min(1.0, done / total)
+    else:
+        progress = 0.0
+    return {
+        "job": job,
+        "state": state,
+        "force": force,
+        "done": done,
+        "total": total,
+        "progress": progress,
+        "embedded": embedded,
+        "skipped": skipped,
+        "batches": batches,
+        "error": error,
+        "started_at": started,
+        "finished_at": finished,
+    }
 
 
 class ReindexJobs:
-    """Starts reindex jobs on connections of ``pool`` and keeps the latest ones.
+    """Starts reindex jobs on connections of ``pool`` and reads any job from the database.
 
     Parameters
     ----------
     pool : psycopg_pool.ConnectionPool
         The service's pool (a running job holds one connection).
+    provider : EmbeddingProvider
+        The service's embedding provider.
     batch_size : int
         Notes per batch and transaction.
     """
 
-    def __init__(self, pool, *, batch_size: int = 64) -> None:  # noqa: ANN001
+    def __init__(self, pool, provider: EmbeddingProvider, *, batch_size: int = 64) -> None:  # noqa: ANN001
         self._pool = pool
+        self._provider = provider
         self._batch_size = batch_size
-        self._jobs: OrderedDict[str, ReindexJob] = OrderedDict()
         self._lock = threading.Lock()
-        self._running: tuple[ReindexJob, threading.Thread] | None = None
+        self._thread: threading.Thread | None = None
+        self._job_id: str | None = None
         self._stop = threading.Event()
 
-    def get(self, job_id: str) -> ReindexJob | None:
-        """A job by id (the latest 20 jobs are kept), or None."""
-        with self._lock:
-            return self._jobs.get(job_id)
+    def get(self, job_id: str) -> dict | None:
+        """A job's state by id, from whichever process runs or ran it; None if unknown."""
+        with self._pool.connection() as conn:
+            row = conn.execute(_GET, (job_id,)).fetchone()
+            if row is None:
+                return None
+            if row[1] == "running" and not self._holds_lock(conn, row[-1]):
+                dead = conn.execute(_MARK_DEAD, ("failed", _DEAD, job_id)).fetchone()
+                row = dead or conn.execute(_GET, (job_id,)).fetchone()
+        return _snapshot(row)
 
-    def running(self) -> ReindexJob | None:
-        """The job that is running in this process, if any."""
-        with self._lock:
-            if self._running is not None and self._running[1].is_alive():
-                return self._running[0]
-            return None
+    @staticmethod
+    def _holds_lock(conn: psycopg.Connection, backend_pid: int | None) -> bool:
+        return bool(
+            conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                " AND pid = %s AND classid::bigint = %s AND objid::bigint = %s AND objsubid = 1)",
+                (backend_pid, REINDEX_LOCK_KEY >> 32, REINDEX_LOCK_KEY & 0xFFFFFFFF),
+            ).fetchone()[0]
+        )
 
-    def start(self, *, force: bool = False) -> ReindexJob:
-        """Start a reindex in the background.
+    def start(self, *, force: bool = False) -> dict:
+        """Start a reindex in the background and return its state.
 
         Raises
         ------
         ReindexConflict
-            A reindex runs already, in this process or in another one on the same database.
+            A reindex runs already, in any process on the same database (the message names the
+            job when an API process runs it).
         """
         with self._lock:
-            if self._running is not None and self._running[1].is_alive():
-                raise ReindexConflict(f"reindex job {self._running[0].id} is still running")
+            if self._thread is not None and self._thread.is_alive():
+                raise ReindexConflict(f"reindex job {self._job_id} is still running")
             conn = self._pool.getconn()
             try:
                 got = conn.execute(
                     "SELECT pg_try_advisory_lock(%s)", (REINDEX_LOCK_KEY,)
                 ).fetchone()[0]
+                if not got:
+                    running = conn.execute(
+                        'SELECT id FROM "NoteReindexJob" WHERE state = %s'
+                        ' ORDER BY "startedAt" DESC LIMIT 1',
+                        ("running",),
+                    ).fetchone()
+                    where = (
+                        f"reindex job {running[0]} is still running"
+                        if running
+                        else "a reindex is running in another process on this database"
+                    )
+                    raise ReindexConflict(where)
+                job_id = uuid.uuid4().hex
+                with conn.transaction():
+                    conn.execute(
+                        'DELETE FROM "NoteReindexJob" WHERE id IN (SELECT id FROM'
+                        ' "NoteReindexJob" ORDER BY "startedAt" DESC OFFSET %s)',
+                        (KEEP_JOBS - 1,),
+                    )
+                    row = conn.execute(_INSERT, (job_id, force)).fetchone()
             except BaseException:
-                self._pool.putconn(conn)
+                self._release(conn)
                 raise
-            if not got:
-                self._pool.putconn(conn)
-                raise ReindexConflict("a reindex is running in another process on this database")
-            job = ReindexJob(id=uuid.uuid4().hex, force=force, started_at=datetime.now(UTC))
-            thread = threading.Thread(
-                target=self._run, args=(job, conn), name=f"reindex-{job.id[:8]}", daemon=True
+            self._stop.clear()
+            self._job_id = job_id
+            self._thread = threading.Thread(
+                target=self._run, args=(job_id, force, conn), name=f"reindex-{job_id[:8]}"
             )
-            self._jobs[job.id] = job
-            while len(self._jobs) > _KEEP_JOBS:
-                self._jobs.popitem(last=False)
-            self._running = (job, thread)
-            thread.start()
-            return job
+            self._thread.daemon = True
+            self._thread.start()
+            return _snapshot(row)
 
-    def _progress(self, job: ReindexJob):  # noqa: ANN202
+    def _release(self, conn: psycopg.Connection) -> None:
+        try:
+            conn.execute("SELECT pg_advisory_unlock_all()")
+        except psycopg.Error:  # the connection broke: the server released the lock itself
+            _log.debug("could not release the reindex lock", exc_info=True)
+        self._pool.putconn(conn)
+
+    def _run(self, job_id: str, force: bool, conn: psycopg.Connection) -> None:
+        _log.info("reindex job %s started (force=%s)", job_id, force)
+
         def report(done: int, total: int) -> None:
-            with job.lock:
-                job.done, job.total = done, total
+            conn.execute(
+                'UPDATE "NoteReindexJob" SET done = %s, total = %s WHERE id = %s',
+                (done, total, job_id),
+            )
             if self._stop.is_set():
                 raise _Cancelled
 
-        return report
-
-    def _run(self, job: ReindexJob, conn) -> None:  # noqa: ANN001
-        _log.info("reindex job %s started (force=%s)", job.id, job.force)
         try:
-            with job.lock:
-                job.total = conn.execute('SELECT count(*) FROM "Note"').fetchone()[0]
+            conn.execute(
+                'UPDATE "NoteReindexJob" SET total = (SELECT count(*) FROM "Note") WHERE id = %s',
+                (job_id,),
+            )
             result = reindex(
-                conn, batch_size=self._batch_size, force=job.force, progress=self._progress(job)
+                conn,
+                provider=self._provider,
+                batch_size=self._batch_size,
+                force=force,
+                progress=report,
             )
         except _Cancelled:
-            self._finish(job, "failed", error="stopped at shutdown after a committed batch")
+            self._finish(conn, job_id, "failed", "stopped at shutdown after a committed batch")
         except Exception as exc:  # reported through the progress endpoint
-            _log.warning("reindex job %s failed: %s", job.id, exc)
-            self._finish(job, "failed", error=f"{type(exc).__name__}: {exc}")
+            _log.warning("reindex job %s failed: %s", job_id, exc)
+            self._finish(conn, job_id, "failed", f"{type(exc).__name__}: {exc}")
         else:
-            with job.lock:
-                job.done, job.total = result.total, result.total
-                job.embedded, job.skipped, job.batches = (
-                    result.embedded,
-                    result.skipped,
-                    result.batches,
-                )
-            self._finish(job, "succeeded")
+            self._finish(
+                conn,
+                job_id,
+                "succeeded",
+                None,
+                (result.total, result.total, result.embedded, result.skipped, result.batches),
+            )
             _log.info(
                 "reindex job %s done: %d notes, %d embedded, %d skipped",
-                job.id,
+                job_id,
                 result.total,
                 result.embedded,
                 result.skipped,
             )
         finally:
-            try:
-                conn.execute("SELECT pg_advisory_unlock(%s)", (REINDEX_LOCK_KEY,))
-            except Exception:  # the connection broke: the server releases the lock itself
-                _log.debug("could not release the reindex lock", exc_info=True)
-            self._pool.putconn(conn)
+            self._release(conn)
 
     @staticmethod
-    def _finish(job: ReindexJob, state: str, error: str | None = None) -> None:
-        with job.lock:
-            job.state = state
-            job.error = error
-            job.finished_at = datetime.now(UTC)
+    def _finish(
+        conn: psycopg.Connection,
+        job_id: str,
+        state: str,
+        error: str | None,
+        counts: tuple[int, int, int, int, int] | None = None,
+    ) -> None:
+        """Record the end of a job (before its lock is released)."""
+        try:
+            if counts is None:
+                conn.execute(
+                    'UPDATE "NoteReindexJob" SET state = %s, error = %s, "finishedAt" = now()'
+                    " WHERE id = %s",
+                    (state, error, job_id),
+                )
+            else:
+                conn.execute(
+                    'UPDATE "NoteReindexJob" SET state = %s, error = %s, "finishedAt" = now(),'
+                    " done = %s, total = %s, embedded = %s, skipped = %s, batches = %s"
+                    " WHERE id = %s",
+                    (state, error, *counts, job_id),
+                )
+        except psycopg.Error:  # the database went away: readers see the lock gone and say so
+            _log.warning("could not record the end of reindex job %s", job_id, exc_info=True)
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
         """Stop a running job after its current batch and wait for it [s]."""
         self._stop.set()
         with self._lock:
-            running = self._running
-        if running is not None:
-            running[1].join(timeout_s)
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout_s)

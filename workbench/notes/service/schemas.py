@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, model_validator
+
+from workbench.notes.text import text_problem
 
 __all__ = [
     "MAX_TITLE_CHARS",
@@ -50,11 +52,30 @@ class ErrorBody(BaseModel):
     details: list[ErrorDetail] | None = None
 
 
+def _storable(value: str | None) -> str | None:
+    problem = text_problem(value, "the text")
+    if problem:
+        raise ValueError(problem.replace("the text holds", "holds"))
+    return value
+
+
+Storable = Annotated[str, AfterValidator(_storable)]
+"""A string the database can store (no NUL, no lone surrogate)."""
+
+_TEXT_RULE = " No NUL character (U+0000) or lone surrogate (the database cannot store them)."
+
+
 class _NoteText(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    title: str | None = Field(default=None, max_length=MAX_TITLE_CHARS)
-    content: str | None = Field(default=None, max_length=MAX_CONTENT_CHARS)
+    title: Storable | None = Field(
+        default=None, max_length=MAX_TITLE_CHARS, description="Up to 1,000 characters." + _TEXT_RULE
+    )
+    content: Storable | None = Field(
+        default=None,
+        max_length=MAX_CONTENT_CHARS,
+        description="Up to 200,000 characters." + _TEXT_RULE,
+    )
 
     @model_validator(mode="after")
     def _not_blank(self):  # noqa: ANN202
@@ -66,19 +87,24 @@ class _NoteText(BaseModel):
 class NoteCreate(_NoteText):
     """A new note of the caller."""
 
-    external_id: str | None = Field(
+    external_id: Storable | None = Field(
         default=None,
         min_length=1,
         max_length=MAX_EXTERNAL_ID_CHARS,
-        description="Your own id; unique per owner (a second note with it answers 409).",
+        description="Your own id, 1 to 512 characters; unique per owner (a second note with it "
+        "answers 409)." + _TEXT_RULE,
     )
 
 
 class NoteReplace(_NoteText):
     """New title and content of a note (both keys required; null clears one)."""
 
-    title: str | None = Field(max_length=MAX_TITLE_CHARS)
-    content: str | None = Field(max_length=MAX_CONTENT_CHARS)
+    title: Storable | None = Field(
+        max_length=MAX_TITLE_CHARS, description="Up to 1,000 characters." + _TEXT_RULE
+    )
+    content: Storable | None = Field(
+        max_length=MAX_CONTENT_CHARS, description="Up to 200,000 characters." + _TEXT_RULE
+    )
 
 
 class NoteOut(BaseModel):
@@ -107,14 +133,14 @@ class ImportRecord(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    external_id: str | None = Field(
+    external_id: Storable | None = Field(
         default=None,
         min_length=1,
         max_length=MAX_EXTERNAL_ID_CHARS,
         validation_alias=AliasChoices("external_id", "_id"),
     )
-    title: str | None = Field(default=None, max_length=MAX_TITLE_CHARS)
-    content: str | None = Field(
+    title: Storable | None = Field(default=None, max_length=MAX_TITLE_CHARS)
+    content: Storable | None = Field(
         default=None,
         max_length=MAX_CONTENT_CHARS,
         validation_alias=AliasChoices("content", "text"),
@@ -148,8 +174,15 @@ class SearchHitOut(BaseModel):
 
     id: str
     external_id: str | None
-    title: str | None
-    snippet: str = Field(description="Passage with matched words in `<b>` tags.")
+    title: str | None = Field(
+        description="The note's title, HTML-escaped (`<` as `&lt;`, `&` as `&amp;`, quotes as "
+        "`&quot;` / `&#x27;`): safe to insert into a page as HTML."
+    )
+    snippet: str = Field(
+        description="A passage of the content, HTML-escaped like the title, with the matched "
+        "words in `<b>` ... `</b>` tags, the only markup it holds (keyword and hybrid modes); in "
+        "semantic mode the first 200 characters, escaped."
+    )
     score: float = Field(description="RRF score (higher is better).")
     keyword_rank: int | None = Field(description="1-based rank in the keyword branch, or null.")
     semantic_rank: int | None = Field(description="1-based rank in the semantic branch, or null.")

@@ -10,11 +10,13 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.search import MAX_QUERY_CHARS, SearchHit, SearchMode, search
 from workbench.notes.service.auth import LoadedTokens, TokenRegistry, load_tokens
 from workbench.notes.service.jobs import ReindexJobs
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.startup import describe_url, open_database
+from workbench.notes.text import text_problem
 
 __all__ = ["MAX_RESULTS", "Services", "start_services", "run_search", "query_problem"]
 
@@ -36,6 +38,8 @@ class Services:
     jobs : ReindexJobs
     url : str
         The database URL in use.
+    provider : EmbeddingProvider
+        The embedding provider the server owns; every request passes it on explicitly.
     """
 
     settings: ServiceSettings
@@ -43,6 +47,7 @@ class Services:
     pool: object
     jobs: ReindexJobs
     url: str
+    provider: EmbeddingProvider
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -52,12 +57,16 @@ class Services:
         self.closed = True
         self.jobs.shutdown()
         self.pool.close()
+        close = getattr(self.provider, "close", None)  # HTTP providers hold a connection pool
+        if close is not None:
+            close()
 
 
 def start_services(
     settings: ServiceSettings | None = None,
     tokens: TokenRegistry | LoadedTokens | None = None,
     *,
+    provider: EmbeddingProvider | None = None,
     warm_up: bool = True,
 ) -> Services:
     """Resolve the database, wait for it, migrate, open the pool and load the tokens.
@@ -69,6 +78,8 @@ def start_services(
     tokens : TokenRegistry or LoadedTokens, optional
         Default :func:`~workbench.notes.service.auth.load_tokens` with ``create=True`` (the
         created token is logged once).
+    provider : EmbeddingProvider, optional
+        Default: built from the environment (``WORKBENCH_EMBEDDING_*``), once, for this server.
     warm_up : bool
         Load the embedding model now rather than on the first search.
 
@@ -78,7 +89,7 @@ def start_services(
         The database did not come up in time, a migration failed, or bad token settings.
     """
     from workbench.notes.db import database_url
-    from workbench.notes.embeddings import get_provider
+    from workbench.notes.embeddings import provider_from_env
 
     settings = settings or ServiceSettings.from_env()
     if tokens is None:
@@ -98,14 +109,17 @@ def start_services(
         pool_size=settings.pool_size,
     )
     try:
+        provider = provider or provider_from_env()
         if warm_up:
-            get_provider().embed_one("warm up")
+            provider.embed_one("warm up")
     except BaseException:
         pool.close()
         raise
     _log.info("note database %s ready; %d API tokens", describe_url(url), len(registry))
-    jobs = ReindexJobs(pool, batch_size=settings.reindex_batch_size)
-    return Services(settings=settings, tokens=registry, pool=pool, jobs=jobs, url=url)
+    jobs = ReindexJobs(pool, provider, batch_size=settings.reindex_batch_size)
+    return Services(
+        settings=settings, tokens=registry, pool=pool, jobs=jobs, url=url, provider=provider
+    )
 
 
 def run_search(
@@ -114,16 +128,28 @@ def run_search(
     """Search on a pooled connection; returns the hits and the time taken [ms]."""
     start = time.perf_counter()
     with services.pool.connection() as conn:
-        hits = search(conn, query, owner=owner, limit=limit, mode=mode)
+        hits = search(
+            conn,
+            query,
+            owner=owner,
+            limit=limit,
+            mode=mode,
+            provider=services.provider,
+            settings=services.settings.search,
+        )
     return hits, (time.perf_counter() - start) * 1e3
 
 
 def query_problem(query: str | None, name: str = "q") -> str | None:
-    """Why a search query is refused (missing, blank, over 1,000 characters), or None."""
+    """Why a search query is refused (missing, blank, over 1,000 characters, a NUL character or
+    a lone surrogate), or None."""
     if query is None:
         return f"{name} is required"
     if not query.strip():
         return f"{name} is empty; give the words to search for"
+    problem = text_problem(query, name)
+    if problem:
+        return problem
     if len(query) > MAX_QUERY_CHARS:
         return f"{name} has {len(query)} characters; at most {MAX_QUERY_CHARS} are allowed"
     return None

@@ -12,6 +12,8 @@ variable                           default         meaning
 ``WORKBENCH_DB_POOL_SIZE``         8               connections of the pool
 ``WORKBENCH_MIGRATE_ON_START``     1               apply pending migrations at start (0: only check)
 ``WORKBENCH_REINDEX_BATCH_SIZE``   64              notes per reindex batch and transaction
+``WORKBENCH_MAX_BODY_BYTES``       16777216        largest request body [bytes] (16 MiB); larger
+                                                   bodies answer 413 before they are read
 =================================  ==============  ===============================================
 """
 
@@ -19,11 +21,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from workbench.errors import NoteStoreError
+from workbench.notes.search import SearchSettings
 
-__all__ = ["ServiceSettings"]
+__all__ = ["ServiceSettings", "DEFAULT_MAX_BODY_BYTES"]
+
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+"""Largest request body by default [bytes]: an import of 10,000 notes of 1.5 kB fits."""
 
 
 def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float) -> float:
@@ -66,6 +72,10 @@ class ServiceSettings:
         Apply pending migrations at start (False: readiness reports them as pending).
     reindex_batch_size : int
         Notes per reindex batch (one transaction each).
+    max_body_bytes : int
+        Largest request body [bytes]; a larger one answers 413 before it is read.
+    search : SearchSettings
+        Search tuning of every request (default: the library's defaults).
     """
 
     database_url: str | None = None
@@ -73,6 +83,8 @@ class ServiceSettings:
     pool_size: int = 8
     migrate_on_start: bool = True
     reindex_batch_size: int = 64
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -90,6 +102,9 @@ class ServiceSettings:
             pool_size=int(_number(env, "WORKBENCH_DB_POOL_SIZE", 8, minimum=2)),
             migrate_on_start=_flag(env, "WORKBENCH_MIGRATE_ON_START", True),
             reindex_batch_size=int(_number(env, "WORKBENCH_REINDEX_BATCH_SIZE", 64, minimum=1)),
+            max_body_bytes=int(
+                _number(env, "WORKBENCH_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, minimum=1024)
+            ),
         )
 
     def with_(self, **changes: object) -> ServiceSettings:

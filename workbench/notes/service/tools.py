@@ -13,6 +13,7 @@ clients can call it without sessions.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -27,12 +28,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount
 
-from workbench.errors import NoteStoreError
 from workbench.notes.service.auth import TokenRegistry
+from workbench.notes.service.errors import describe_exception
+from workbench.notes.service.limits import BodySizeLimit
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
 from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, run_search
 
 __all__ = ["ADMIN_SCOPE", "RegistryTokenVerifier", "build_tool_server", "create_tools_app"]
+
+_log = logging.getLogger("workbench.notes.service")
 
 ADMIN_SCOPE = "notes:admin"
 """Scope carried by the administrator's token."""
@@ -96,8 +100,11 @@ def build_tool_server(
             hits, took_ms = await anyio.to_thread.run_sync(
                 lambda: run_search(services, query, owner=access.client_id, limit=limit)
             )
-        except NoteStoreError as exc:
-            raise ToolError(str(exc)) from exc
+        except Exception as exc:  # the HTTP API's map: say why, never only "error executing"
+            status, code, message = describe_exception(exc)
+            if status >= 500:
+                _log.warning("search_notes failed: %s: %s", type(exc).__name__, exc)
+            raise ToolError(f"{message} ({code})") from exc
         return SearchResponse(
             query=query,
             took_ms=round(took_ms, 3),
@@ -140,4 +147,6 @@ def create_tools_app(
         finally:
             await anyio.to_thread.run_sync(services.close)
 
-    return Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
+    app = Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
+    app.add_middleware(BodySizeLimit, max_bytes=services.settings.max_body_bytes)
+    return app

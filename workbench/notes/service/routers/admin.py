@@ -39,8 +39,8 @@ def start_reindex(
         job = services.jobs.start(force=force)
     except ReindexConflict as exc:
         raise ApiError(409, "reindex_running", str(exc)) from exc
-    response.headers["Location"] = f"/api/notes/reindex/{job.id}"
-    return ReindexJobOut(**job.snapshot())
+    response.headers["Location"] = f"/api/notes/reindex/{job['job']}"
+    return ReindexJobOut(**job)
 
 
 @router.get(
@@ -54,11 +54,11 @@ def reindex_progress(
     _: AdminDep,
     services: ServicesDep,
 ) -> ReindexJobOut:
-    """State, notes done out of total, and the counts once finished."""
+    """State, notes done out of total, and the counts once finished (from any API process)."""
     found = services.jobs.get(job)
     if found is None:
         raise ApiError(404, "not_found", f"reindex job {job!r} not found (or expired)")
-    return ReindexJobOut(**found.snapshot())
+    return ReindexJobOut(**found)
 
 
 @router.post(
@@ -68,11 +68,12 @@ def reindex_progress(
 )
 def validate_embeddings(
     _: AdminDep,
+    services: ServicesDep,
     conn: ConnectionDep,
 ) -> ValidationOut:
     """One embedding per note, 1536 dimensions, the configured model, no NaN or zero vector,
     made from the current text."""
-    report = validate(conn)
+    report = validate(conn, provider=services.provider)
     return ValidationOut(
         ok=report.ok,
         model=report.model,

@@ -79,12 +79,18 @@ def create_note(
     body: NoteCreate,
     response: Response,
     principal: CallerDep,
+    services: ServicesDep,
     conn: ConnectionDep,
 ) -> NoteOut:
     """Store a note of the caller with its embedding."""
     try:
         note = store.add_note(
-            conn, principal.owner, body.title, body.content, external_id=body.external_id
+            conn,
+            principal.owner,
+            body.title,
+            body.content,
+            external_id=body.external_id,
+            provider=services.provider,
         )
     except NoteStoreError as exc:
         if isinstance(exc.__cause__, psycopg.errors.UniqueViolation):
@@ -98,8 +104,15 @@ def create_note(
 def list_notes(
     principal: CallerDep,
     conn: ConnectionDep,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500, description="Notes per page, 1 to 500.")] = 50,
+    offset: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=store.MAX_OFFSET,
+            description=f"Notes to skip, 0 to {store.MAX_OFFSET} (PostgreSQL's bigint).",
+        ),
+    ] = 0,
 ) -> NoteList:
     """The caller's notes, newest first."""
     notes = store.list_notes(conn, owner=principal.owner, limit=limit, offset=offset)
@@ -111,6 +124,7 @@ def list_notes(
 def import_notes(
     body: ImportRequest,
     principal: CallerDep,
+    services: ServicesDep,
     conn: ConnectionDep,
 ) -> ImportResultOut:
     """Insert or update up to 10,000 notes in one transaction (idempotent by external id)."""
@@ -132,7 +146,7 @@ def import_notes(
                 f"body.notes[{first_seen[rec.external_id]}]",
             )
         first_seen[rec.external_id] = i
-    result = store.import_notes(conn, principal.owner, records)
+    result = store.import_notes(conn, principal.owner, records, provider=services.provider)
     return ImportResultOut(**result.__dict__)
 
 
@@ -151,11 +165,17 @@ def replace_note(
     note_id: str,
     body: NoteReplace,
     principal: CallerDep,
+    services: ServicesDep,
     conn: ConnectionDep,
 ) -> NoteOut:
     """Replace title and content; the embedding is recomputed when the text changed."""
     note = store.update_note(
-        conn, note_id, owner=principal.owner, title=body.title, content=body.content
+        conn,
+        note_id,
+        owner=principal.owner,
+        title=body.title,
+        content=body.content,
+        provider=services.provider,
     )
     return _out(note)
 

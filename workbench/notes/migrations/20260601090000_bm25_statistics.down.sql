@@ -1,0 +1,12 @@
+DROP TRIGGER IF EXISTS "note_terms_truncate" ON "Note";
+DROP TRIGGER IF EXISTS "note_terms_delete" ON "Note";
+DROP TRIGGER IF EXISTS "note_terms_update" ON "Note";
+DROP TRIGGER IF EXISTS "note_terms_insert" ON "Note";
+DROP FUNCTION IF EXISTS "note_terms_truncate"();
+DROP FUNCTION IF EXISTS "note_terms_delete"();
+DROP FUNCTION IF EXISTS "note_terms_update"();
+DROP FUNCTION IF EXISTS "note_terms_insert"();
+DROP FUNCTION IF EXISTS "note_terms_apply"(INTEGER, TEXT[], TEXT[], tsvector[]);
+DROP FUNCTION IF EXISTS "note_term_counts"(tsvector);
+DROP TABLE IF EXISTS "NoteCollection";
+DROP TABLE IF EXISTS "NoteTerm";
