@@ -72,6 +72,10 @@ _PT = CP.PT_INPUTS
 _PS = CP.PSmass_INPUTS
 _DT = CP.DmassT_INPUTS
 _NEWTON_STEPS = 10  # (rho, T) updates a single-phase (p, h) state may take before a flash
+NEAR_ISOBAR = 1e-9
+"""Pressures this close (relative) count as one isobar for a single-phase state's start and
+side of the dome: the saturation enthalpies move by about 1e-4 J/kg over it, far inside the
+1 J/kg margin kept from them."""
 _TWO_PHASE = CP.iphase_twophase
 
 # operations of the memo keys: (operation, input a, input b)
@@ -176,9 +180,11 @@ class CoolPropBackend(FluidBackend):
         # two-phase (p, h) states in closed form from the saturation records (HEOS only: the
         # tables of BICUBIC interpolate their own two-phase values)
         self._closed_two_phase = not tabular
-        # the last single-phase states computed by Newton, (p, h, T, rho): starts on an isobar
-        self._near_liq: tuple[float, float, float, float] | None = None
-        self._near_vap: tuple[float, float, float, float] | None = None
+        # the last single-phase states computed by Newton, (p, h, T, rho, dT/dh, drho/dh, and
+        # the saturation record of p on that side): first-order starts along an isobar
+        Near = tuple[float, float, float, float, float, float, SatRecord]
+        self._near_liq: Near | None = None
+        self._near_vap: Near | None = None
         self._memo: dict[tuple[int, float, float], Any] = {}
 
     def error(self, what: str, reason: str, /, **inputs: Any) -> FluidPropertyError:
@@ -297,6 +303,15 @@ class CoolPropBackend(FluidBackend):
         """
         if h != h:  # NaN
             return None
+        # a state well outside the dome next to the last one on (nearly) the same isobar: its
+        # side of the dome is known without this pressure's saturation records (a solved coil's
+        # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
+        for near, liquid in ((self._near_vap, False), (self._near_liq, True)):
+            if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+                sat = near[6]
+                margin = max(1.0, 1e-6 * abs(sat[_SAT_H]))
+                if (h < sat[_SAT_H] - margin) if liquid else (h > sat[_SAT_H] + margin):
+                    return self._newton_ph(p, h, sat, liquid)
         try:
             liq = self._pq(p, 0.0, "h_liq")
             if h < liq[_SAT_H]:
@@ -323,16 +338,22 @@ class CoolPropBackend(FluidBackend):
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
 
         Solves ``p(T, rho) = p``, ``h(T, rho) = h`` with the phase imposed, from the last state
-        computed on this isobar on the same side of the dome, else from the saturated state
-        ``sat``. A (rho, T) update costs about 1 us and two to five steps reach 1e-13, where
+        computed on this isobar on the same side of the dome (moved to first order along the
+        isobar with its ``dT/dh`` and ``drho/dh``), else from the saturated state ``sat``. A (rho, T) update costs about 1 us and two to five steps reach 1e-13, where
         CoolProp's own (p, h) flash costs 25-35 us (more near the saturation line) and stops at
         about 3e-10. The result must be on its side of the dome (colder and denser than the
         saturated liquid, or hotter and lighter than the saturated vapour) and inside the
         fluid's temperature range.
         """
         near = self._near_liq if liquid else self._near_vap
-        if near is not None and near[0] == p and abs(near[1] - h) < abs(sat[_SAT_H] - h):
-            T, rho = near[2], near[3]
+        if (
+            near is not None
+            and abs(near[0] - p) <= NEAR_ISOBAR * p
+            and abs(near[1] - h) < abs(sat[_SAT_H] - h)
+        ):
+            # first order along the isobar from the last state: one update lands within ~1e-6
+            step = h - near[1]
+            T, rho = near[2] + near[4] * step, near[3] + near[5] * step
         else:
             T, rho = sat[_SAT_T], sat[_SAT_RHO]
         phase = CP.iphase_liquid if liquid else CP.iphase_gas
@@ -360,6 +381,8 @@ class CoolPropBackend(FluidBackend):
             else:
                 return None
             s = state.smass()
+            t_h = state.first_partial_deriv(CP.iT, CP.iHmass, CP.iP)
+            rho_h = state.first_partial_deriv(CP.iDmass, CP.iHmass, CP.iP)
         except ValueError:
             return None
         finally:
@@ -368,11 +391,11 @@ class CoolPropBackend(FluidBackend):
         if liquid:
             if not (t_sat >= T and rho >= rho_sat):
                 return None
-            self._near_liq = (p, h, T, rho)
+            self._near_liq = (p, h, T, rho, t_h, rho_h, sat)
         else:
             if not (t_sat <= T and rho <= rho_sat):
                 return None
-            self._near_vap = (p, h, T, rho)
+            self._near_vap = (p, h, T, rho, t_h, rho_h, sat)
         if _bad(s):
             return None
         self._ph_held = (p, h)
