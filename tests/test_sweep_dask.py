@@ -165,3 +165,43 @@ def test_a_bad_value_fails_only_its_rows_with_the_check_message():
     )
     assert frame["converged"].tolist() == [True, False]
     assert "secondary_mass_flow_kg_s" in frame["error"].iloc[1]
+
+
+@pytest.mark.parametrize(
+    ("doc", "path", "values"),
+    [
+        # a junction: its inlets, outlets and mass balance are set when the system is built
+        ("two_stage_flash", "flash.pressure_pa", [2.4e5, 3.8e5, 5.0e5]),
+        # a coupled coil of a cascade: its role in the coupling is set when the system is built
+        ("cascade", "lt_condenser.subcooling_k", [1.0, 3.0]),
+        ("cascade", "ht_evaporator.superheat_k", [3.0, 8.0]),
+        # a component a control loop drives: its factor source is set when the loop is attached
+        ("superheat_loop", "valve.flow_coefficient_m2", [1.8e-7, 2.4e-7]),
+    ],
+)
+def test_values_set_on_a_prepared_system_solve_like_their_own_documents(doc, path, values):
+    import json
+
+    from workbench.scenario.reference_cases import two_stage_flash_r134a
+    from workbench.sweep.paths import case_document
+
+    if doc == "two_stage_flash":
+        doc = two_stage_flash_r134a()
+    elif doc == "cascade":
+        with open("examples/scenarios/cascade_v2.json") as fh:
+            doc = json.load(fh)
+    else:
+        with open("examples/scenarios/superheat_control_v2.json") as fh:
+            doc = json.load(fh)
+    frame = sweep(doc, {path: values}, processes=1, progress=False)
+    assert frame["converged"].all(), frame["error"].tolist()
+    from workbench.scenario import as_flat
+
+    flat = as_flat(doc)
+    base = flat.to_dict()
+    spec = resolve_path(flat, path)
+    for k, value in enumerate(values):
+        own = solve(case_document(base, [spec], (value,)))
+        assert own.converged, own.report()
+        for key in ("cooling_capacity_w", "compressor_power_w"):
+            assert frame[key].iloc[k] == pytest.approx(own.summary[key], rel=1e-7)

@@ -103,7 +103,7 @@ class Coil(Component):
             )
         if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
             raise self.error("UA mode needs secondary_mass_flow_kg_s")
-        self._cp_sec: float | None = None  # the secondary's cp at its inlet, read once
+        self._cp_cache: float | None = None  # the secondary's cp at its inlet, read once
 
     def couple(self) -> None:
         """Make this coil one side of a thermal coupling: its heat flow comes from the coupling."""
@@ -131,11 +131,11 @@ class Coil(Component):
             The secondary fluid is unknown or its inlet temperature outside the fluid's range
             (the message names the parameter and its value).
         """
-        if self._cp_sec is not None:
-            return self._cp_sec
+        if self._cp_cache is not None:
+            return self._cp_cache
         if self.has("secondary_cp_j_kgk"):
-            self._cp_sec = float(self.params["secondary_cp_j_kgk"])
-            return self._cp_sec
+            self._cp_cache = float(self.params["secondary_cp_j_kgk"])
+            return self._cp_cache
         source = "air_inlet_temp_c" if self.has("air_inlet_temp_c") else "secondary_inlet_temp_k"
         try:
             cp = float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
@@ -144,7 +144,7 @@ class Coil(Component):
                 f"secondary_fluid {self.params['secondary_fluid']!r} at {source} = "
                 f"{self.params.get(source)!r}: {exc}"
             ) from None
-        self._cp_sec = cp
+        self._cp_cache = cp
         return cp
 
     def secondary_capacity_rate(self) -> float:

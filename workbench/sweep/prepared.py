@@ -14,6 +14,10 @@ once, and threads of one process never share one (a system and its backend are u
 thread at a time, so no lock is needed). Before each chunk the values an earlier chunk set are
 put back (:meth:`Prepared.restore`), so a cached system always starts from the base document.
 
+A value is set by rerunning the model's ``configure`` (which derives its mode and constants
+from its parameters) and putting back what building the system set on it after that (a
+junction's ports, a coupled coil's role; :func:`_assembled`).
+
 Values are checked once per path and value (:meth:`Prepared.check`): the base document with
 that one value set goes through the scenario checks, and a bad value fails only the rows that
 use it, with the checks' message. A value whose check passes but whose model changes its
@@ -135,17 +139,18 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
         comp = system.components[owner]
         before = [eq.name for eq in comp.equations()]
         old_given, old_param = comp.given.get(key, _MISSING), comp.params.get(key, _MISSING)
+        kept = {name: getattr(comp, name) for name in _assembled(comp)}
         _put(comp.given, key, value)
         _put(comp.params, key, value if value is not _MISSING else _default(comp, key))
         try:
-            comp.configure()
+            _reconfigure(comp, kept)
             changed = [eq.name for eq in comp.equations()] != before
         except WorkbenchError:  # the model refuses the combination: its own document says why
             changed = True
         if changed:
             _put(comp.given, key, old_given)
             _put(comp.params, key, old_param)
-            comp.configure()
+            _reconfigure(comp, kept)
             raise StructureChanged(f"{owner}.{key} = {value!r} changes the equations of {owner}")
         return
     if kind == "control":
@@ -154,6 +159,51 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
         loop.eps = loop.config.smooth_eps
         return
     system.flat.solver = system.flat.solver.model_copy(update={key: value})
+
+
+_BASE = frozenset(("name", "path", "fluid", "spec", "given", "params", "ports", "factor_sources"))
+"""Attributes :class:`~workbench.components.base.Component` sets before ``configure``."""
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return a is b or bool(a == b)
+    except (ValueError, TypeError):  # arrays and the like: compared as different
+        return False
+
+
+def _assembled(comp: Any) -> list[str]:
+    """What building the system set on ``comp`` after its ``configure``: kept when it reruns.
+
+    ``configure`` derives a model's mode from its parameters, and may reset attributes that
+    binding and the system set later (a junction's inlets and outlets and its share of the mass
+    balances, a coil's thermal coupling). Those are the attributes whose values differ from a
+    fresh, unbound model of the same parameters (computed once per component); caches
+    (``*_cache``) are left to ``configure``, everything else is taken from it.
+    """
+    names: list[str] | None = getattr(comp, "_sweep_assembled", None)
+    if names is None:
+        fresh = type(comp)(comp.name, dict(comp.given), comp.fluid, comp.path)
+        reference = vars(fresh)
+        names = [
+            name
+            for name, value in vars(comp).items()
+            if name not in _BASE
+            and not name.endswith("_cache")
+            and (name not in reference or not _same(value, reference[name]))
+        ]
+        comp._sweep_assembled = names
+    return names
+
+
+def _reconfigure(comp: Any, kept: dict[str, Any]) -> None:
+    """Rerun ``configure`` on a built model and put back what building it set (caches, the
+    ``*_cache`` attributes, start empty)."""
+    for name in [n for n in vars(comp) if n.endswith("_cache")]:
+        setattr(comp, name, None)
+    comp.configure()
+    for name, value in kept.items():
+        setattr(comp, name, value)
 
 
 def _put(mapping: dict[str, Any], key: str, value: Any) -> None:
