@@ -72,6 +72,7 @@ _PT = CP.PT_INPUTS
 _PS = CP.PSmass_INPUTS
 _DT = CP.DmassT_INPUTS
 _NEWTON_STEPS = 10  # (rho, T) updates a single-phase (p, h) state may take before a flash
+_LAST_STEP = 1e-7  # a Newton step on (T, rho) below this (relative) is the last one
 NEAR_ISOBAR = 1e-9
 """Pressures this close (relative) count as one isobar for a single-phase state's start and
 side of the dome: the saturation enthalpies move by about 1e-4 J/kg over it, far inside the
@@ -183,6 +184,11 @@ class CoolPropBackend(FluidBackend):
         # the last single-phase states computed by Newton, (p, h, T, rho, dT/dh, drho/dh, and
         # the saturation record of p on that side): first-order starts along an isobar
         Near = tuple[float, float, float, float, float, float, SatRecord]
+        # per quality: the last saturation record flashed, (p, record, its slopes along the
+        # saturation line, computed when first needed)
+        self._sat_anchor: dict[
+            float, tuple[float, SatRecord, tuple[float, float, float, float] | None]
+        ] = {}
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
         self._memo: dict[tuple[int, float, float], Any] = {}
@@ -306,17 +312,22 @@ class CoolPropBackend(FluidBackend):
         # a state well outside the dome next to the last one on (nearly) the same isobar: its
         # side of the dome is known without this pressure's saturation records (a solved coil's
         # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
-        for near, liquid in ((self._near_vap, False), (self._near_liq, True)):
-            if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
-                sat = near[6]
-                margin = max(1.0, 1e-6 * abs(sat[_SAT_H]))
-                if (h < sat[_SAT_H] - margin) if liquid else (h > sat[_SAT_H] + margin):
-                    return self._newton_ph(p, h, sat, liquid)
+        near = self._near_vap
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            h_sat = near[6][_SAT_H]
+            if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], False)
+        near = self._near_liq
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            h_sat = near[6][_SAT_H]
+            if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], True)
+        memo = self._memo
         try:
-            liq = self._pq(p, 0.0, "h_liq")
+            liq = memo.get((_OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
             if h < liq[_SAT_H]:
                 return self._newton_ph(p, h, liq, True)
-            vap = self._pq(p, 1.0, "h_vap")
+            vap = memo.get((_OP_PQ, p, 1.0)) or self._pq(p, 1.0, "h_vap")
         except FluidPropertyError:
             return None
         h_l, h_v = liq[_SAT_H], vap[_SAT_H]
@@ -361,28 +372,39 @@ class CoolPropBackend(FluidBackend):
         self._ph_held = None
         self._flashes += 1
         state.specify_phase(phase)
+        held = True
+        partial = state.first_partial_deriv
         try:
             for _ in range(_NEWTON_STEPS):
                 state.update(_DT, rho, T)
                 miss_p, miss_h = state.p() - p, state.hmass() - h
                 if abs(miss_h) <= 1e-13 * abs(h) + 1e-9 and abs(miss_p) <= 1e-13 * p:
+                    s = state.smass()
                     break
-                p_t = state.first_partial_deriv(CP.iP, CP.iT, CP.iDmass)
-                p_r = state.first_partial_deriv(CP.iP, CP.iDmass, CP.iT)
-                h_t = state.first_partial_deriv(CP.iHmass, CP.iT, CP.iDmass)
-                h_r = state.first_partial_deriv(CP.iHmass, CP.iDmass, CP.iT)
+                p_t = partial(CP.iP, CP.iT, CP.iDmass)
+                p_r = partial(CP.iP, CP.iDmass, CP.iT)
+                h_t = partial(CP.iHmass, CP.iT, CP.iDmass)
+                h_r = partial(CP.iHmass, CP.iDmass, CP.iT)
                 det = p_t * h_r - p_r * h_t
                 if det == 0.0 or det != det:
                     return None
-                T += (-miss_p * h_r + p_r * miss_h) / det
-                rho += (h_t * miss_p - p_t * miss_h) / det
+                d_t = (-miss_p * h_r + p_r * miss_h) / det
+                d_rho = (h_t * miss_p - p_t * miss_h) / det
+                if abs(d_t) <= _LAST_STEP * T and abs(d_rho) <= _LAST_STEP * rho:
+                    # a step this small leaves an error of its square: take it to first
+                    # order (s along it) instead of one more update to confirm it
+                    s = state.smass() + partial(CP.iSmass, CP.iT, CP.iDmass) * d_t
+                    s += partial(CP.iSmass, CP.iDmass, CP.iT) * d_rho
+                    T, rho, held = T + d_t, rho + d_rho, False
+                    break
+                T += d_t
+                rho += d_rho
                 if not (rho > 0.0 and self._t_min <= T <= self._t_max):
                     return None
             else:
                 return None
-            s = state.smass()
-            t_h = state.first_partial_deriv(CP.iT, CP.iHmass, CP.iP)
-            rho_h = state.first_partial_deriv(CP.iDmass, CP.iHmass, CP.iP)
+            t_h = partial(CP.iT, CP.iHmass, CP.iP)
+            rho_h = partial(CP.iDmass, CP.iHmass, CP.iP)
         except ValueError:
             return None
         finally:
@@ -398,7 +420,7 @@ class CoolPropBackend(FluidBackend):
             self._near_vap = (p, h, T, rho, t_h, rho_h, sat)
         if _bad(s):
             return None
-        self._ph_held = (p, h)
+        self._ph_held = (p, h) if held else None
         return (T, s, rho, phase, math.nan)
 
     def _held_ph(self, p: float, h: float, what: str) -> Any:
@@ -428,12 +450,36 @@ class CoolPropBackend(FluidBackend):
         return self._as_ph
 
     def _pq(self, p: float, q: float, what: str) -> SatRecord:
-        """The record of the saturation flash at ``p`` and quality ``q`` (remembered or new)."""
+        """The record of the saturation flash at ``p`` and quality ``q`` (remembered or new).
+
+        A pressure within :data:`NEAR_ISOBAR` of the last one flashed at this quality (a solved
+        coil's outlet differs from its inlet by rounding, and a profile along it asks for every
+        pressure in between) gets that record moved to first order along the saturation line
+        (:meth:`_sat_slopes`), without a flash: the second-order term is 1e-18 of the value.
+        """
         key = (_OP_PQ, p, q)
         memo = self._memo
         record: SatRecord | None = memo.get(key)
         if record is not None:
             return record
+        anchor = self._sat_anchor.get(q)
+        if anchor is not None and abs(anchor[0] - p) <= NEAR_ISOBAR * p and not self.tabular:
+            p0, base, slopes = anchor
+            if slopes is None:
+                slopes = self._sat_slopes(p0, q, base, what)
+                self._sat_anchor[q] = (p0, base, slopes)
+            if slopes is not None:
+                dp = p - p0
+                record = (
+                    base[0] + slopes[0] * dp,
+                    base[1] + slopes[1] * dp,
+                    base[2] + slopes[2] * dp,
+                    base[3] + slopes[3] * dp,
+                )
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = record
+                return record
         state = self._as
         self._flashes += 1
         try:
@@ -450,7 +496,37 @@ class CoolPropBackend(FluidBackend):
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
         memo[key] = record
+        self._sat_anchor[q] = (p, record, None)
         return record
+
+    def _sat_slopes(
+        self, p: float, q: float, record: SatRecord, what: str
+    ) -> tuple[float, float, float, float] | None:
+        """d(T, h, s, rho)/dp along the saturation line at ``p`` (None if CoolProp fails).
+
+        Pure fluids: CoolProp's saturation derivatives after a (p, Q) update. Blends: central
+        differences of two (p, Q) updates 1e-6 p apart (CoolProp's own derivative of a
+        pseudo-pure blend is 0.5 % off its flashes, see :meth:`_sat_deriv`).
+        """
+        state = self._as
+        keys = (CP.iT, CP.iHmass, CP.iSmass, CP.iDmass)
+        try:
+            if self._pure:
+                self._flash(state, _PQ, p, q, what, p=p, q=q)
+                d = tuple(float(state.first_saturation_deriv(k, CP.iP)) for k in keys)
+            else:
+                dp = 1e-6 * p
+                self._flash(state, _PQ, p + dp, q, what, p=p + dp, q=q)
+                up = (state.T(), state.hmass(), state.smass(), state.rhomass())
+                self._flash(state, _PQ, p - dp, q, what, p=p - dp, q=q)
+                down = (state.T(), state.hmass(), state.smass(), state.rhomass())
+                d = tuple((a - b) / (2.0 * dp) for a, b in zip(up, down))
+        except (FluidPropertyError, ValueError):
+            return None
+        if any(_bad(v) for v in d):
+            return None
+        del record
+        return d[0], d[1], d[2], d[3]
 
     def _h_from(self, op: int, pair: Any, p: float, b: float, what: str, b_name: str) -> float:
         """Enthalpy of a (p, T) or (p, s) flash (``b_name`` ``"T"`` or ``"s"``), remembered."""

@@ -162,6 +162,7 @@ def newton(
     deadline: float | None = None,
     log_state: IterationLog | None = None,
     reuse_jacobian: bool = False,
+    f0: np.ndarray | None = None,
 ) -> IterationLog:
     """Run damped Newton from ``x0``; see the module docstring.
 
@@ -187,10 +188,12 @@ def newton(
         iteration computes the Jacobian afresh; a step that does not lower it is dropped and the
         Jacobian is computed at the current point in the same iteration. Without it, every
         iteration computes the Jacobian.
+    f0 : ndarray, optional
+        The scaled residuals at ``x0`` when the caller has them (not evaluated again).
     """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
-    f = safe_residuals(system, x)
+    f = f0 if f0 is not None and f0.shape == (system.n_eqs,) else safe_residuals(system, x)
     if f is None:
         return state.stop(
             x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"

@@ -130,14 +130,14 @@ def _solve_system(
     stats_before = system.fluid.stats
     system.evaluations = 0
     system.property_error = ""
-    x0, warm = _start(system, initial)
+    x0, warm, f0 = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
         x=x0.copy(),
         max_iterations=int(cfg.max_iterations),
         level=logging.INFO if cfg.verbose else logging.DEBUG,
     )
-    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm)
+    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm, f0)
     result = _finish(system, state)
     used = system.fluid.stats - stats_before
     result.property_calls, result.property_flashes = used.calls, used.flashes
@@ -145,8 +145,10 @@ def _solve_system(
     return result
 
 
-def _start(system: System, initial: SolveResult | np.ndarray | None) -> tuple[np.ndarray, bool]:
-    """The starting point, and whether it is the warm start.
+def _start(
+    system: System, initial: SolveResult | np.ndarray | None
+) -> tuple[np.ndarray, bool, np.ndarray | None]:
+    """The starting point, whether it is the warm start, and its residuals when known.
 
     The warm start when it evaluates, else the spec-derived guess. The spec-derived guess
     solves ideal-mode cycles exactly, so for a system without UA-mode coils and extra blocks
@@ -156,10 +158,10 @@ def _start(system: System, initial: SolveResult | np.ndarray | None) -> tuple[np
     """
     warm = initial.x if isinstance(initial, SolveResult) else initial
     if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
-        return initial_guess(system), False
+        return initial_guess(system), False, None
     f_warm = safe_residuals(system, warm)
     if f_warm is None:
-        return initial_guess(system), False
+        return initial_guess(system), False, None
     explicit = len(system.blocks) == len(system.components) and not any(
         getattr(c, "ua_mode", False) for c in system.components.values()
     )
@@ -167,8 +169,8 @@ def _start(system: System, initial: SolveResult | np.ndarray | None) -> tuple[np
         x0 = initial_guess(system)
         f_guess = safe_residuals(system, x0)
         if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
-            return x0, False
-    return warm.copy(), True
+            return x0, False, f_guess
+    return warm.copy(), True, f_warm
 
 
 def _run_strategy(
@@ -178,6 +180,7 @@ def _run_strategy(
     tol: float,
     deadline: float | None,
     warm: bool = False,
+    f0: np.ndarray | None = None,
 ) -> None:
     """Run ``strategy`` from ``state.x``, recording into ``state``.
 
@@ -209,6 +212,7 @@ def _run_strategy(
         deadline=deadline,
         log_state=state,
         reuse_jacobian=warm,
+        f0=f0,
     )
     if state.converged or strategy == "newton" or state.reason is StopReason.TIMEOUT:
         return
@@ -279,7 +283,8 @@ def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | N
 
 def _finish(system: System, state: IterationLog) -> SolveResult:
     x = state.x
-    f = safe_residuals(system, x)
+    tested = state.last
+    f = tested[1] if tested is not None and tested[0] is x else safe_residuals(system, x)
     norm = float(np.max(np.abs(f))) if f is not None and f.size else float("inf")
     worst = worst_residuals(system, f) if f is not None else []
     message = state.message
