@@ -24,8 +24,9 @@ inputs a remembered value is the value a fresh computation gives (to the 1e-13 b
   saturation records; that is what CoolProp's (p, h) flash returns (to 1e-13 relative, for
   pure fluids and pseudo-pure blends alike), without its iteration (about 50 us for R410A);
 - outside it by Newton's method on ``p(T, rho) = p``, ``h(T, rho) = h`` with (rho, T) updates
-  (about 1 us each, two to five of them) and the phase imposed, from the last state computed
-  on the isobar or from the saturated state on that side, to 1e-13 relative: CoolProp's
+  (about 1 us each, one to five of them) and the phase imposed, from the last state computed
+  on the isobar (moved to first order) or from the saturated state on that side, to 1e-13
+  relative (a last step below 1e-7 is taken to first order): CoolProp's
   (p, h) flash costs 25-35 us (over 100 us near the saturation line) and stops at about 3e-10,
   and its state jumps by that much between neighbouring inputs, which stalls a solver
   converging to 1e-4 J/kg (seen on R410A). Such a state counts as one flash.
