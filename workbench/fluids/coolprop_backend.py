@@ -185,6 +185,7 @@ class CoolPropBackend(FluidBackend):
         # the last single-phase states computed by Newton, (p, h, T, rho, dT/dh, drho/dh, and
         # the saturation record of p on that side): first-order starts along an isobar
         Near = tuple[float, float, float, float, float, float, SatRecord]
+        self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
         # per quality: the last saturation record flashed, (p, record, its slopes along the
         # saturation line, computed when first needed)
         self._sat_anchor: dict[
@@ -536,6 +537,13 @@ class CoolPropBackend(FluidBackend):
         value: float | None = memo.get(key)
         if value is not None:
             return value
+        if op == _OP_PS and self._closed_two_phase and p < self.p_crit:
+            found = self._newton_ps(p, b)
+            if found is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = found
+                return found
         state = self._as
         phase = self._tabular_phase(p, b) if self.tabular and op == _OP_PT else None
         self._flashes += 1
@@ -557,6 +565,67 @@ class CoolPropBackend(FluidBackend):
             del memo[next(iter(memo))]
         memo[key] = h
         return h
+
+    def _newton_ps(self, p: float, s: float) -> float | None:
+        """Enthalpy [J/kg] of superheated vapour at (p, s) by Newton on (T, rho); else None.
+
+        As :meth:`_newton_ph` with ``s(T, rho) = s`` for the second equation (a compressor's
+        isentropic outlet: CoolProp's (p, s) flash costs 30-90 us), started from the last
+        (p, s) state when it was on the same isobar, else from the saturated vapour. Only for
+        ``s`` above the saturated vapour's entropy by a margin; None otherwise (the caller
+        flashes).
+        """
+        try:
+            vap = self._memo.get((_OP_PQ, p, 1.0)) or self._pq(p, 1.0, "s_vap")
+        except FluidPropertyError:
+            return None
+        if not s > vap[_SAT_S] + max(1e-3, 1e-7 * abs(vap[_SAT_S])):
+            return None
+        near = self._near_ps
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            T, rho = near[1], near[2]
+        else:
+            T, rho = vap[_SAT_T], vap[_SAT_RHO]
+        state = self._as_ph
+        self._ph_held = None
+        self._flashes += 1
+        partial = state.first_partial_deriv
+        state.specify_phase(CP.iphase_gas)
+        try:
+            for _ in range(_NEWTON_STEPS):
+                state.update(_DT, rho, T)
+                miss_p, miss_s = state.p() - p, state.smass() - s
+                if abs(miss_s) <= 1e-13 * abs(s) + 1e-12 and abs(miss_p) <= 1e-13 * p:
+                    h = state.hmass()
+                    break
+                p_t = partial(CP.iP, CP.iT, CP.iDmass)
+                p_r = partial(CP.iP, CP.iDmass, CP.iT)
+                s_t = partial(CP.iSmass, CP.iT, CP.iDmass)
+                s_r = partial(CP.iSmass, CP.iDmass, CP.iT)
+                det = p_t * s_r - p_r * s_t
+                if det == 0.0 or det != det:
+                    return None
+                d_t = (-miss_p * s_r + p_r * miss_s) / det
+                d_rho = (s_t * miss_p - p_t * miss_s) / det
+                if abs(d_t) <= _LAST_STEP * T and abs(d_rho) <= _LAST_STEP * rho:
+                    h = state.hmass() + partial(CP.iHmass, CP.iT, CP.iDmass) * d_t
+                    h += partial(CP.iHmass, CP.iDmass, CP.iT) * d_rho
+                    T, rho = T + d_t, rho + d_rho
+                    break
+                T += d_t
+                rho += d_rho
+                if not (rho > 0.0 and self._t_min <= T <= self._t_max):
+                    return None
+            else:
+                return None
+        except ValueError:
+            return None
+        finally:
+            state.unspecify_phase()
+        if not (vap[_SAT_T] <= T and rho <= vap[_SAT_RHO]) or _bad(h):
+            return None
+        self._near_ps = (p, T, rho)
+        return float(h)
 
     def _tabular_phase(self, p: float, t: float) -> Any | None:
         """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
