@@ -220,7 +220,7 @@ def newton(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )
         system.last_jacobian = jac
-        stale = jac.copy() if reuse_jacobian and isinstance(jac, np.ndarray) else None
+        stale = jac if reuse_jacobian and isinstance(jac, np.ndarray) else None
         dx = _solve_linear(system, jac, f)
         if not np.all(np.isfinite(dx)):
             return state.stop(

@@ -40,7 +40,14 @@ from workbench.solver.controls import ControlLoop
 from workbench.solver.system import System
 from workbench.sweep.paths import SweepPath, case_document, plain_value
 
-__all__ = ["Prepared", "prepared_for", "StructureChanged", "MAX_CACHED"]
+__all__ = [
+    "Prepared",
+    "prepared_for",
+    "apply_values",
+    "current_value",
+    "StructureChanged",
+    "MAX_CACHED",
+]
 
 MAX_CACHED = 4
 """Prepared systems each thread keeps (distinct base documents); the oldest goes first."""
@@ -124,6 +131,12 @@ def apply_values(
         if originals is not None and slot not in originals:
             originals[slot] = previous
         _set(system, *slot, value)
+
+
+def current_value(system: System, spec: SweepPath) -> Any:
+    """The value ``spec`` has on ``system`` now (None when a component parameter is unset)."""
+    value = _get(system, spec.kind, spec.owner, spec.key)
+    return None if value is _MISSING else value
 
 
 def _get(system: System, kind: str, owner: str, key: str) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 
 from workbench.solver import SUMMARY_KEYS, SolveResult, solve
 from workbench.sweep.paths import SweepPath, case_document, read_output
-from workbench.sweep.prepared import Prepared, StructureChanged, prepared_for
+from workbench.sweep.prepared import Prepared, StructureChanged, current_value, prepared_for
 
 __all__ = ["run_chunk", "solve_case", "RESULT_COLUMNS"]
 
@@ -160,6 +160,8 @@ def _solve_prepared(
     error = prep.check(specs, values)
     if error is not None:
         return None, error
+    if predicted is None and previous is not None and previous.converged:
+        predicted = _tangent(prep, specs, previous, values)
     try:
         prep.apply(specs, values)
     except StructureChanged:
@@ -189,6 +191,53 @@ def _solve_prepared(
     except Exception as exc:  # a failed point is recorded, not raised
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
         return None, f"{type(exc).__name__}: {'; '.join(lines)}"
+
+
+def _tangent(
+    prep: Prepared, specs: list[SweepPath], previous: SolveResult, values: tuple[Any, ...]
+) -> np.ndarray | None:
+    """The last solution moved along its tangent to ``values``, or None.
+
+    When one path changed since the last converged case (its values are the system's current
+    ones), the solution's derivative with respect to that value follows from the implicit
+    function theorem at the solution: ``dx/dv = -J^-1 dF/dv``, ``dF/dv`` a forward difference
+    of the residuals at the solution (the value moved by 1e-6 of itself) and ``J`` the last
+    Newton step's Jacobian. A neighbour's solution is a poor start where the new value puts the
+    old state near a pinch (a Newton step from there overshoots); the tangent is taken at the
+    solution, before the pinch is approached. Used where the polynomial predictor has too few
+    points: the second case of a chunk, and where a grid row turns.
+    """
+    system = prep.system
+    jac = system.last_jacobian
+    olds = tuple(_current(prep, s) for s in specs)
+    try:
+        moved = [k for k, (a, b) in enumerate(zip(olds, values)) if float(a) != float(b)]
+    except (TypeError, ValueError):
+        return None
+    if len(moved) != 1 or not isinstance(jac, np.ndarray) or previous.x.size != system.n_vars:
+        return None
+    k = moved[0]
+    v0, v1 = float(olds[k]), float(values[k])
+    step = 1e-6 * max(abs(v0), 1.0) * (1.0 if v1 > v0 else -1.0)
+    bumped = list(olds)
+    bumped[k] = v0 + step
+    x = previous.x
+    try:
+        f0 = system.residuals(x)
+        prep.apply(specs, tuple(bumped))
+        f1 = system.residuals(x)
+        dz = np.linalg.solve(jac, -(f1 - f0) / step)
+    except Exception:  # no tangent: the caller starts from the last solution
+        return None
+    finally:
+        prep.apply(specs, olds)
+    predicted: np.ndarray = x + dz * system.var_scale * (v1 - v0)
+    return predicted if np.all(np.isfinite(predicted)) else None
+
+
+def _current(prep: Prepared, spec: SweepPath) -> Any:
+    """The value a path has on the prepared system now."""
+    return current_value(prep.system, spec)
 
 
 PREDICTOR_POINTS = 3
