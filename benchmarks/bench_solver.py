@@ -2,8 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_solver.py [--repeat 7] [--points 100] [--ua-points 20]
-                                      [--profile] [--no-write]
+    python benchmarks/bench_solver.py [--repeat 7] [--points 100] [--profile] [--no-write]
 
 Cases, all in one process and one run (TESPy needs ``pip install tespy``):
 
@@ -19,13 +18,16 @@ Cases, all in one process and one run (TESPy needs ``pip install tespy``):
    tabular backend). Every point of both is checked against the other within 0.1 %.
 3. The floor: a hand-written cycle (five ``AbstractState.update`` calls, and the same with
    ``PropsSI``) against our property calls and time per solve.
-4. The UA-mode heat pump of the tests (``ua_heat_pump()``), ours only: cold, and warm over
-   ``--ua-points`` evaporator fan speeds from 0.5 to 1.0 (checked against cold solves).
+4. The UA-mode goals of issue 15 (``benchmarks/bench_ua.py``): the R410A split unit with UA
+   coils, with a fixed superheat and with a superheat control loop, and the R134a
+   water-to-water heat pump side by side with TESPy's equivalent; each against the floor
+   measured on its own fluid: cold solve <= 250 floors, a ``workbench.sweep`` point <= 60
+   floors, a sweep point within 1.5 prepared re-solves.
 
-Times are medians of ``--repeat`` runs after a warm-up (runs of both tools interleaved, so
-a busy machine slows both alike). The table is printed and written into
-``docs/benchmarks.md`` between the ``bench:solver`` markers (``--no-write`` only prints);
-``--profile`` prints cProfile's top functions of our solver by cumulative time.
+Times of 1-3 are medians of ``--repeat`` runs after a warm-up (runs of both tools
+interleaved, so a busy machine slows both alike), of 4 minimums over ``--repeat`` runs. The
+table is printed and written into ``docs/benchmarks.md`` between the ``bench:solver`` markers
+(``--no-write`` only prints); ``--profile`` prints cProfile's top functions by internal time.
 """
 
 from __future__ import annotations
@@ -50,9 +52,13 @@ import CoolProp.CoolProp as CP
 import numpy as np
 import scipy
 from bench_docs import write_section as write_doc_section
+from bench_ua import CASES as UA_CASES
+from bench_ua import measure as measure_ua
+from bench_ua import render as render_ua
 
-from workbench.scenario.reference_cases import textbook_r134a, ua_heat_pump
+from workbench.scenario.reference_cases import textbook_r134a
 from workbench.solver import prepare, solve
+from workbench.sweep import sweep as workbench_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +73,6 @@ FLUID = "R134a"
 P_EVAP, P_COND, M_DOT = 0.14e6, 0.8e6, 0.05
 ETA_S, SUPERHEAT_K, SUBCOOLING_K = 0.75, 5.0, 3.0
 SWEEP_P = (0.10e6, 0.20e6)
-UA_FAN = (0.5, 1.0)
 AGREEMENT = 1e-3
 COLD_GOAL, WARM_GOAL = 5.0, 10.0
 
@@ -290,61 +295,24 @@ def sweep_case(points: int, repeat: int, with_tespy: bool) -> dict[str, Any]:
     return out
 
 
-def ua_case(points: int, repeat: int) -> dict[str, Any]:
-    """UA heat pump, ours only: cold, and a warm sweep of the evaporator fan speed."""
-    scenario = ua_heat_pump()
-    cold = solve(copy.deepcopy(scenario))
-    assert cold.converged, cold.report()
-    out: dict[str, Any] = {
-        "points": points,
-        "cold_calls": cold.property_calls,
-        "cold_iterations": cold.iterations,
-        "cop_heating": cold.summary["cop_heating"],
-        "time": median_s({"cold": lambda: solve(copy.deepcopy(scenario))}, repeat)["cold"],
-    }
-    fans = np.linspace(*UA_FAN, points)
-    system = prepare(copy.deepcopy(scenario))
-    evap = system.components["evap"]
-    sweeps, calls, iterations, max_rel = [], 0, 0, 0.0
-    for r in range(max(repeat // 2, 1) + 1):  # first sweep is the warm-up
-        evap.params["fan_speed"] = evap.given["fan_speed"] = float(fans[0])
-        prev = solve(scenario, system=system)
-        total, calls, iterations = 0.0, 0, 0
-        for k, fan in enumerate(fans):
-            t0 = time.perf_counter()
-            evap.params["fan_speed"] = evap.given["fan_speed"] = float(fan)
-            res = solve(scenario, system=system, initial=prev)
-            total += time.perf_counter() - t0
-            if not res.converged:
-                raise RuntimeError(f"UA heat pump did not converge at fan_speed {fan}")
-            calls += res.property_calls
-            iterations += res.iterations
-            prev = res
-            if r == 0 and k % 5 == 0:  # check the prepared-system sweep against cold solves
-                ref = solve(ua_heat_pump(**{"evap.fan_speed": float(fan)}))
-                for key in ("heating_capacity_w", "compressor_power_w"):
-                    max_rel = max(max_rel, rel(res.summary[key], ref.summary[key]))
-        if r > 0:
-            sweeps.append(total)
-    out["warm_ms"] = statistics.median(sweeps) / points * 1e3
-    out["warm_calls"] = calls / points
-    out["warm_iterations"] = iterations / points
-    out["warm_vs_cold_rel"] = max_rel
-    return out
-
-
 def profile_ours(points: int) -> str:
-    """cProfile's top functions by cumulative time: cold textbook, warm sweep, cold UA."""
+    """cProfile's top functions by internal time: textbook cycle, and each UA case cold and
+    swept."""
     scenario = ours_scenario()
     system = prepare(copy.deepcopy(scenario))
     evap = system.components["evap"]
     ts = [t_dew(float(p)) for p in np.linspace(*SWEEP_P, points)]
-    ua = ua_heat_pump()
-    jobs = {
+    jobs: dict[str, Callable[[], Any]] = {
         "cold textbook x20": lambda: [solve(copy.deepcopy(scenario)) for _ in range(20)],
         f"warm sweep of {points} points": lambda: _sweep_for_profile(scenario, system, evap, ts),
-        "cold UA heat pump x3": lambda: [solve(copy.deepcopy(ua)) for _ in range(3)],
     }
+    for case in UA_CASES:
+        jobs[f"cold {case.label} x10"] = lambda c=case: [
+            solve(copy.deepcopy(c.doc) | {"name": f"{c.label} {k}"}) for k in range(10)
+        ]
+        jobs[f"sweep of 20 points: {case.label}"] = lambda c=case: workbench_sweep(
+            c.doc, {c.sweep_path: c.values}, processes=1, progress=False
+        )
     text = io.StringIO()
     for name, job in jobs.items():
         job()
@@ -353,7 +321,7 @@ def profile_ours(points: int) -> str:
         job()
         prof.disable()
         text.write(f"\n=== {name} ===\n")
-        pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(25)
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(20)
     return text.getvalue()
 
 
@@ -390,7 +358,7 @@ def verdict(ratio: float | None, goal: float) -> str:
     return "PASS" if ratio >= goal else "MISS"
 
 
-def render(info: str, cold: dict, sweep: dict, ua: dict, repeat: int, points: int) -> str:
+def render(info: str, cold: dict, sweep: dict, repeat: int, points: int) -> str:
     """Markdown section of the results."""
     t = cold["time"]
     ours_ms = t["ours"] * 1e3
@@ -478,16 +446,7 @@ def render(info: str, cold: dict, sweep: dict, ua: dict, repeat: int, points: in
         f"Ours took {cold['iterations']} Newton iterations on the cold cycle: the starting values "
         "derived from the ideal-mode specs already solve it, so its time is set-up and results.",
         "",
-        f"UA-mode heat pump (`ua_heat_pump()`, ours only; COP heating {ua['cop_heating']:.3f}); "
-        f"warm = a {ua['points']}-point sweep of the evaporator `fan_speed` "
-        f"from {UA_FAN[0]:g} to {UA_FAN[1]:g}, warm-started from the previous point (checked "
-        f"against cold solves: largest relative difference {_sci(ua['warm_vs_cold_rel'])}).",
-        "",
-        "| case | ms per solve | Newton iterations | property calls |",
-        "|---|---:|---:|---:|",
-        f"| cold build+solve | {ua['time'] * 1e3:.1f} | {ua['cold_iterations']} | {ua['cold_calls']} |",
-        f"| warm sweep point | {ua['warm_ms']:.1f} | {ua['warm_iterations']:.1f} | "
-        f"{ua['warm_calls']:.0f} |",
+        *render_ua(UA_CASES, repeat),
         "",
         f"Goals (issue 4): at least {COLD_GOAL:g}x faster than TESPy on a cold build+solve and "
         f"{WARM_GOAL:g}x per warm sweep point. `--profile` prints where our solver spends its time.",
@@ -548,7 +507,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--points", type=int, default=100)
-    parser.add_argument("--ua-points", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
@@ -558,8 +516,9 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     cold = cold_case(args.repeat, with_tespy)
     sweep = sweep_case(args.points, max(args.repeat // 2, 1), with_tespy)
-    ua = ua_case(args.ua_points, args.repeat)
-    section = render(info, cold, sweep, ua, args.repeat, args.points)
+    for case in UA_CASES:
+        case.results = measure_ua(case, args.repeat, with_tespy)
+    section = render(info, cold, sweep, args.repeat, args.points)
     print(section)
     if args.profile:
         print(profile_ours(args.points))

@@ -163,10 +163,20 @@ def test_wet_outlet_superheat_is_one_definition_for_results_and_the_loop():
     assert loop["saturated"] == "low"
     superheat = result.components["evap"]["superheat"]
     assert superheat == loop["measured"] < 0
-    # independent: the vapour line continued into the dome, (h - h_dew) * dT/dh at the dew point
+    # independent: the vapour line continued into the dome, (h - h_dew) * dT/dh = 1/cp of the
+    # vapour 1 J/kg beyond the dew point
     out = result.edges.set_index("edge").loc["evap:outlet -> comp:inlet"]
     p, h = out["p_bar"] * 1e5, out["h_kj_kg"] * 1e3
-    h_dew, t_dew = PropsSI("H", "P", p, "Q", 1, "R134a"), PropsSI("T", "P", p, "Q", 1, "R134a")
-    slope = (PropsSI("T", "P", p, "H", h_dew + 1.0, "R134a") - t_dew) / 1.0
+    h_dew = PropsSI("H", "P", p, "Q", 1, "R134a")
+    slope = 1.0 / PropsSI("C", "P", p, "H", h_dew + 1.0, "R134a")
     assert superheat == pytest.approx((h - h_dew) * slope, rel=1e-9)
+    # a smooth function of the state: the loop's sensitivity is the plant's response (more
+    # valve flow, a wetter outlet), measured with two open-loop solves
+    opened = []
+    for z in (4.0, 4.001):
+        plant = superheat_loop(target=5.0, lo=4.0, hi=6.0)
+        del plant["controls"]
+        plant["circuits"][0]["components"][2]["z_flow"] = z
+        opened.append(solve(plant).components["evap"]["superheat"])
+    assert loop["sensitivity"] == pytest.approx((opened[1] - opened[0]) / 0.001, rel=0.02)
     assert any("two-phase" in w for w in result.warnings)

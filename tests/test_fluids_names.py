@@ -95,6 +95,12 @@ def test_names_closest_fluid_names_is_empty_for_nonsense():
     assert "did you mean" not in message and len(message) < 200
 
 
+def test_an_unknown_refrigerant_number_suggests_the_common_refrigerants_not_all():
+    message = unknown_fluid_message("R999x", "CoolProp")
+    assert "did you mean one of the common refrigerants R134a, R32, R410A" in message
+    assert len(message) < 250 and "R1233zd" not in message
+
+
 def test_names_available_fluids():
     assert available_fluids() == ["CO2", "R134a", "R290", "R32", "R410A", "Water"]
     coolprop = available_fluids("CoolProp")

@@ -7,6 +7,7 @@ import json
 import pytest
 from scenario_docs import cascade, heat_pump, split_units
 
+from workbench.errors import ScenarioError
 from workbench.scenario import FlatScenario, flatten, load_scenario
 
 
@@ -156,7 +157,20 @@ def test_flatten_instances_join_a_declared_circuit() -> None:
             "initial_state": {"pressure_bar": 3.0},
         }
     ]
-    flat = _flat(doc)
+    # the suction HX's hot side is left open here: the expansion joins the circuits, and the
+    # checks name the open ports
+    from workbench.scenario import parse_scenario
+    from workbench.scenario.expand import expand
+
+    expansion = expand(parse_scenario(doc))
+    assert expansion.issues == []
+    flat = expansion.flat
+    with pytest.raises(ScenarioError) as info:
+        _flat(doc)
+    assert [i.message.split(";")[0] for i in info.value.issues] == [
+        "open circuit: port 'suction_hx:hot_inlet' is not connected",
+        "open circuit: port 'suction_hx:hot_outlet' is not connected",
+    ]
     assert flat.circuits == [0]
     assert list(flat.components)[0] == "suction_hx"
     assert flat.initial_state[0].pressure_bar == 3.0

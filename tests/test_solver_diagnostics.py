@@ -46,8 +46,22 @@ def test_ua_coil_with_both_saturation_and_outlet_spec_is_over_specified():
 def test_open_circuit_names_the_unconnected_port():
     doc = textbook_r134a()
     doc["circuits"][0]["edges"].pop()  # evap:outlet -> comp:inlet
-    with pytest.raises(SpecificationError) as info:
+    # caught by the scenario checks before anything is built
+    with pytest.raises(ScenarioError) as info:
         solve(doc)
+    msg = str(info.value)
+    assert "circuits[0].components[3]: open circuit: port 'evap:outlet' is not connected" in msg
+    assert "circuits[0].components[0]: open circuit: port 'comp:inlet' is not connected" in msg
+    # and by the solver's topology for a flat scenario that skipped them
+    from workbench.fluids import get_backend
+    from workbench.scenario import load_scenario
+    from workbench.scenario.expand import expand
+    from workbench.solver import assemble
+
+    flat = expand(load_scenario(textbook_r134a())).flat
+    flat.edges.pop()
+    with pytest.raises(SpecificationError) as info:
+        assemble(flat, get_backend("R134a", "CoolProp"))
     msg = str(info.value)
     assert "Evaporator 'evap'" in msg and "port 'outlet' is not connected" in msg
     assert "Compressor 'comp'" in msg and "port 'inlet' is not connected" in msg

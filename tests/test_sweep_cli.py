@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from workbench.cli.main import main
-from workbench.cli.notebook_commands import parse_set
+from workbench.cli.sweep_commands import parse_set
 
 SPLIT = "examples/scenarios/split_units_v2.json"
 

@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[tuple[str, str], ...] = (
     # (module, extra that provides its dependencies)
     ("workbench.cli.scenario_commands", "core"),
     ("workbench.cli.solve_commands", "core"),
+    ("workbench.cli.sweep_commands", "core"),
     ("workbench.cli.notes_commands", "notes"),
     ("workbench.cli.serve_commands", "serve"),
     ("workbench.cli.notebook_commands", "notebooks"),

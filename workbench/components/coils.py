@@ -26,25 +26,30 @@ When ``dp_nominal_mass_flow_kg_s`` is absent, ``dp_pa`` is a fixed drop (times `
 Superheat and subcooling (one definition for the results and for control loops) [K]::
 
     superheat  = T(p_out, h_out) - T_dew(p_out)                 h_out >= h_dew + dh
-               = (h_out - h_dew) * (T(p_out, h_dew + dh) - T_dew(p_out)) / dh     below
+               = (h_out - h_dew) * dT/dh(p_out, h_dew + dh)     below
     subcooling = T_sat(p_out) - T(p_out, h_out)                 h_out <= h_bubble - dh
-               = (T_sat - T_bubble) + (h_bubble - h_out) * (T_bubble - T(p_out, h_bubble - dh)) / dh
+               = (T_sat - T_bubble) + (h_bubble - h_out) * dT/dh(p_out, h_bubble - dh)
 
-with ``dh`` = :data:`SATURATION_ANCHOR_J_KG`. Outside the dome they are the usual
-temperature differences; across the saturation line and inside the dome (a wet evaporator
-outlet, a condenser outlet that is not fully condensed) the vapour (liquid) line is continued
-straight, so the value turns negative, in proportion to the missing enthalpy (for R-134a at
-3 bar, -1.1 K per kJ/kg below the dew point). The function is continuous and strictly
+with ``dh`` = :data:`SATURATION_ANCHOR_J_KG` and ``dT/dh`` at constant pressure. Outside the
+dome they are the usual temperature differences; across the saturation line and inside the
+dome (a wet evaporator outlet, a condenser outlet that is not fully condensed) the vapour
+(liquid) line is continued straight with its slope next to the saturation line, so the value
+turns negative, in proportion to the missing enthalpy (for R-134a at 3 bar, -1.1 K per kJ/kg
+below the dew point). The function is continuous (to 1e-9 K at the anchor) and strictly
 monotonic in ``h_out``, which a control loop needs: a loop holding 0 K superheat converges
 onto the dew point instead of stalling where a flash at ``h_dew + 1e-4 J/kg`` still reports
-the saturation temperature.
+the saturation temperature. The slope is a derivative, not the difference of two flashes 1 J/kg
+apart: their rounding (1e-10 of T) would make a wet outlet's superheat jump by 1e-3 K when
+the pressure moves by a millipascal, and a loop's sensitivity read at the solution would be
+noise.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
+from workbench.components.coil_jacobian import coil_jacobian
 from workbench.components.profile import (
     NEAR_CRITICAL,
     ProfileCheck,
@@ -55,6 +60,7 @@ from workbench.components.profile import (
     secondary_profile,
 )
 from workbench.components.zones import ZoneResult, coil_heat_flow
+from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
 
@@ -81,7 +87,8 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
-        self._q_last: float | None = None  # last zone-model heat flow, to bracket the next
+        self._q_last: float | None = None  # last zone-model heat flow, to start the next
+        self._share_last: float | None = None  # and its share of the pinch limit
         self._zones_cache: tuple[tuple[float, ...], ZoneResult] | None = None
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
@@ -96,6 +103,7 @@ class Coil(Component):
             )
         if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
             raise self.error("UA mode needs secondary_mass_flow_kg_s")
+        self._cp_cache: float | None = None  # the secondary's cp at its inlet, read once
 
     def couple(self) -> None:
         """Make this coil one side of a thermal coupling: its heat flow comes from the coupling."""
@@ -115,10 +123,29 @@ class Coil(Component):
         return float(self.n_coils * self.factor(x, "z_ua") * ua0 * scale)
 
     def secondary_cp(self) -> float:
-        """Secondary specific heat [J/(kg K)] at its inlet temperature."""
+        """Secondary specific heat [J/(kg K)] at its inlet temperature.
+
+        Raises
+        ------
+        SpecificationError
+            The secondary fluid is unknown or its inlet temperature outside the fluid's range
+            (the message names the parameter and its value).
+        """
+        if self._cp_cache is not None:
+            return self._cp_cache
         if self.has("secondary_cp_j_kgk"):
-            return float(self.params["secondary_cp_j_kgk"])
-        return float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
+            self._cp_cache = float(self.params["secondary_cp_j_kgk"])
+            return self._cp_cache
+        source = "air_inlet_temp_c" if self.has("air_inlet_temp_c") else "secondary_inlet_temp_k"
+        try:
+            cp = float(get_secondary(self.params["secondary_fluid"]).cp(self.t_sec_in))
+        except FluidPropertyError as exc:
+            raise self.error(
+                f"secondary_fluid {self.params['secondary_fluid']!r} at {source} = "
+                f"{self.params.get(source)!r}: {exc}"
+            ) from None
+        self._cp_cache = cp
+        return cp
 
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate of the bank [W/K]."""
@@ -164,18 +191,41 @@ class Coil(Component):
             key[3],
             self.refrigerant_is_hot,
             q_guess=self._q_last,
+            share_guess=self._share_last,
         )
         self._q_last = result.q or None
+        self._share_last = result.q / result.q_max if result.q > 0.0 else None
         self._zones_cache = (key, result)
         return result
 
+    def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
+        """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""
+        inlet = self.port(x, "inlet")
+        return (
+            inlet.p,
+            inlet.h,
+            inlet.m,
+            self.t_sec_in,
+            self.secondary_capacity_rate(),
+            self.ua_total(x),
+        )
+
     def outlet_target(self, p_out: float, delta: float) -> float:
-        """Outlet enthalpy for the subcooling/superheat spec [J/kg]."""
+        """Outlet enthalpy for the subcooling/superheat spec [J/kg].
+
+        Raises
+        ------
+        FluidPropertyError
+            The state is outside the fluid's range; the message names the spec and its value.
+        """
         fl = self.fluid
-        if self.refrigerant_is_hot:
-            h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
-        else:
-            h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        try:
+            if self.refrigerant_is_hot:
+                h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+            else:
+                h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
+        except FluidPropertyError as exc:
+            raise FluidPropertyError(f"{self.outlet_spec} = {delta:g} K: {exc}") from None
         return float(h)
 
     # -- equations -------------------------------------------------------------------------
@@ -205,6 +255,12 @@ class Coil(Component):
             res.append(outlet.h - self.outlet_target(outlet.p, delta))
         return np.array(res)
 
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Analytic derivatives (see :func:`workbench.components.coil_jacobian.coil_jacobian`)."""
+        return coil_jacobian(self, x, f0, step)
+
     # -- results ---------------------------------------------------------------------------
     def heat_flow(self, x: np.ndarray) -> float:
         """Heat released (condenser) or absorbed (evaporator) by the refrigerant [W]."""
@@ -220,8 +276,7 @@ class Coil(Component):
         anchor = h_dew + SATURATION_ANCHOR_J_KG
         if outlet.h >= anchor:
             return float(fl.T_ph(outlet.p, outlet.h)) - t_dew
-        slope = (fl.T_ph(outlet.p, anchor) - t_dew) / SATURATION_ANCHOR_J_KG
-        return float((outlet.h - h_dew) * slope)
+        return float((outlet.h - h_dew) * fl.dT_dh_p(outlet.p, anchor))
 
     def subcooling(self, x: np.ndarray) -> float:
         """Outlet subcooling [K]; negative for an outlet not fully condensed (module docstring)."""
@@ -232,8 +287,7 @@ class Coil(Component):
         anchor = h_bubble - SATURATION_ANCHOR_J_KG
         if outlet.h <= anchor:
             return t_ref - float(fl.T_ph(outlet.p, outlet.h))
-        slope = (t_bubble - fl.T_ph(outlet.p, anchor)) / SATURATION_ANCHOR_J_KG
-        return float(t_ref - t_bubble + (h_bubble - outlet.h) * slope)
+        return float(t_ref - t_bubble + (h_bubble - outlet.h) * fl.dT_dh_p(outlet.p, anchor))
 
     def measure(self, x: np.ndarray, output: str) -> float:
         """Contract output for a control loop [SI].

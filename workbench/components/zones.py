@@ -9,12 +9,23 @@ is a counterflow exchanger whose required conductance follows from epsilon-NTU::
     UA_zone = NTU * C_min                       (NTU = eps / (1 - eps) when Cr = 1)
 
 which for counterflow is identical to ``UA_zone = Q / LMTD`` (used here: it covers the
-two-phase limit Cr = 0 without a special case). The heat flow of the whole exchanger is the
-``Q`` for which the zones' conductances add up to the available UA; it is found by Brent's
-method on ``Q`` in ``(0, Q_max)``, where ``Q_max`` is the pinch limit (the refrigerant outlet
-reaching the secondary inlet temperature, or the secondary outlet reaching the refrigerant inlet
-temperature). Temperatures never cross: a zone with a non-positive temperature difference at
-either end needs an infinite UA.
+two-phase limit Cr = 0 without a special case; :mod:`workbench.components.counterflow`). The
+heat flow of the whole exchanger is the ``Q`` in ``(0, Q_max)`` for which the zones'
+conductances add up to the available UA, where ``Q_max`` is the pinch limit (the refrigerant
+outlet reaching the secondary inlet temperature, or the secondary outlet reaching the
+refrigerant inlet temperature). Temperatures never cross: a zone with a non-positive temperature
+difference at either end needs an infinite UA.
+
+How ``Q`` is found: Newton's method on ``phi = ln(UA_zones / UA)`` in the variable
+``s = -ln(1 - Q / Q_max)``, with the exact derivative ``dUA_zones/dQ`` (the LMTD partials, and
+``dT/dh`` of the refrigerant at the moving outlet), kept inside a bracket that shrinks with
+every evaluation (bisection when a step leaves it). Near the pinch ``UA_zones`` grows like
+``-ln(Q_max - Q)``, which is nearly linear in ``s``, and far from it ``s`` is nearly
+``Q / Q_max``: from a nearby start (the last solution) two or three evaluations reach ``Q`` to
+1e-8 of ``Q_max``, each one property call at the outlet. :func:`coil_heat_flow_sensitivity` gives the derivatives of ``Q`` with
+respect to pressure, inlet enthalpy, mass flow, UA and secondary capacity rate by the implicit
+function theorem, ``dQ/dx = -(dUA_zones/dx) / (dUA_zones/dQ)``, from derivatives at states the
+solve already has: the coil's Jacobian without finite differences through the root-find.
 
 References
 ----------
@@ -26,93 +37,38 @@ heat exchanger models", 2015.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from scipy.optimize import brentq
-
+from workbench.components.counterflow import (
+    counterflow_effectiveness,
+    counterflow_ntu,
+    counterflow_ua,
+    find_root,
+)
+from workbench.components.zone_profile import ZoneProfile, enthalpy_at, zone_name
 from workbench.fluids import FluidBackend
 
 __all__ = [
     "ZoneResult",
     "CoupledResult",
+    "CoilSensitivity",
     "counterflow_ua",
     "counterflow_ntu",
     "counterflow_effectiveness",
     "coil_heat_flow",
+    "coil_heat_flow_sensitivity",
     "coupled_heat_flow",
     "enthalpy_at",
     "find_root",
+    "Q_TOLERANCE",
+    "PINCHED",
 ]
 
+Q_TOLERANCE = 1e-8
+"""The zone model's Newton stops when its step is below this share of the pinch limit ``Q_max``
+(the error after that last step is of the order of its square)."""
 
-def find_root(g: Callable[[float], float], q_hi: float, q_guess: float | None) -> float:
-    """Root of the increasing function ``g`` on ``(0, q_hi)`` [W], bracketed near ``q_guess``.
-
-    Brent's method to 1e-12 of ``q_hi``; a bracket of +-1e-4 relative around the guess is tried
-    first and widened tenfold until it holds the root, else the full interval is used.
-    """
-    lo_full, hi_full = 0.0, q_hi
-    if q_guess is not None and 0.0 < q_guess < q_hi:
-        width = 1e-4 * q_guess
-        while width < q_hi:
-            lo, hi = max(q_guess - width, 0.0), min(q_guess + width, q_hi)
-            g_lo, g_hi = g(lo), g(hi)
-            if g_lo <= 0.0 <= g_hi:
-                return float(brentq(g, lo, hi, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200))
-            if g_lo > 0.0:
-                hi_full = lo
-            else:
-                lo_full = hi
-            width *= 10.0
-    return float(brentq(g, lo_full, hi_full, xtol=1e-12 * q_hi, rtol=1e-14, maxiter=200))
-
-
-def counterflow_ua(q: float, dt_a: float, dt_b: float) -> float:
-    """Conductance a counterflow zone needs [W/K].
-
-    Parameters
-    ----------
-    q : float
-        Heat flow of the zone [W], >= 0.
-    dt_a, dt_b : float
-        Hot-minus-cold temperature differences at the two ends [K].
-
-    Returns
-    -------
-    float
-        ``q / LMTD``; ``inf`` when a difference is not positive (a pinch or a crossing).
-    """
-    if q <= 0.0:
-        return 0.0
-    if dt_a <= 0.0 or dt_b <= 0.0:
-        return math.inf
-    if abs(dt_a - dt_b) <= 1e-9 * max(dt_a, dt_b):
-        lmtd = 0.5 * (dt_a + dt_b)
-    else:
-        lmtd = (dt_a - dt_b) / math.log(dt_a / dt_b)
-    return q / lmtd
-
-
-def counterflow_ntu(eps: float, cr: float) -> float:
-    """NTU of a counterflow exchanger from its effectiveness [-] and capacity ratio [-]."""
-    if eps >= 1.0:
-        return math.inf
-    if abs(1.0 - cr) < 1e-12:
-        return eps / (1.0 - eps)
-    if eps * cr >= 1.0:
-        return math.inf
-    return math.log((1.0 - cr * eps) / (1.0 - eps)) / (1.0 - cr)
-
-
-def counterflow_effectiveness(ntu: float, cr: float) -> float:
-    """Effectiveness [-] of a counterflow exchanger from NTU [-] and capacity ratio [-]."""
-    if ntu <= 0.0:
-        return 0.0
-    if abs(1.0 - cr) < 1e-9:
-        return ntu / (1.0 + ntu)
-    e = math.exp(-ntu * (1.0 - cr))
-    return (1.0 - e) / (1.0 - cr * e)
+_MAX_EVALUATIONS = 80
 
 
 @dataclass(frozen=True)
@@ -143,12 +99,29 @@ class ZoneResult:
     q_max: float
 
 
-def _zone_name(h_mid: float, h_liq: float, h_vap: float) -> str:
-    if h_mid >= h_vap:
-        return "superheated"
-    if h_mid <= h_liq:
-        return "subcooled"
-    return "two-phase"
+@dataclass(frozen=True)
+class CoilSensitivity:
+    """Derivatives of a coil's heat flow ``Q`` [W] at its solution (implicit function theorem).
+
+    Attributes
+    ----------
+    p : float
+        dQ/dp [W/Pa] (refrigerant pressure).
+    h_in : float
+        dQ/dh_in [kg/s] (refrigerant inlet enthalpy).
+    m : float
+        dQ/dm [J/kg] (refrigerant mass flow).
+    ua : float
+        dQ/dUA [K] (available conductance).
+    c_sec : float
+        dQ/dC_sec [K] (secondary capacity rate).
+    """
+
+    p: float
+    h_in: float
+    m: float
+    ua: float
+    c_sec: float
 
 
 def coil_heat_flow(
@@ -161,6 +134,8 @@ def coil_heat_flow(
     ua: float,
     refrigerant_is_hot: bool,
     q_guess: float | None = None,
+    *,
+    share_guess: float | None = None,
 ) -> ZoneResult:
     """Heat flow of a counterflow coil with refrigerant zones.
 
@@ -183,8 +158,11 @@ def coil_heat_flow(
     refrigerant_is_hot : bool
         True for a condenser (refrigerant gives heat), False for an evaporator.
     q_guess : float, optional
-        A nearby heat flow [W] (the last solution): the root is first bracketed closely
-        around it, which saves most iterations during finite differences and Newton steps.
+        A nearby heat flow [W] (the last solution): Newton starts there, which saves most
+        evaluations during a solve.
+    share_guess : float, optional
+        A nearby ``q / q_max`` (the last solution's, when its inputs changed): a better start
+        than ``q_guess`` near the pinch, where ``q`` follows ``q_max``. Used when given.
 
     Returns
     -------
@@ -192,77 +170,139 @@ def coil_heat_flow(
         Heat flow and zone details; ``q = 0`` when the streams cannot exchange heat in the
         right direction (the caller reports it).
     """
-    sign = 1.0 if refrigerant_is_hot else -1.0
-    h_liq, h_vap = fluid.h_liq(p), fluid.h_vap(p)
-    t_in = fluid.T_ph(p, h_in)
-    t_liq, t_vap = fluid.T_ph(p, h_liq), fluid.T_ph(p, h_vap)
-    # pinch limits: refrigerant outlet at the secondary inlet temperature, secondary outlet
-    # at the refrigerant inlet temperature
-    q_hi = sign * (t_in - t_sec_in) * c_sec
-    if q_hi > 0.0 and m > 0.0:
-        h_lim = enthalpy_at(fluid, p, t_sec_in, h_liq, h_vap, t_liq, t_vap)
-        q_hi = min(q_hi, sign * m * (h_in - h_lim))
+    prof = ZoneProfile(fluid, p, h_in, m, t_sec_in, c_sec, refrigerant_is_hot)
+    sign = prof.sign
+    q_hi = prof.pinch_limit()
     if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
-        return ZoneResult(0.0, h_in, t_sec_in, [], sign * (t_in - t_sec_in), max(q_hi, 0.0))
-
-    def profile(q: float) -> tuple[float, list[tuple[str, float, float]], float, float]:
-        h_out = h_in - sign * q / m
-        lo, hi = min(h_in, h_out), max(h_in, h_out)
-        cuts = [h for h in (h_vap, h_liq) if lo < h < hi]
-        points = [h_in, *sorted(cuts, reverse=refrigerant_is_hot), h_out]
-        temps = []
-        for h in points:
-            if h == h_in:
-                temps.append(t_in)
-            elif h == h_vap:
-                temps.append(t_vap)
-            elif h == h_liq:
-                temps.append(t_liq)
+        return ZoneResult(0.0, h_in, t_sec_in, [], sign * (prof.t_in - t_sec_in), max(q_hi, 0.0))
+    if share_guess is not None and 0.0 < share_guess < 1.0:
+        q = share_guess * q_hi
+    elif q_guess is not None and 0.0 < q_guess < q_hi:
+        q = q_guess
+    else:  # all two-phase (Cr = 0): eps = 1 - exp(-NTU) on the secondary side
+        q = q_hi * min(max(1.0 - math.exp(-ua / c_sec), 0.05), 0.95)
+    lo, hi, tol = 0.0, q_hi, Q_TOLERANCE * q_hi
+    for _ in range(_MAX_EVALUATIONS):
+        hs, ts = prof.points(q)
+        dts = prof.differences(hs, ts)
+        total, qs = prof.conductance(hs, dts)
+        if math.isinf(total):
+            hi, q_next = q, 0.5 * (lo + q)
+        else:
+            phi = math.log(total / ua)
+            if phi > 0.0:
+                hi = q
+            elif phi < 0.0:
+                lo = q
             else:
-                temps.append(fluid.T_ph(p, h))
-        # secondary enters at the refrigerant outlet end (counterflow)
-        dts = [sign * (t - (t_sec_in + m * (h - h_out) / c_sec)) for h, t in zip(points, temps)]
-        zones = []
-        total = 0.0
-        for k in range(len(points) - 1):
-            qk = m * abs(points[k] - points[k + 1])
-            uak = counterflow_ua(qk, dts[k], dts[k + 1])
-            zones.append((_zone_name(0.5 * (points[k] + points[k + 1]), h_liq, h_vap), qk, uak))
-            total += uak
-        return total, zones, min(dts), h_out
+                break
+            # Newton in s = -ln(1 - q / Q_max): near the pinch UA_zones grows like -ln(Q_max - q),
+            # nearly linear in s, and far from it s is nearly q / Q_max
+            slope = prof.slope(hs, dts) / total * (q_hi - q)  # d(phi)/ds
+            q_next = -1.0
+            if slope > 0.0:
+                s_next = -math.log1p(-q / q_hi) - phi / slope
+                q_next = -q_hi * math.expm1(-s_next)
+            if not lo < q_next < hi:
+                q_next = 0.5 * (lo + hi)
+            elif abs(q_next - q) <= tol:
+                qs[-1] += q_next - q  # the last step is below tol: the outlet zone takes it
+                q = q_next
+                break
+        if hi - lo <= 1e-3 * tol:
+            break
+        q = q_next
+    names = [zone_name(0.5 * (hs[k] + hs[k + 1]), prof.h_liq, prof.h_vap) for k in range(len(qs))]
+    zones = [
+        (name, qk, counterflow_ua(qk, dts[k], dts[k + 1]))
+        for k, (name, qk) in enumerate(zip(names, qs))
+    ]
+    return ZoneResult(q, h_in - sign * q / m, t_sec_in + sign * q / c_sec, zones, min(dts), q_hi)
 
-    def g(q: float) -> float:
-        if q >= q_hi:
-            return 0.5  # the pinch itself (UA grows only logarithmically near it)
-        total = profile(q)[0]
-        return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
 
-    q = find_root(g, q_hi, q_guess)
-    _total, zones, min_dt, h_out = profile(q)
-    return ZoneResult(q, h_out, t_sec_in + sign * q / c_sec, zones, min_dt, q_hi)
+PINCHED = 1e-6
+"""A heat flow within this share of ``Q_max`` is at the pinch: its derivatives are those of
+``Q_max`` (the implicit-function derivatives divide two values that grow without bound)."""
 
 
-def enthalpy_at(
+def _pinch_sensitivity(prof: ZoneProfile) -> CoilSensitivity:
+    """Derivatives of the pinch limit ``Q_max`` (see :meth:`ZoneProfile.pinch_limit`)."""
+    fluid, p, h_in, sign, m, c = prof.fluid, prof.p, prof.h_in, prof.sign, prof.m, prof.c_sec
+    if not prof.outlet_pinches():  # Q_max = sign C_sec (T_in - T_sec,in)
+        return CoilSensitivity(
+            p=sign * c * float(fluid.dT_dp_h(p, h_in)),
+            h_in=sign * c * float(fluid.dT_dh_p(p, h_in)),
+            m=0.0,
+            ua=0.0,
+            c_sec=sign * (prof.t_in - prof.t_sec_in),
+        )
+    # Q_max = sign m (h_in - h_lim(p)), h_lim the refrigerant at the secondary inlet temperature
+    h_lim = prof.limit_enthalpy()
+    dp = 1e-6 * p
+    shifted = ZoneProfile(fluid, p + dp, h_in, m, prof.t_sec_in, c, prof.hot)
+    dh_lim = (shifted.limit_enthalpy() - h_lim) / dp
+    return CoilSensitivity(
+        p=-sign * m * dh_lim, h_in=sign * m, m=sign * (h_in - h_lim), ua=0.0, c_sec=0.0
+    )
+
+
+def coil_heat_flow_sensitivity(
     fluid: FluidBackend,
     p: float,
-    t: float,
-    h_liq: float,
-    h_vap: float,
-    t_liq: float,
-    t_vap: float,
-) -> float:
-    """Refrigerant enthalpy at pressure ``p`` [Pa] and temperature ``t`` [K] [J/kg].
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    ua: float,
+    refrigerant_is_hot: bool,
+    q: float,
+) -> CoilSensitivity:
+    """Derivatives of the heat flow ``q`` [W] that :func:`coil_heat_flow` returned.
 
-    Inside the two-phase glide of a zeotrope the enthalpy is interpolated linearly in
-    temperature between bubble and dew point; for a pure fluid at its saturation temperature
-    the saturated-liquid enthalpy is returned (the largest heat flow a condenser can reach and
-    the smallest an evaporator can start from).
+    Parameters are those of :func:`coil_heat_flow` and its result ``q``. The zones are
+    rebuilt at ``q`` (the backend remembers those states) and differentiated with
+    ``dT/dh`` and ``dT/dp`` at the inlet and outlet and the saturation line's slopes
+    (``dh_liq/dp``, ``dh_vap/dp``, ``dT_bubble/dp``, ``dT_dew/dp``) where a zone boundary is
+    on it. All zero when the coil exchanges no heat; at the pinch (``q`` within
+    :data:`PINCHED` of ``Q_max``) the derivatives of ``Q_max``.
     """
-    if t > t_vap + 1e-9 or t < t_liq - 1e-9:
-        return float(fluid.h_pT(p, t))
-    if t_vap - t_liq > 1e-9:
-        return h_liq + (h_vap - h_liq) * (t - t_liq) / (t_vap - t_liq)
-    return h_liq
+    if q <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
+        return CoilSensitivity(0.0, 0.0, 0.0, 0.0, 0.0)
+    prof = ZoneProfile(fluid, p, h_in, m, t_sec_in, c_sec, refrigerant_is_hot)
+    sign = prof.sign
+    q_hi = prof.pinch_limit()
+    hs, ts = prof.points(q)
+    dts = prof.differences(hs, ts)
+    total_q = prof.slope(hs, dts) if all(d > 0.0 for d in dts) else 0.0
+    if q >= (1.0 - PINCHED) * q_hi or not total_q > 0.0:
+        return _pinch_sensitivity(prof)
+    n = len(hs)
+    h_out = hs[-1]
+    th_in, th_out = float(fluid.dT_dh_p(p, h_in)), float(fluid.dT_dh_p(p, h_out))
+    inner = [0.0] * (n - 2)
+    # inlet enthalpy: the inlet and (at fixed q) the outlet move together
+    d_h = prof.tangent(hs, dts, [1.0, *inner, 1.0], [th_in, *inner, th_out])
+    # mass flow: the outlet moves by sign q / m^2
+    dh_m = sign * q / (m * m)
+    d_m = prof.tangent(hs, dts, [0.0, *inner, dh_m], [0.0, *inner, th_out * dh_m], dm=1.0)
+    # secondary capacity rate
+    d_c = prof.tangent(hs, dts, [0.0] * n, [0.0] * n, dc=1.0)
+    # pressure: saturation boundaries move along the dome, T(p, h) at the ends
+    dh_p = [0.0] * n
+    dt_p = [float(fluid.dT_dp_h(p, h_in)), *inner, float(fluid.dT_dp_h(p, h_out))]
+    for j in range(1, n - 1):
+        if hs[j] == prof.h_vap:
+            dh_p[j], dt_p[j] = float(fluid.dhvap_dp(p)), float(fluid.dTsat_dp(p))
+        else:
+            dh_p[j], dt_p[j] = float(fluid.dhliq_dp(p)), float(fluid.dTbubble_dp(p))
+    d_p = prof.tangent(hs, dts, dh_p, dt_p)
+    return CoilSensitivity(
+        p=-d_p / total_q,
+        h_in=-d_h / total_q,
+        m=-d_m / total_q,
+        ua=1.0 / total_q,
+        c_sec=-d_c / total_q,
+    )
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,18 @@ class AnalyticDerivatives:
         table = np.array([1.0 / self.params.cp_l, 0.0, 1.0 / self.params.cp_v])
         return table[code] if isinstance(code, np.ndarray) else float(table[code])
 
+    def dT_dp_h(self, p: Any, h: Any) -> Any:
+        """(dT/dp)_h [K/Pa]: ``-v_l / cp_l`` (liquid), ``dt/dp`` (dome), ``dt/dp - dh_vap/dp / cp_v``."""
+        code = self._ph(p, h)[4]
+        P = self.params
+        dt = self.dTsat_dp(p)
+        vap = dt - self.dhvap_dp(p) / P.cp_v
+        if isinstance(code, np.ndarray):
+            return np.where(code == LIQ, -P.v_l / P.cp_l, np.where(code == TWO, dt, vap))
+        if code == LIQ:
+            return -P.v_l / P.cp_l
+        return float(dt) if code == TWO else float(vap)
+
     def _dv(self, p: Any, h: Any) -> tuple[Any, Any, Any]:
         """``rho``, ``(dv/dp)_h`` and ``(dv/dh)_p`` from the closed-form volume."""
         _, _, rho, _, code = self._ph(p, h)

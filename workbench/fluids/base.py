@@ -211,6 +211,19 @@ class FluidBackend(ABC):
     def dT_dh_p(self, p: Any, h: Any) -> Any:
         """(dT/dh) at constant p [K kg/J]; 0 inside the dome of a pure fluid."""
 
+    def dTbubble_dp(self, p: Any) -> Any:
+        """d(T_bubble)/dp along the bubble line [K/Pa]; :meth:`dTsat_dp` for a pure fluid."""
+        return self.dTsat_dp(p)
+
+    def dT_dp_h(self, p: Any, h: Any) -> Any:
+        """(dT/dp) at constant h [K/Pa]; inside the dome the slope of the saturation line.
+
+        The default differentiates :meth:`T_ph` (central differences of 1e-6 relative);
+        backends override it with exact derivatives.
+        """
+        dp = 1e-6 * float(p)
+        return (self.T_ph(p + dp, h) - self.T_ph(p - dp, h)) / (2.0 * dp)
+
     @abstractmethod
     def drho_dp_h(self, p: Any, h: Any) -> Any:
         """(drho/dp) at constant h [kg/m3/Pa]."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -10,6 +11,7 @@ from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
 
 __all__ = [
     "BACKENDS",
+    "COMMON_FLUIDS",
     "ALIASES",
     "normalise",
     "resolve_backend",
@@ -18,6 +20,12 @@ __all__ = [
     "closest_fluid_names",
     "unknown_fluid_message",
 ]
+
+COMMON_FLUIDS = ("R134a", "R32", "R410A", "R290", "R1234yf", "CO2")
+"""Suggested for an unknown refrigerant number with no close spelling (CoolProp backend)."""
+
+_REFRIGERANT = re.compile(r"^R\d")
+"""A refrigerant designation (after :func:`normalise`): R and a number."""
 
 BACKENDS = ("Test", "CoolProp")
 """Backend names of the contract's ``fluid_backend`` field (``None`` means ``Test``)."""
@@ -174,6 +182,9 @@ def unknown_fluid_message(fluid: str, backend: str | None = None) -> str:
     parts = [f"unknown fluid {fluid!r} for backend {backend}"]
     if close:
         parts.append(f"did you mean {', '.join(close)}?")
+    elif backend == "CoolProp" and _REFRIGERANT.match(normalise(str(fluid))):
+        # a refrigerant number that no fluid is close to: the usual ones, never all ~120
+        parts.append(f"did you mean one of the common refrigerants {', '.join(COMMON_FLUIDS)}?")
     if backend == "Test":
         parts.append(f"valid fluids: {', '.join(available_fluids(backend))}")
         try:

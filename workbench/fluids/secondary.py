@@ -16,6 +16,7 @@ percent 10-60) and ``MPG<n>`` (propylene glycol, 10-60); ``MEG-30``, ``MEG-30%``
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -159,7 +160,21 @@ def get_secondary(name: str) -> SecondaryFluid:
         raise UnknownFluidError(
             f"secondary fluid {name!r}: glycol mass percent must be a whole number 10..60, got {match.group(2)}"
         )
+    close = difflib.get_close_matches(key, _SPELLINGS, n=2, cutoff=0.6)
+    hint = f"did you mean {' or '.join(_SPELLINGS[c] for c in close)}? " if close else ""
     raise UnknownFluidError(
-        f"unknown secondary fluid {name!r}; valid names: air, water, glycol (= MEG30), "
+        f"unknown secondary fluid {name!r}; {hint}valid names: air, water, glycol (= MEG30), "
         "MEG<n> (ethylene glycol), MPG<n> (propylene glycol), n = mass percent 10..60"
     )
+
+
+_SPELLINGS = {
+    "air": "air",
+    "water": "water",
+    "glycol": "glycol",
+    "meg": "MEG30",
+    "mpg": "MPG30",
+    "ethylene glycol": "MEG30",
+    "propylene glycol": "MPG30",
+}
+"""Lower-case spellings compared with an unknown name -> the name suggested."""

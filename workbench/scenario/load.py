@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario.compile import check_scenario, flatten
 from workbench.scenario.flat import FlatScenario
+from workbench.scenario.limits import check_document_size, check_text_size
 from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import allowed, format_path, suggest
 from workbench.scenario.types import ScenarioLike
@@ -44,14 +45,18 @@ def read_json(source: str | Path) -> tuple[Any, str]:
     Raises
     ------
     ScenarioError
-        The file cannot be read or is not valid JSON (the message gives line and column).
+        The file cannot be read, is larger than
+        :data:`~workbench.scenario.limits.MAX_DOCUMENT_BYTES`, or is not valid JSON (the
+        message gives line and column).
     """
     if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
         text, label = source, "<string>"
+        check_text_size(len(source.encode("utf-8", "surrogatepass")), label)
     else:
         path = Path(source)
         label = str(path)
         try:
+            check_text_size(path.stat().st_size, label)
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ScenarioError(
@@ -76,13 +81,15 @@ def parse_scenario(data: Any, label: str | None = None) -> ScenarioConfig:
     Raises
     ------
     ScenarioError
-        Every structural problem, each with its JSON path.
+        Every structural problem, each with its JSON path; a document beyond the size limits
+        (:mod:`workbench.scenario.limits`) is refused before its models are built.
     """
     if not isinstance(data, Mapping):
         kind = type(data).__name__
         raise ScenarioError(
             [ScenarioIssue("", f"a scenario must be a JSON object, got {kind}")], label
         )
+    check_document_size(data, label)
     try:
         return ScenarioConfig.model_validate(dict(data))
     except ValidationError as exc:

@@ -4,13 +4,24 @@
   0.05 kg/s with ideal-mode heat exchangers (saturation temperatures from CoolProp).
 - :func:`ua_heat_pump`: an air-to-water heat pump with UA-mode coils, a displacement
   compressor and an ideal valve.
+- :func:`split_unit_r410a`: an R410A split air conditioner, UA-mode coils against outdoor and
+  indoor air, a fixed superheat or a superheat control loop on an orifice valve.
+- :func:`water_heat_pump`: an R134a water-to-water heat pump with UA-mode coils and a fixed
+  refrigerant mass flow (the case TESPy is compared on in ``benchmarks/bench_solver.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["loop_edges", "textbook_r134a", "two_stage_flash_r134a", "ua_heat_pump"]
+__all__ = [
+    "loop_edges",
+    "textbook_r134a",
+    "two_stage_flash_r134a",
+    "ua_heat_pump",
+    "split_unit_r410a",
+    "water_heat_pump",
+]
 
 
 def loop_edges(*names: str) -> list[dict[str, str]]:
@@ -207,4 +218,147 @@ def two_stage_flash_r134a(
             }
         ],
         "solver": {"strategy": strategy},
+    }
+
+
+def _apply(overrides: dict[str, Any], comps: dict[str, dict[str, Any]]) -> None:
+    for key, value in overrides.items():
+        name, param = key.split(".", 1)
+        comps[name][param] = value
+
+
+def split_unit_r410a(
+    superheat_loop: bool = False, backend: str = "CoolProp", **overrides: Any
+) -> dict[str, Any]:
+    """R410A split air conditioner with UA-mode coils against outdoor and indoor air.
+
+    Displacement compressor (20 cm3, 50 Hz), condenser 700 W/K against 0.9 kg/s of 35 C air
+    with 3 K subcooling, evaporator 500 W/K against 0.45 kg/s of 27 C air. The evaporator
+    outlet has 5 K superheat, fixed (an ideal valve) or held by a control loop on an orifice
+    valve's ``z_flow`` (``superheat_loop=True``, smooth clamp 0.2..5).
+
+    Parameters
+    ----------
+    superheat_loop : bool
+        Hold the superheat with a control loop instead of a fixed spec.
+    backend : str
+        ``fluid_backend`` of the scenario.
+    **overrides
+        ``"<component>.<parameter>": value`` for ``comp``, ``cond``, ``valve`` or ``evap``.
+    """
+    comps: dict[str, dict[str, Any]] = {
+        "comp": {
+            "name": "comp",
+            "type": "Compressor",
+            "displacement_m3": 2.0e-5,
+            "speed_hz": 50.0,
+            "volumetric_efficiency": 0.9,
+            "isentropic_efficiency": 0.7,
+        },
+        "cond": {
+            "name": "cond",
+            "type": "Condenser",
+            "ua": 700.0,
+            "air_inlet_temp_c": 35.0,
+            "secondary_mass_flow_kg_s": 0.9,
+            "subcooling_k": 3.0,
+        },
+        "valve": {"name": "valve", "type": "ExpansionValve"},
+        "evap": {
+            "name": "evap",
+            "type": "Evaporator",
+            "ua": 500.0,
+            "air_inlet_temp_c": 27.0,
+            "secondary_mass_flow_kg_s": 0.45,
+            "superheat_k": 5.0,
+        },
+    }
+    doc: dict[str, Any] = {
+        "schema_version": "2",
+        "name": "R410A split unit" + (" with a superheat loop" if superheat_loop else ""),
+        "fluid": "R410A",
+        "fluid_backend": backend,
+    }
+    if superheat_loop:
+        del comps["evap"]["superheat_k"]
+        comps["valve"]["flow_coefficient_m2"] = 6.0e-7
+        doc["controls"] = [
+            {
+                "id": "superheat",
+                "measure": {"component": "evap", "output": "superheat"},
+                "actuator": {
+                    "component": "valve",
+                    "factor": "z_flow",
+                    "min": 0.2,
+                    "max": 5.0,
+                    "initial": 1.0,
+                },
+                "target": 5.0,
+                "gain": -1.0,
+                "band": 1.0,
+                "smooth_eps": 0.001,
+            }
+        ]
+    _apply(overrides, comps)
+    doc["circuits"] = [
+        {
+            "components": [comps["comp"], comps["cond"], comps["valve"], comps["evap"]],
+            "edges": loop_edges("comp", "cond", "valve", "evap"),
+        }
+    ]
+    return doc
+
+
+def water_heat_pump(backend: str = "CoolProp", **overrides: Any) -> dict[str, Any]:
+    """R134a water-to-water heat pump with UA-mode coils and a fixed refrigerant mass flow.
+
+    Compressor 0.05 kg/s at an isentropic efficiency of 0.75; condenser 2000 W/K against
+    0.4 kg/s of water entering at 30 C, 3 K subcooling; evaporator 2500 W/K against 0.5 kg/s of
+    water entering at 12 C, 5 K superheat; ideal valve.
+
+    Parameters
+    ----------
+    backend : str
+        ``fluid_backend`` of the scenario.
+    **overrides
+        ``"<component>.<parameter>": value`` for ``comp``, ``cond``, ``valve`` or ``evap``.
+    """
+    comps: dict[str, dict[str, Any]] = {
+        "comp": {
+            "name": "comp",
+            "type": "Compressor",
+            "mass_flow_kg_s": 0.05,
+            "isentropic_efficiency": 0.75,
+        },
+        "cond": {
+            "name": "cond",
+            "type": "Condenser",
+            "ua": 2000.0,
+            "secondary_fluid": "water",
+            "secondary_inlet_temp_k": 303.15,
+            "secondary_mass_flow_kg_s": 0.4,
+            "subcooling_k": 3.0,
+        },
+        "valve": {"name": "valve", "type": "ExpansionValve"},
+        "evap": {
+            "name": "evap",
+            "type": "Evaporator",
+            "ua": 2500.0,
+            "secondary_fluid": "water",
+            "secondary_inlet_temp_k": 285.15,
+            "secondary_mass_flow_kg_s": 0.5,
+            "superheat_k": 5.0,
+        },
+    }
+    _apply(overrides, comps)
+    return {
+        "name": "water-to-water heat pump",
+        "fluid": "R134a",
+        "fluid_backend": backend,
+        "circuits": [
+            {
+                "components": [comps["comp"], comps["cond"], comps["valve"], comps["evap"]],
+                "edges": loop_edges("comp", "cond", "valve", "evap"),
+            }
+        ],
     }

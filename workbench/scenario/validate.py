@@ -21,6 +21,10 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
 - The fluid's critical point (:mod:`.critical`): condensers and evaporators below it, gas
   coolers with a backend and correlation that reach above it.
+- Connections of circuits without junctions: every port joined, no unconnected component, one
+  connected graph per circuit (:mod:`.connectivity`; branching circuits: :mod:`.branches`).
+- Physical ranges: temperatures inside their fluids' ranges, Kelvin fields that look like
+  Celsius, secondary fluid names (:mod:`.physical`).
 
 These checks only read: the scenario as written and its expansion
 (:func:`workbench.scenario.expand.expand`), and they report problems as
@@ -39,12 +43,14 @@ from workbench.components.catalog import (
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.branches import check_branches
+from workbench.scenario.connectivity import check_connectivity
 from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
+from workbench.scenario.physical import check_physical
 from workbench.scenario.refs import is_param_ref, normal_param_name, split_endpoint
 
 __all__ = ["check_expansion"]
@@ -114,10 +120,18 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
             )
         )
     _check_edge_ports(flat, issues)
+    if not issues:
+        # only a graph whose every edge was built: an edge that failed a rule above would
+        # show up again as open ports (reported once, where it is)
+        issues.extend(check_connectivity(flat))
     issues.extend(check_branches(flat))
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
     issues.extend(check_critical_point(scenario, flat))
+    origins = {
+        (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions
+    }
+    issues.extend(check_physical(scenario, flat, origins))
     return issues
 
 

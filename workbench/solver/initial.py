@@ -8,7 +8,10 @@ cooler its ``pressure_guess`` gives the high pressure and its outlet is at
 outlet to an expansion valve inlet are on the high side, the others on the low side. Enthalpies
 follow the flow: superheated suction, compressor discharge with its efficiency, subcooled
 liquid after a condenser, isenthalpic valves, superheated vapour after an evaporator. Mass flow
-is the compressor's flow model at that state (else 0.05 kg/s).
+is the compressor's flow model at that state (else 0.05 kg/s). A loop whose condenser and
+evaporator are both UA-mode coils then moves its two saturation temperatures until each coil's
+secondary takes the loop's heat flow (:func:`_coil_balance`), and each control loop's state
+starts where its actuated component's equations hold (:func:`_control_states`).
 
 A circuit's ``initial_state`` overrides the suction state of its loops: ``pressure_bar`` the
 suction pressure, ``temperature_k`` or ``enthalpy_kj_kg`` the suction enthalpy.
@@ -19,19 +22,21 @@ A circuit with junctions (mixers, splitters, flash tanks) starts from
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from workbench.components.base import Component
+from workbench.components.base import RESIDUAL_SCALES, Component
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.gas_cooler import GasCooler
 from workbench.components.valve import ExpansionValve
-from workbench.errors import FluidPropertyError
+from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
+from workbench.solver.controls import ControlLoop
 from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
@@ -41,90 +46,226 @@ __all__ = ["initial_guess"]
 DEFAULT_MASS_FLOW_KG_S = 0.05
 
 
-def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float]:
+def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float, list[str]]:
+    """Condensing and evaporating temperatures [K] of a loop, and where each came from."""
     flat, fluid = system.flat, system.fluid
     t_cond = t_evap = None
+    sources = ["40 C (no condenser spec)", "-5 C (no evaporator spec)"]
     for i in loop:
         comp = system.components[flat.edges[i].dst]
         if isinstance(comp, Coil):
+            label = f"{comp.type_name} {comp.name!r} ({comp.path})"
             if comp.name in system.saturation_hints:
                 t = system.saturation_hints[comp.name]
+                source = f"the cascade midpoint of {label}"
             elif comp.has(comp.sat_spec):
                 t = float(comp.params[comp.sat_spec])
+                source = f"{comp.sat_spec} = {t:g} of {label}"
             elif comp.has_secondary:
                 t = comp.t_sec_in + (10.0 if comp.refrigerant_is_hot else -8.0)
+                source = f"the secondary inlet {comp.t_sec_in:g} K of {label}"
             else:
                 continue
             if comp.refrigerant_is_hot:
-                t_cond = t
+                t_cond, sources[0] = t, source
             else:
-                t_evap = t
+                t_evap, sources[1] = t, source
     t_crit = fluid.T_crit
     t_cond = t_cond if t_cond is not None else celsius_to_kelvin(40.0)
     t_evap = t_evap if t_evap is not None else celsius_to_kelvin(-5.0)
     t_cond = min(t_cond, t_crit - 3.0)
     t_min = fluid.T_sat(fluid.p_min * 1.05)
     t_evap = max(min(t_evap, t_cond - 10.0), t_min + 1.0)
-    return t_cond, t_evap
+    return t_cond, t_evap, sources
 
 
 def initial_guess(system: System) -> np.ndarray:
-    """A starting vector for Newton [SI]."""
-    flat, fluid, topo = system.flat, system.fluid, system.topology
+    """A starting vector for Newton [SI].
+
+    Raises
+    ------
+    SpecificationError
+        No starting state exists for the saturation temperatures the specs give (the message
+        names the component and parameter each came from).
+    """
     x = np.zeros(system.n_vars)
+    topo = system.topology
     branching = sorted({j.circuit for j in topo.junctions})
     for k, loop in enumerate(topo.loops):
         if topo.loop_circuit[k] in branching:
             continue  # a branching circuit starts from branched_guess below
-        t_cond, t_evap = _saturation_guesses(system, loop)
-        p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
-        gas_coolers = [c for c in system.components.values() if isinstance(c, GasCooler)]
-        for gc in gas_coolers:  # a transcritical loop: the gas cooler sets the high side
-            if any(flat.edges[i].dst == gc.name for i in loop):
-                p_high = _safe(partial(gc.pressure_guess, t_evap), p_high)
-        state = flat.initial_state.get(topo.loop_circuit[k])
-        if state is not None and state.pressure_bar is not None:
-            p_low = bar_to_pa(state.pressure_bar)
-        # pressures: high from a compressor outlet until a valve inlet
-        high = False
-        for i in loop:
-            edge = flat.edges[i]
-            if isinstance(system.components[edge.src], Compressor):
-                high = True
-            if isinstance(system.components[edge.src], ExpansionValve):
-                high = False
-            x[topo.edge_vars[i].p] = p_high if high else p_low
-        # enthalpies, following the flow twice so that pass-through components see a value
-        h_suction = _safe(partial(_superheated, fluid, p_low, 5.0), float(fluid.h_vap(p_low)))
-        if state is not None and state.enthalpy_kj_kg is not None:
-            h_suction = kj_kg_to_j_kg(state.enthalpy_kj_kg)
-        elif state is not None and state.temperature_k is not None:
-            h_suction = _safe(partial(fluid.h_pT, p_low, state.temperature_k), h_suction)
-        x[topo.edge_vars[loop[0]].h] = h_suction
-        fixed_suction = state is not None and (
-            state.enthalpy_kj_kg is not None or state.temperature_k is not None
-        )
-        for _ in range(2):
-            for n, i in enumerate(loop):
-                prev = loop[n - 1]
-                comp = system.components[flat.edges[i].src]
-                p, h_in = x[topo.edge_vars[i].p], x[topo.edge_vars[prev].h]
-                p_in = x[topo.edge_vars[prev].p]
-                if n == 0 and fixed_suction:
-                    continue
-                x[topo.edge_vars[i].h] = _outlet_guess(system, comp, p_in, h_in, p, h_suction)
-        # mass flow from the loop's compressor
-        x[topo.edge_vars[loop[0]].m] = DEFAULT_MASS_FLOW_KG_S
-        for i in loop:
-            comp = system.components[flat.edges[i].dst]
-            if isinstance(comp, Compressor) and comp.flow_mode != "none":
-                m = _safe(partial(_model_flow, comp, x), 0.0)
-                if m > 0:
-                    x[topo.edge_vars[loop[0]].m] = m
-                break
+        t_cond, t_evap, sources = _saturation_guesses(system, loop)
+        try:
+            _fill_loop(system, x, k, loop, t_cond, t_evap)
+        except FluidPropertyError as exc:
+            raise SpecificationError(
+                f"circuit {topo.loop_circuit[k]}: no starting state for a condensing "
+                f"temperature of {t_cond:g} K (from {sources[0]}) and an evaporating temperature "
+                f"of {t_evap:g} K (from {sources[1]}): {exc}"
+            ) from None
+        coils = _ua_coils(system, loop)
+        if coils is not None:
+            for _ in range(UA_REFINEMENTS):
+                t_next = _coil_balance(system, x, loop, coils, t_cond, t_evap)
+                if t_next is None:
+                    break
+                moved = max(abs(t_next[0] - t_cond), abs(t_next[1] - t_evap))
+                t_cond, t_evap = t_next
+                _fill_loop(system, x, k, loop, t_cond, t_evap)
+                if moved < 0.05:
+                    break
     for circuit in branching:
         branched_guess(system, x, circuit)
+    _control_states(system, x)
     return x
+
+
+def _control_states(system: System, x: np.ndarray) -> None:
+    """Each control loop's state: the actuator's ``initial`` (clamped to its bounds), then one
+    least-squares step that makes the actuated component's equations hold at the starting
+    point (an orifice valve's flow equation is linear in its ``z_flow``: the step matches the
+    valve to the compressor's flow), kept only when it lowers that component's residuals."""
+    for block in system.blocks:
+        if not isinstance(block, ControlLoop):
+            continue
+        index, comp = block.index, block.actuated
+        u0 = min(max(float(block.config.actuator.initial), block.lo), block.hi)
+        x[index] = u0
+        scale = np.array([RESIDUAL_SCALES[eq.kind] for eq in comp.equations()])
+        du = 1e-6 * max(abs(u0), 1.0)
+        try:
+            f0 = comp.residuals(x) / scale
+            x[index] = u0 + du
+            slope = (comp.residuals(x) / scale - f0) / du
+            x[index] = u0
+            denom = float(np.dot(slope, slope))
+            if denom == 0.0 or not np.all(np.isfinite(slope)):
+                continue
+            u1 = min(max(u0 - float(np.dot(slope, f0)) / denom, block.lo), block.hi)
+            x[index] = u1
+            f1 = comp.residuals(x) / scale
+        except (FluidPropertyError, ValueError, ZeroDivisionError):
+            x[index] = u0
+            continue
+        if not (np.all(np.isfinite(f1)) and float(np.dot(f1, f1)) < float(np.dot(f0, f0))):
+            x[index] = u0
+
+
+UA_REFINEMENTS = 4
+"""Rounds of the saturation-temperature estimate of a loop with UA-mode coils (see
+:func:`_coil_balance`)."""
+
+
+def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
+    """The loop's condenser and evaporator when both are UA-mode coils against a secondary
+    stream, without a saturation spec or a thermal coupling; else None."""
+    hot = cold = None
+    for i in loop:
+        comp = system.components[system.flat.edges[i].dst]
+        if not isinstance(comp, Coil):
+            continue
+        if not comp.ua_mode or comp.coupled or comp.has(comp.sat_spec):
+            return None
+        if comp.refrigerant_is_hot:
+            if hot is not None:
+                return None
+            hot = comp
+        else:
+            if cold is not None:
+                return None
+            cold = comp
+    return (hot, cold) if hot is not None and cold is not None else None
+
+
+def _coil_balance(
+    system: System,
+    x: np.ndarray,
+    loop: list[int],
+    coils: tuple[Coil, Coil],
+    t_cond: float,
+    t_evap: float,
+) -> tuple[float, float] | None:
+    """Saturation temperatures [K] at which each coil's secondary takes the loop's heat flow.
+
+    At the starting point ``x`` each coil carries ``Q = m |h_out - h_in|``; treating the whole
+    coil as two-phase (``Cr = 0``), its secondary exchanges ``Q = eps C_sec |T_sat - T_sec,in|``
+    with ``eps = 1 - exp(-UA / C_sec)``, so ``T_sat = T_sec,in +- Q / (eps C_sec)``. A few
+    rounds of this fixed point put the pressures within a kelvin or two of the solution, where
+    Newton needs a few iterations instead of a long damped approach from ``T_sec,in +- 10 K``.
+    """
+    topo, fluid = system.topology, system.fluid
+    out: list[float] = []
+    for coil in coils:
+        inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
+        c_sec = coil.secondary_capacity_rate()
+        ua = coil.ua_total(x)
+        if c_sec <= 0.0 or ua <= 0.0:
+            return None
+        eps = 1.0 - math.exp(-ua / c_sec)
+        q = abs(inlet.m * (outlet.h - inlet.h))
+        sign = 1.0 if coil.refrigerant_is_hot else -1.0
+        out.append(coil.t_sec_in + sign * max(q / (eps * c_sec), 0.5))
+    del topo
+    t_crit = fluid.T_crit
+    t_min = float(fluid.T_sat(fluid.p_min * 1.05)) + 1.0
+    new_cond = min(out[0], t_crit - 3.0)
+    new_evap = max(min(out[1], new_cond - 10.0), t_min)
+    if not (np.isfinite(new_cond) and np.isfinite(new_evap)):
+        return None
+    # half steps: the mass flow and the compressor work respond to both temperatures
+    return 0.5 * (t_cond + new_cond), 0.5 * (t_evap + new_evap)
+
+
+def _fill_loop(
+    system: System, x: np.ndarray, k: int, loop: list[int], t_cond: float, t_evap: float
+) -> None:
+    """Pressures, enthalpies and the mass flow of stream loop ``k`` from its two saturation
+    temperatures [K] (see the module docstring)."""
+    flat, fluid, topo = system.flat, system.fluid, system.topology
+    p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
+    for gc in system.components.values():  # a transcritical loop: the gas cooler sets the high side
+        if isinstance(gc, GasCooler) and any(flat.edges[i].dst == gc.name for i in loop):
+            p_high = _safe(partial(gc.pressure_guess, t_evap), p_high)
+    state = flat.initial_state.get(topo.loop_circuit[k])
+    if state is not None and state.pressure_bar is not None:
+        p_low = bar_to_pa(state.pressure_bar)
+    # pressures: high from a compressor outlet until a valve inlet
+    high = False
+    for i in loop:
+        edge = flat.edges[i]
+        if isinstance(system.components[edge.src], Compressor):
+            high = True
+        if isinstance(system.components[edge.src], ExpansionValve):
+            high = False
+        x[topo.edge_vars[i].p] = p_high if high else p_low
+    # enthalpies, following the flow twice so that pass-through components see a value
+    h_suction = _safe(partial(_superheated, fluid, p_low, 5.0), float(fluid.h_vap(p_low)))
+    if state is not None and state.enthalpy_kj_kg is not None:
+        h_suction = kj_kg_to_j_kg(state.enthalpy_kj_kg)
+    elif state is not None and state.temperature_k is not None:
+        h_suction = _safe(partial(fluid.h_pT, p_low, state.temperature_k), h_suction)
+    x[topo.edge_vars[loop[0]].h] = h_suction
+    fixed_suction = state is not None and (
+        state.enthalpy_kj_kg is not None or state.temperature_k is not None
+    )
+    for _ in range(2):
+        for n, i in enumerate(loop):
+            prev = loop[n - 1]
+            comp = system.components[flat.edges[i].src]
+            p, h_in = x[topo.edge_vars[i].p], x[topo.edge_vars[prev].h]
+            p_in = x[topo.edge_vars[prev].p]
+            if n == 0 and fixed_suction:
+                continue
+            x[topo.edge_vars[i].h] = _outlet_guess(system, comp, p_in, h_in, p, h_suction)
+    # mass flow from the loop's compressor
+    x[topo.edge_vars[loop[0]].m] = DEFAULT_MASS_FLOW_KG_S
+    for i in loop:
+        comp = system.components[flat.edges[i].dst]
+        if isinstance(comp, Compressor) and comp.flow_mode != "none":
+            m = _safe(partial(_model_flow, comp, x), 0.0)
+            if m > 0:
+                x[topo.edge_vars[loop[0]].m] = m
+            break
 
 
 def _outlet_guess(

@@ -74,6 +74,8 @@ class IterationLog:
     message: str = ""
     methods: list[str] = field(default_factory=list)
     level: int = logging.DEBUG
+    last: tuple[np.ndarray, np.ndarray] | None = None
+    """The last point tested and its scaled residuals (the result reuses them)."""
 
     @property
     def remaining(self) -> int:
@@ -92,6 +94,7 @@ class IterationLog:
         """Record the largest scaled residual of ``f``; True when converged or out of time."""
         norm = float(np.max(np.abs(f))) if f.size else 0.0
         self.history.append(norm)
+        self.last = (x, f)
         log.log(self.level, "%s %d: max scaled residual %.3e", label, self.iterations, norm)
         if norm < tolerance:
             self.stop(x, StopReason.CONVERGED, "converged")

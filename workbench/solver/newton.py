@@ -12,6 +12,11 @@ Euclidean norm of the scaled residuals. Property failures during a trial step co
 failed trial. The run stops when the largest scaled residual is below the tolerance, at
 ``max_iterations``, at the deadline, or when the step stalls; the reason is a
 :class:`~workbench.solver.iteration.StopReason`.
+
+A warm start from a neighbouring solution (a sweep) may begin with the Jacobian of the
+system's last step, updated by Broyden's formula while it keeps contracting fast (see
+:func:`newton`): between neighbouring points of a sweep the Jacobian hardly changes, and its
+evaluation is most of an iteration's cost.
 """
 
 from __future__ import annotations
@@ -50,7 +55,10 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
         if dx[i] == 0.0:
             continue
         p_new = x[p_index] + alpha * dx[p_index]
-        lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+        try:
+            lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+        except FluidPropertyError:  # no bound known there: the trial's own evaluation decides
+            continue
         target = x[i] + alpha * dx[i]
         if target < lo:
             alpha = min(alpha, max((lo + 0.01 * (x[i] - lo) - x[i]) / dx[i], 0.0))
@@ -64,20 +72,26 @@ DENSE_LIMIT = 150
 SuperLU's set-up); above it, sparse SuperLU."""
 
 
-def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """Solve ``J dx = -f`` with columns scaled by the typical size of each unknown."""
+def _jacobian(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray | sp.csc_matrix:
+    """The Jacobian of the scaled residuals with columns scaled by each unknown's size."""
     rows, cols, vals = system.jacobian_entries(x, f)
     vals = vals * system.var_scale[cols]
     n, m = system.n_eqs, system.n_vars
     if m <= DENSE_LIMIT:
         jac = np.zeros((n, m))
         np.add.at(jac, (rows, cols), vals)
+        return jac
+    return sp.csc_matrix((vals, (rows, cols)), shape=(n, m))
+
+
+def _solve_linear(system: System, jac: np.ndarray | sp.csc_matrix, f: np.ndarray) -> np.ndarray:
+    """Solve ``J dz = -f`` (dense LAPACK or SuperLU) and return the step ``dx`` [SI]."""
+    if isinstance(jac, np.ndarray):
         try:
             dz = np.linalg.solve(jac, -f)
         except np.linalg.LinAlgError:
             dz = np.linalg.lstsq(jac, -f, rcond=None)[0]
     else:
-        jac = sp.csc_matrix((vals, (rows, cols)), shape=(n, m))
         try:
             dz = spla.splu(jac).solve(-f)
         except RuntimeError:
@@ -86,11 +100,55 @@ def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
     return step
 
 
+def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Solve ``J dx = -f`` with columns scaled by the typical size of each unknown."""
+    return _solve_linear(system, _jacobian(system, x, f), f)
+
+
+REUSE_RATE = 0.1
+"""With a reused Jacobian a full step must cut the residual norm by this factor at least;
+otherwise the Jacobian is computed afresh at the current point."""
+
+
+def _broyden(jac: np.ndarray, dz: np.ndarray, df: np.ndarray) -> None:
+    """Broyden's rank-one update of a scaled Jacobian in place: ``J dz = df`` afterwards."""
+    denom = float(np.dot(dz, dz))
+    if denom > 0.0:
+        jac += np.outer(df - jac @ dz, dz) / denom
+
+
+def _reused_step(
+    system: System, jac: np.ndarray, x: np.ndarray, f: np.ndarray
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, bool]:
+    """A full step with a reused Jacobian (updated in place by Broyden's formula).
+
+    Returns the new point and residuals when the step lowers the residual norm (else None: the
+    caller computes the Jacobian at ``x``), and whether the Jacobian may serve again: only
+    when the step cut the norm by :data:`REUSE_RATE`.
+    """
+    dx = _solve_linear(system, jac, f)
+    if not np.all(np.isfinite(dx)) or limit_step(system, x, dx) < 1.0:
+        return None, False
+    x_new = x + dx
+    f_new = safe_residuals(system, x_new)
+    if f_new is None:
+        return None, False
+    norm2, new2 = float(np.dot(f, f)), float(np.dot(f_new, f_new))
+    if new2 >= (1.0 - 1e-4) * norm2:
+        return None, False
+    _broyden(jac, dx / system.var_scale, f_new - f)
+    return (x_new, f_new), new2 <= REUSE_RATE**2 * norm2
+
+
 def safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
     """Scaled residuals at ``x``, or None when a property call fails or a value is not finite."""
     try:
         f = system.residuals(x)
-    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
+    except FluidPropertyError as exc:
+        system.property_error = str(exc)
+        return None
+    except (ValueError, ZeroDivisionError, OverflowError) as exc:
+        system.property_error = f"{type(exc).__name__}: {exc}"
         return None
     return f if np.all(np.isfinite(f)) else None
 
@@ -103,6 +161,8 @@ def newton(
     max_iterations: int,
     deadline: float | None = None,
     log_state: IterationLog | None = None,
+    reuse_jacobian: bool = False,
+    f0: np.ndarray | None = None,
 ) -> IterationLog:
     """Run damped Newton from ``x0``; see the module docstring.
 
@@ -120,24 +180,48 @@ def newton(
         ``time.perf_counter()`` value after which the run stops.
     log_state : IterationLog, optional
         The log to record into (a strategy passes its own); a new one otherwise.
+    reuse_jacobian : bool
+        Start from the Jacobian the system's last Newton step computed (a warm start from a
+        neighbouring solution: a sweep). A reused Jacobian is updated by Broyden's rank-one
+        formula after each step it makes and kept while a full step with it cuts the residual
+        norm by :data:`REUSE_RATE`. A step that lowers the norm less is kept and the next
+        iteration computes the Jacobian afresh; a step that does not lower it is dropped and the
+        Jacobian is computed at the current point in the same iteration. Without it, every
+        iteration computes the Jacobian.
+    f0 : ndarray, optional
+        The scaled residuals at ``x0`` when the caller has them (not evaluated again).
     """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
-    f = safe_residuals(system, x)
+    f = f0 if f0 is not None and f0.shape == (system.n_eqs,) else safe_residuals(system, x)
     if f is None:
         return state.stop(
             x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
         )
+    stale = system.last_jacobian if reuse_jacobian else None
+    if stale is not None and getattr(stale, "shape", None) != (system.n_eqs, system.n_vars):
+        stale = None
     for _ in range(max_iterations):
         if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
         state.iterations += 1
+        if isinstance(stale, np.ndarray):
+            accepted, keep = _reused_step(system, stale, x, f)
+            if accepted is not None:
+                x, f = accepted
+                if not keep:
+                    stale = None
+                continue
+            stale = None
         try:
-            dx = _newton_step(system, x, f)
+            jac = _jacobian(system, x, f)
         except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
             return state.stop(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )
+        system.last_jacobian = jac
+        stale = jac if reuse_jacobian and isinstance(jac, np.ndarray) else None
+        dx = _solve_linear(system, jac, f)
         if not np.all(np.isfinite(dx)):
             return state.stop(
                 x, StopReason.SINGULAR, "the Newton step is not finite (singular Jacobian)"

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.sparse.csgraph import maximum_bipartite_matching
+import scipy.sparse as sp
+from scipy.sparse.csgraph import maximum_bipartite_matching, min_weight_full_bipartite_matching
 
 from workbench.errors import FluidPropertyError
 from workbench.solver.iteration import IterationLog, StopReason
@@ -26,13 +27,37 @@ __all__ = ["picard", "match_equations"]
 
 
 def match_equations(system: System, x: np.ndarray) -> np.ndarray:
-    """For each residual row the index of its matched unknown, or -1 when none is free."""
-    jac = system.jacobian(x)
-    pattern = jac.copy().tocsr()
-    pattern.data = np.ones_like(pattern.data)
-    pattern.eliminate_zeros()
-    match: np.ndarray = maximum_bipartite_matching(pattern, perm_type="column")
-    return match
+    """For each residual row the index of its matched unknown, or -1 when none is free.
+
+    Among the perfect matchings of the Jacobian's sparsity, the one with the largest product
+    of the matched derivatives (each scaled by its equation's and unknown's typical size) is
+    taken: a minimum-weight perfect matching on ``-ln |J_ij|`` (as MC64 chooses pivots). Each
+    equation then moves the unknown it depends on most, which is the physical assignment: a
+    UA coil's heat balance sets its saturation pressure and its superheat or subcooling spec
+    its outlet enthalpy (a matching on the pattern alone may pair the condenser's heat balance
+    with the compressor's outlet enthalpy, around which Gauss-Seidel drifts away). When the
+    pattern has no perfect matching, a maximum one on the pattern (unmatched rows get -1).
+    """
+    jac = system.jacobian(x).tocoo()
+    values = np.abs(jac.data * system.var_scale[jac.col])
+    keep = (values > 0.0) & np.isfinite(values)
+    pattern = sp.csr_matrix(
+        (np.ones(int(keep.sum())), (jac.row[keep], jac.col[keep])), shape=jac.shape
+    )
+    if jac.shape[0] == jac.shape[1] and keep.any():
+        weights = -np.log(values[keep])
+        weights = weights - weights.min() + 1.0  # positive: zero would read as "no edge"
+        graph = sp.csr_matrix((weights, (jac.row[keep], jac.col[keep])), shape=jac.shape)
+        try:
+            rows, cols = min_weight_full_bipartite_matching(graph)
+        except ValueError:  # structurally singular: no perfect matching
+            pass
+        else:
+            match = -np.ones(jac.shape[0], dtype=int)
+            match[rows] = cols
+            return match
+    structural: np.ndarray = maximum_bipartite_matching(pattern, perm_type="column")
+    return structural
 
 
 def _block_norm(block: Any, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:
@@ -58,13 +83,15 @@ def _solve_block(
         if norm == float("inf") or norm < 1e-30:
             return
         try:
-            f0 = block.residuals(x)[rows]
-            jac = np.empty((len(rows), len(cols)))
-            for j, col in enumerate(cols):
-                dx = system.step(col, x[col])
-                x[col] += dx
-                jac[:, j] = (block.residuals(x)[rows] - f0) / dx
-                x[col] -= dx
+            f_all = block.residuals(x)
+            f0 = f_all[rows]
+            # the block's own Jacobian (analytic where its family has one), rows x matched cols
+            jac = np.zeros((len(rows), len(cols)))
+            where = {col: j for j, col in enumerate(cols)}
+            place = {r: i for i, r in enumerate(rows)}
+            for r, c, v in block.jacobian(x, f_all, system.step):
+                if r in place and c in where:
+                    jac[place[r], where[c]] += v
             delta = np.linalg.solve(jac, -f0)
         except (FluidPropertyError, ValueError, ZeroDivisionError, np.linalg.LinAlgError):
             return

@@ -129,23 +129,15 @@ def _solve_system(
     cfg = system.flat.solver
     stats_before = system.fluid.stats
     system.evaluations = 0
-    x0 = initial_guess(system)
-    warm = initial.x if isinstance(initial, SolveResult) else initial
-    if isinstance(warm, np.ndarray) and warm.size == system.n_vars:
-        # keep whichever start is closer to a solution: the spec-derived guess solves
-        # ideal-mode cycles exactly, the neighbour's solution is better for UA-mode ones
-        f_guess, f_warm = safe_residuals(system, x0), safe_residuals(system, warm)
-        if f_warm is not None and (
-            f_guess is None or np.max(np.abs(f_warm)) < np.max(np.abs(f_guess))
-        ):
-            x0 = warm.copy()
+    system.property_error = ""
+    x0, warm, f0 = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
         x=x0.copy(),
         max_iterations=int(cfg.max_iterations),
         level=logging.INFO if cfg.verbose else logging.DEBUG,
     )
-    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline)
+    _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm, f0)
     result = _finish(system, state)
     used = system.fluid.stats - stats_before
     result.property_calls, result.property_flashes = used.calls, used.flashes
@@ -153,10 +145,47 @@ def _solve_system(
     return result
 
 
+def _start(
+    system: System, initial: SolveResult | np.ndarray | None
+) -> tuple[np.ndarray, bool, np.ndarray | None]:
+    """The starting point, whether it is the warm start, and its residuals when known.
+
+    The warm start when it evaluates, else the spec-derived guess. The spec-derived guess
+    solves ideal-mode cycles exactly, so for a system without UA-mode coils and extra blocks
+    (control loops, couplings) it is also computed and the closer of the two kept; with them
+    the guess is only a start, the warm start is better, and the guess (a few rounds of the UA
+    coils' balance) is not computed at all.
+    """
+    warm = initial.x if isinstance(initial, SolveResult) else initial
+    if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
+        return initial_guess(system), False, None
+    f_warm = safe_residuals(system, warm)
+    if f_warm is None:
+        return initial_guess(system), False, None
+    explicit = len(system.blocks) == len(system.components) and not any(
+        getattr(c, "ua_mode", False) for c in system.components.values()
+    )
+    if explicit:
+        x0 = initial_guess(system)
+        f_guess = safe_residuals(system, x0)
+        if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
+            return x0, False, f_guess
+    return warm.copy(), True, f_warm
+
+
 def _run_strategy(
-    system: System, state: IterationLog, strategy: str, tol: float, deadline: float | None
+    system: System,
+    state: IterationLog,
+    strategy: str,
+    tol: float,
+    deadline: float | None,
+    warm: bool = False,
+    f0: np.ndarray | None = None,
 ) -> None:
     """Run ``strategy`` from ``state.x``, recording into ``state``.
+
+    ``warm``: the start is a neighbour's solution, so the first Newton run may begin with the
+    Jacobian of the system's last step (:func:`~workbench.solver.newton.newton`).
 
     ``fallback``: Newton; when it stops short of convergence for a reason other than time,
     Picard sweeps (from the start when a property call failed, else from where Newton
@@ -182,6 +211,8 @@ def _run_strategy(
         max_iterations=state.remaining,
         deadline=deadline,
         log_state=state,
+        reuse_jacobian=warm,
+        f0=f0,
     )
     if state.converged or strategy == "newton" or state.reason is StopReason.TIMEOUT:
         return
@@ -252,7 +283,8 @@ def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | N
 
 def _finish(system: System, state: IterationLog) -> SolveResult:
     x = state.x
-    f = safe_residuals(system, x)
+    tested = state.last
+    f = tested[1] if tested is not None and tested[0] is x else safe_residuals(system, x)
     norm = float(np.max(np.abs(f))) if f is not None and f.size else float("inf")
     worst = worst_residuals(system, f) if f is not None else []
     message = state.message
@@ -304,4 +336,6 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
             if not result.problems
             else ("a physically impossible state: " + result.problems[0])
         )
+        if result.stop_reason is StopReason.PROPERTY_FAILURE and system.property_error:
+            result.message += f" ({system.property_error})"
     return result

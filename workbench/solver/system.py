@@ -19,8 +19,10 @@ import scipy.sparse as sp
 
 from workbench.components.base import RESIDUAL_SCALES, Component, Equation, PortVars, StepFunction
 from workbench.components.models import component_class
+from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 from workbench.scenario import FlatScenario
+from workbench.solver.context import with_context
 from workbench.solver.topology import Topology, build_topology
 from workbench.solver.variables import VAR_SCALES, Unknowns, VarKind
 
@@ -84,6 +86,10 @@ class System:
     evaluations: int = 0
     saturation_hints: dict[str, float] = field(default_factory=dict)
     """Starting saturation temperatures [K] per coil name (set for coupled coils)."""
+    property_error: str = ""
+    """The last property failure met while evaluating (with the block that met it)."""
+    last_jacobian: Any = None
+    """The scaled Jacobian of the last Newton step (a warm start may begin with it)."""
 
     @property
     def var_names(self) -> list[str]:
@@ -127,9 +133,20 @@ class System:
 
     # -- evaluation ------------------------------------------------------------------------
     def residuals(self, x: np.ndarray) -> np.ndarray:
-        """Scaled residual vector ``F(x) / scale`` [-]."""
+        """Scaled residual vector ``F(x) / scale`` [-].
+
+        Raises
+        ------
+        FluidPropertyError
+            A property call failed; the message names the block whose equations made it.
+        """
         self.evaluations += 1
-        parts = [block.residuals(x) for block in self.blocks]
+        parts = []
+        try:
+            for block in self.blocks:
+                parts.append(block.residuals(x))
+        except FluidPropertyError as exc:
+            raise with_context(exc, block) from exc
         stacked: np.ndarray = np.concatenate(parts) if parts else np.zeros(0)
         scaled: np.ndarray = stacked / self.eq_scale
         return scaled
@@ -150,12 +167,16 @@ class System:
         for block, offset, n in zip(self.blocks, self.eq_offsets, self.eq_counts, strict=True):
             if n == 0:
                 continue
-            f0 = (
-                f_scaled[offset : offset + n] * self.eq_scale[offset : offset + n]
-                if f_scaled is not None
-                else block.residuals(x)
-            )
-            for r, c, v in block.jacobian(x, f0, self.step):
+            try:
+                f0 = (
+                    f_scaled[offset : offset + n] * self.eq_scale[offset : offset + n]
+                    if f_scaled is not None
+                    else block.residuals(x)
+                )
+                entries = block.jacobian(x, f0, self.step)
+            except FluidPropertyError as exc:
+                raise with_context(exc, block) from exc
+            for r, c, v in entries:
                 rows.append(offset + r)
                 cols.append(c)
                 vals.append(v / self.eq_scale[offset + r])

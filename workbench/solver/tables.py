@@ -12,6 +12,8 @@ from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.gas_cooler import GasCooler
 from workbench.components.injection_compressor import InjectionCompressor
+from workbench.errors import FluidPropertyError
+from workbench.solver.context import with_context
 from workbench.solver.controls import ControlLoop
 from workbench.solver.results import EdgeState, SolveResult
 from workbench.solver.system import System
@@ -95,11 +97,14 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
-        out: dict[str, Any] = {"type": comp.type_name, **comp.outputs(x)}
-        result.components[name] = out
-        if result.converged:
-            result.problems.extend(comp.check(x))
-        result.warnings.extend(comp.warnings(x))
+        try:
+            out: dict[str, Any] = {"type": comp.type_name, **comp.outputs(x)}
+            result.components[name] = out
+            if result.converged:
+                result.problems.extend(comp.check(x))
+            result.warnings.extend(comp.warnings(x))
+        except FluidPropertyError as exc:
+            raise with_context(exc, comp) from exc
         if isinstance(comp, Compressor | InjectionCompressor):
             power += float(out["power"])
             balance += comp.power(x)  # model power, not the edge enthalpy rise

@@ -25,18 +25,27 @@ from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
 
 __all__ = ["sweep", "MIN_CASES_PER_PROCESS"]
 
-MIN_CASES_PER_PROCESS = 32
-"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs seconds
-to start (imports and CoolProp's set-up of the fluid) while a warm-started case costs a small
-fraction of that (docs/sweeps.md gives the figures), so small sweeps run faster in-process."""
+MIN_CASES_PER_PROCESS = 1000
+"""With ``processes=None`` no worker gets fewer cases than this: a worker process costs seconds to
+start (the forkserver with the solver and CoolProp preloaded, then CoolProp's set-up of the fluid
+in each worker: 1.5 to 4 s on the 2-core test machine) while a warm-started case of a UA cycle
+costs 2 to 5 ms (docs/sweeps.md gives the figures), so sweeps of fewer than two thousand cases
+run faster in the calling process."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    """forkserver where available (safe with threads, cheap per worker), else spawn."""
+    """forkserver where available (safe with threads, cheap per worker: the solver, the CoolProp
+    backend and the scenario checks are imported once, before the workers fork), else spawn."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["workbench.sweep.runner"])
+        ctx.set_forkserver_preload(
+            [
+                "workbench.sweep.runner",
+                "workbench.fluids.coolprop_backend",
+                "workbench.scenario.physical",
+            ]
+        )
         return ctx
     return multiprocessing.get_context("spawn")
 

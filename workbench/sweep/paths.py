@@ -24,7 +24,14 @@ from workbench.components.catalog import get_spec, normalise_factor
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
 
-__all__ = ["SweepPath", "resolve_path", "resolve_output", "case_document", "read_output"]
+__all__ = [
+    "SweepPath",
+    "resolve_path",
+    "resolve_output",
+    "case_document",
+    "read_output",
+    "plain_value",
+]
 
 CONTROL_FIELDS = ("target", "gain", "band", "smooth_eps")
 """Numeric fields of a control loop that can be swept."""
@@ -129,7 +136,7 @@ def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
     raise _fail(path, "an output is '<component>.<output>' or 'controls.<id>.<key>'")
 
 
-def _plain(value: Any, integer: bool) -> Any:
+def plain_value(value: Any, integer: bool) -> Any:
     """A JSON-plain value (numpy scalars to Python; integral floats to int where needed)."""
     if hasattr(value, "item"):
         value = value.item()
@@ -149,7 +156,7 @@ def case_document(
 
 
 def _set_value(doc: dict[str, Any], spec: SweepPath, value: Any) -> None:
-    value = _plain(value, spec.integer)
+    value = plain_value(value, spec.integer)
     if spec.kind == "component":
         for circuit in doc["circuits"]:
             for comp in circuit["components"]:
