@@ -25,13 +25,13 @@ from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.migrations import migrate
 
 __all__ = [
-    "REPO",
     "BENCHMARKS_MD",
+    "REPO",
+    "CachedProvider",
+    "bench_database",
+    "default_cache_dir",
     "machine_line",
     "write_section",
-    "bench_database",
-    "CachedProvider",
-    "default_cache_dir",
 ]
 
 REPO = Path(__file__).resolve().parents[1]

@@ -74,7 +74,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def evaluate(conn, queries, qrels, provider, mode, settings, split) -> dict[str, float]:  # noqa: ANN001
+def evaluate(conn, queries, qrels, provider, mode, settings, split) -> dict[str, float]:
     """Library search at limit 100: nDCG@10 and recall@100 of one split."""
     ndcg, recall = [], []
     for q in queries:
@@ -115,7 +115,7 @@ def serve(url: str, token: str) -> tuple[subprocess.Popen, str]:
     raise SystemExit("workbench serve did not become ready")
 
 
-def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:  # noqa: ANN001
+def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
     """Every query through ``POST /api/notes/search?limit=10``: nDCG@10 per split, latency."""
     per_split: dict[str, list[float]] = {"dev": [], "holdout": []}
     latency, server = [], []
@@ -146,7 +146,8 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:  # noqa:
 
 class QueryVectors(EmbeddingProvider):
     """The real model's vectors of the queries, computed once (saves re-embedding a query for
-    every setting tried)."""
+    every setting tried).
+    """
 
     def __init__(self, model: EmbeddingProvider, texts: list[str]) -> None:
         self.model_id, self.dimension = model.model_id, model.dimension

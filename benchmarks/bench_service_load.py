@@ -225,7 +225,7 @@ def update_loop(
 
 def run_phase(
     base, tokens, notes, name, seconds, clients, reindex: bool, ids=None
-) -> tuple[Phase, dict]:  # noqa: ANN001
+) -> tuple[Phase, dict]:
     phase = Phase(name)
     deadline = time.monotonic() + seconds
     threads = [

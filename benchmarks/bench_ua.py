@@ -40,7 +40,7 @@ from workbench.sweep import sweep
 from workbench.sweep.paths import resolve_path
 from workbench.sweep.prepared import apply_values
 
-__all__ = ["UACase", "CASES", "COLD_GOAL", "WARM_GOAL", "PREPARED_GOAL", "measure", "render"]
+__all__ = ["CASES", "COLD_GOAL", "PREPARED_GOAL", "WARM_GOAL", "UACase", "measure", "render"]
 
 COLD_GOAL = 250.0
 """A cold solve costs at most this many floors."""
@@ -111,7 +111,8 @@ def floor_cycle(state: Any, p_evap: float, p_cond: float) -> tuple[float, float]
 
 def _min_time(fn: Callable[[], Any], repeat: int, inner: int = 1) -> float:
     """Shortest wall time [s] per call over ``repeat`` runs of ``inner`` calls each, the garbage
-    collector paused during a run (as ``timeit``)."""
+    collector paused during a run (as ``timeit``).
+    """
     best = float("inf")
     for _ in range(repeat):
         gc.collect()
@@ -129,7 +130,8 @@ def _min_time(fn: Callable[[], Any], repeat: int, inner: int = 1) -> float:
 # -- TESPy peer --------------------------------------------------------------------------------
 class TespyWaterHeatPump:
     """``water_heat_pump()`` in TESPy: CycleCloser, Compressor, two MovingBoundaryHeatExchangers
-    (hot side in1/out1), Valve, water sources and sinks; SI units as ours are converted."""
+    (hot side in1/out1), Valve, water sources and sinks; SI units as ours are converted.
+    """
 
     def __init__(self, doc: dict[str, Any]) -> None:
         from tespy.components import (

@@ -28,7 +28,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "JupyterLab", "LabPage", "ink", "free_port"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "JupyterLab", "LabPage", "free_port", "ink"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -20,12 +20,12 @@ from workbench.notes import db
 from workbench.notes.migrations import migrate
 
 __all__ = [
-    "pg_admin_url",
     "fresh_db_url",
-    "module_db_url",
+    "make_database",
     "migrated_conn",
     "minilm",
-    "make_database",
+    "module_db_url",
+    "pg_admin_url",
 ]
 
 

@@ -14,7 +14,7 @@ import itertools
 import json
 from pathlib import Path
 
-__all__ = ["engineering_notes", "run_variants", "heat_pump", "EXAMPLES"]
+__all__ = ["EXAMPLES", "engineering_notes", "heat_pump", "run_variants"]
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
 
@@ -93,7 +93,8 @@ def heat_pump(fluid: str, air_c: float, *, backend: str = "Test") -> dict:
 
 def run_variants() -> list[dict]:
     """Scenario documents of other runs (heat pumps of four fluids at nine air temperatures,
-    split units at other speeds)."""
+    split units at other speeds).
+    """
     docs = [
         heat_pump(fluid, t)
         for fluid, t in itertools.product(

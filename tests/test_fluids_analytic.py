@@ -48,7 +48,7 @@ def test_analytic_ideal_cycle_closes_energy_balance(fluid):
 @pytest.mark.parametrize("fluid", FLUIDS)
 @pytest.mark.parametrize("where", ["liquid", "two-phase", "vapour"])
 def test_analytic_gibbs_relation_holds(fluid, where):
-    """dh = T ds + v dp: (dh/dp)_s = 1/rho and (dh/ds)_p = T, from the backend's own calls."""
+    """Gibbs relation dh = T ds + v dp: (dh/dp)_s = 1/rho and (dh/ds)_p = T, from the backend's own calls."""
     b = get_backend(fluid)
     p, _ = _cycle_pressures(b)
     h_l, h_v = b.h_liq(p), b.h_vap(p)

@@ -62,7 +62,7 @@ def reference_bm25(
     return scores
 
 
-def _keyword_scores(conn, query: str, owner: str, minilm, settings=None) -> dict[str, float]:  # noqa: ANN001
+def _keyword_scores(conn, query: str, owner: str, minilm, settings=None) -> dict[str, float]:
     hits = search(
         conn, query, owner=owner, mode="keyword", limit=100, provider=minilm, settings=settings
     )

@@ -1,5 +1,6 @@
 """Embedding providers: the vector literal, the offline MiniLM model, and HTTP providers
-against a real HTTP server on the loopback interface."""
+against a real HTTP server on the loopback interface.
+"""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ class _EmbeddingServer(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
+    def do_POST(self) -> None:  # the name http.server calls
         payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).seen.append(
             {"path": self.path, "auth": self.headers.get("Authorization"), **payload}

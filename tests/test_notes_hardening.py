@@ -1,6 +1,7 @@
 """Regression tests of issue 14 in the library: reindex races, text the database cannot store,
 folder imports that follow links out of the folder, table upkeep after bulk changes, candidates
-that do not shrink with the limit."""
+that do not shrink with the limit.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ pytestmark = pytest.mark.db
 
 class HashedProvider(EmbeddingProvider):
     """Deterministic 64-d unit vectors from a hash of the text (fast; for tests of storage and
-    upkeep, not of search quality)."""
+    upkeep, not of search quality).
+    """
 
     model_id = "test/hashed-64"
     dimension = 64
@@ -53,7 +55,7 @@ class HashedProvider(EmbeddingProvider):
 class EditWhileEmbedding(EmbeddingProvider):
     """The real model; while reindex embeds its first batch, another session edits a note."""
 
-    def __init__(self, inner: EmbeddingProvider, edit) -> None:  # noqa: ANN001
+    def __init__(self, inner: EmbeddingProvider, edit) -> None:
         self.inner, self.edit, self.calls = inner, edit, 0
         self.model_id, self.dimension = inner.model_id, inner.dimension
 

@@ -313,7 +313,7 @@ other too)."""
 
 @pytest.fixture(scope="module")
 def crowded(module_db_url, minilm):
-    """alice's 200 other notes (160 plain, 40 other runs) and the target runs."""
+    """The 200 other notes of alice (160 plain, 40 other runs) and the target runs."""
     with psycopg.connect(module_db_url, autocommit=True) as conn:
         notes = engineering_notes(160)
         import_notes(
@@ -369,7 +369,8 @@ def test_figure_queries_over_many_runs(crowded, minilm):
     """Every target among the first three, and first for most: the keyword branch always ranks
     the run with the figure first; the semantic branch cannot tell runs of one fluid apart by
     their figures (docs/notes.md, Run log), so the fused rank of a run may drop below a run of
-    the same fluid that reads closer."""
+    the same fluid that reads closer.
+    """
     url, targets = crowded
     ranks = []
     with psycopg.connect(url, autocommit=True) as conn:

@@ -74,7 +74,7 @@ def assert_error(resp: httpx.Response, status: int, code: str, *words: str) -> d
 
 @pytest.fixture(scope="module")
 def seeded(client: httpx.Client, db_url: str) -> dict[str, list[str]]:
-    """alice's three notes, one note of bob about the same topic, filler notes of carol."""
+    """Alice's three notes, one note of bob about the same topic, filler notes of carol."""
     r = client.post("/api/notes/import", json={"notes": ALICE_NOTES}, headers=auth(ALICE))
     assert r.status_code == 200, r.text
     r = client.post(

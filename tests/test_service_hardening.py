@@ -224,7 +224,7 @@ def test_service_tools_body_over_cap_is_413(module_db_url: str, minilm) -> None:
 # -- 9. the MCP tool says why the database failed, and recovers -----------------------------------
 
 
-async def _tool_search(url: str, token: str, query: str):  # noqa: ANN202
+async def _tool_search(url: str, token: str, query: str):
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -306,7 +306,7 @@ def _ready(base: str, proc: subprocess.Popen, log: Path) -> None:
     raise AssertionError(f"{base} never became ready:\n{log.read_text()}")
 
 
-def _until(client: httpx.Client, job: str, done, timeout_s: float = 120) -> dict:  # noqa: ANN001
+def _until(client: httpx.Client, job: str, done, timeout_s: float = 120) -> dict:
     deadline = time.monotonic() + timeout_s
     while True:
         r = client.get(f"/api/notes/reindex/{job}", headers=auth(ADMIN))

@@ -45,7 +45,7 @@ def tool_server(module_db_url: str):
         yield srv
 
 
-async def _call(url: str, token: str, arguments: dict):  # noqa: ANN202
+async def _call(url: str, token: str, arguments: dict):
     http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
     async with http, Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
         tools = await client.list_tools()

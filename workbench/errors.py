@@ -22,18 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
-    "WorkbenchError",
-    "ScenarioIssue",
-    "ScenarioError",
-    "FluidPropertyError",
-    "UnknownFluidError",
     "ConvergenceError",
-    "SpecificationError",
-    "NoteStoreError",
-    "MigrationError",
     "EmbeddingError",
+    "FluidPropertyError",
+    "MigrationError",
     "NoteNotFoundError",
+    "NoteStoreError",
     "RunNotFoundError",
+    "ScenarioError",
+    "ScenarioIssue",
+    "SpecificationError",
+    "UnknownFluidError",
+    "WorkbenchError",
 ]
 
 

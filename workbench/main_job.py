@@ -25,7 +25,7 @@ import time
 import traceback
 from pathlib import Path
 
-__all__ = ["run_main_job", "main"]
+__all__ = ["main", "run_main_job"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ import time
 from types import TracebackType
 from typing import Any, TextIO
 
-__all__ = ["Progress", "progress", "interactive"]
+__all__ = ["Progress", "interactive", "progress"]
 
 
 def interactive(stream: TextIO | None = None) -> bool:

@@ -9,12 +9,12 @@ from __future__ import annotations
 __all__ = [
     "ZERO_CELSIUS_K",
     "bar_to_pa",
-    "pa_to_bar",
-    "kj_kg_to_j_kg",
-    "j_kg_to_kj_kg",
     "celsius_to_kelvin",
+    "j_kg_to_kj_kg",
     "kelvin_to_celsius",
+    "kj_kg_to_j_kg",
     "kw_k_to_w_k",
+    "pa_to_bar",
     "w_k_to_kw_k",
 ]
 

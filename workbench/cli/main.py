@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from workbench.errors import ScenarioError, WorkbenchError
 
-__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_FAILED", "EXIT_BAD_INPUT"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "build_parser", "main"]
 
 EXIT_OK = 0
 EXIT_FAILED = 1

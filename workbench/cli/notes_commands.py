@@ -24,13 +24,13 @@ __all__ = ["register"]
 EXIT_OK, EXIT_FAILED = 0, 1
 
 
-def _connect():  # noqa: ANN202
+def _connect():
     from workbench.notes.db import connect
 
     return connect()
 
 
-def _migrated():  # noqa: ANN202
+def _migrated():
     from workbench.notes.migrations import require_current_schema
 
     conn = _connect()

@@ -21,7 +21,7 @@ for _module in ("fastapi", "uvicorn", "mcp", "psycopg_pool"):
     if importlib.util.find_spec(_module) is None:
         raise ModuleNotFoundError(f"No module named {_module!r}", name=_module)
 
-__all__ = ["register", "DEFAULT_API_PORT", "DEFAULT_TOOLS_PORT"]
+__all__ = ["DEFAULT_API_PORT", "DEFAULT_TOOLS_PORT", "register"]
 
 DEFAULT_API_PORT = 3000
 DEFAULT_TOOLS_PORT = 3001
@@ -29,7 +29,7 @@ EXIT_OK, EXIT_FAILED = 0, 1
 _log = logging.getLogger("workbench.notes.service")
 
 
-def _prepare(what: str):  # noqa: ANN202 - Services or None
+def _prepare(what: str):  # -> Services or None
     from workbench.errors import NoteStoreError
     from workbench.notes.service.auth import load_tokens
     from workbench.notes.service.services import start_services

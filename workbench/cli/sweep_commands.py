@@ -20,7 +20,7 @@ import numpy as np
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from workbench.cli.run_notes import add_note_arguments, note_arguments_problem, store_sweep_note
 
-__all__ = ["register", "parse_set", "SchedulerError", "SCHEDULER_TIMEOUT_S"]
+__all__ = ["SCHEDULER_TIMEOUT_S", "SchedulerError", "parse_set", "register"]
 
 SCHEDULER_TIMEOUT_S = 10
 """Seconds ``--scheduler`` waits to connect before the command exits 2."""

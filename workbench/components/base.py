@@ -26,16 +26,16 @@ from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 
 __all__ = [
+    "COMPONENT_CLASSES",
+    "RESIDUAL_SCALES",
     "Component",
     "Equation",
-    "ResidualKind",
-    "StepFunction",
     "PortState",
     "PortVars",
-    "RESIDUAL_SCALES",
-    "register_component",
+    "ResidualKind",
+    "StepFunction",
     "component_class",
-    "COMPONENT_CLASSES",
+    "register_component",
 ]
 
 ResidualKind = Literal["mass", "pressure", "enthalpy", "temperature", "power", "control"]

@@ -26,13 +26,13 @@ from workbench.components.catalog_types import (
 )
 
 __all__ = [
-    "ParamKind",
-    "ParamSpec",
-    "ComponentSpec",
+    "CALIBRATION_FACTORS",
     "COMPONENT_TYPES",
     "CONTROL_OUTPUTS",
-    "CALIBRATION_FACTORS",
     "LEGACY_FACTOR_PREFIX",
+    "ComponentSpec",
+    "ParamKind",
+    "ParamSpec",
     "get_spec",
     "normalise_factor",
     "port_role",

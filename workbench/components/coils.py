@@ -64,7 +64,7 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin, kw_k_to_w_k
 
-__all__ = ["Condenser", "Evaporator", "Coil", "SATURATION_ANCHOR_J_KG"]
+__all__ = ["SATURATION_ANCHOR_J_KG", "Coil", "Condenser", "Evaporator"]
 
 SATURATION_ANCHOR_J_KG = 1.0
 """Enthalpy distance [J/kg] from the saturation line where superheat and subcooling switch

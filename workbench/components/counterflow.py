@@ -23,11 +23,11 @@ from collections.abc import Callable
 from scipy.optimize import brentq
 
 __all__ = [
-    "counterflow_ua",
-    "counterflow_ntu",
     "counterflow_effectiveness",
-    "lmtd_partials",
+    "counterflow_ntu",
+    "counterflow_ua",
     "find_root",
+    "lmtd_partials",
 ]
 
 _EQUAL = 1e-9

@@ -99,11 +99,11 @@ from workbench.fluids import get_secondary
 from workbench.units import ZERO_CELSIUS_K, celsius_to_kelvin, kw_k_to_w_k
 
 __all__ = [
+    "LIAO_RANGE_C",
     "GasCooler",
     "GasCoolerResult",
     "gas_cooler_heat_flow",
     "liao_optimal_pressure",
-    "LIAO_RANGE_C",
 ]
 
 LIAO_RANGE_C = {"t_e": (-10.0, 20.0), "t_out": (30.0, 60.0)}

@@ -30,7 +30,7 @@ from workbench.components.zones import counterflow_ua, enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["GasCoolerResult", "TemperatureTable", "gas_cooler_heat_flow", "TABLE_CACHE_SIZE"]
+__all__ = ["TABLE_CACHE_SIZE", "GasCoolerResult", "TemperatureTable", "gas_cooler_heat_flow"]
 
 TABLE_CACHE_SIZE = 16
 """Temperature tables a gas cooler keeps (the finite-difference Jacobian revisits a few)."""
@@ -123,7 +123,8 @@ def _isobar(
     segments: int,
 ) -> tuple[list[float], list[float]]:
     """Nodes ``(h [J/kg], T [K])`` of a supercritical isobar from ``cold`` to ``hot`` (each
-    ``(h, T)``), about ``dh`` apart in enthalpy, from (p, T) flashes."""
+    ``(h, T)``), about ``dh`` apart in enthalpy, from (p, T) flashes.
+    """
     (h_lo, t_lo), (h_hi, t_hi) = cold, hot
     hs, ts = [h_lo], [t_lo]
     step = (t_hi - t_lo) / (h_hi - h_lo) * dh

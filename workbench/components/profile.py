@@ -49,17 +49,17 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
 __all__ = [
-    "PROFILE_SEGMENTS",
     "CROSSING_TOLERANCE_K",
-    "UA_WARNING_RATIO",
     "NEAR_CRITICAL",
+    "PROFILE_SEGMENTS",
+    "UA_WARNING_RATIO",
     "ProfileCheck",
-    "secondary_profile",
-    "two_stream_profile",
-    "crossing_problem",
     "accuracy_warning",
+    "crossing_problem",
     "near_critical_note",
     "safe_check",
+    "secondary_profile",
+    "two_stream_profile",
 ]
 
 PROFILE_SEGMENTS = 64

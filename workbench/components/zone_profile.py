@@ -29,18 +29,18 @@ class ZoneProfile:
     """Temperatures along one coil at a trial heat flow, and the conductance they need."""
 
     __slots__ = (
-        "fluid",
-        "p",
-        "h_in",
-        "m",
-        "t_sec_in",
         "c_sec",
-        "hot",
-        "sign",
+        "fluid",
+        "h_in",
         "h_liq",
         "h_vap",
+        "hot",
+        "m",
+        "p",
+        "sign",
         "t_in",
         "t_liq",
+        "t_sec_in",
         "t_vap",
     )
 
@@ -78,7 +78,8 @@ class ZoneProfile:
 
     def outlet_pinches(self) -> bool:
         """Whether ``Q_max`` is the refrigerant outlet reaching the secondary inlet temperature
-        (else the secondary outlet reaching the refrigerant inlet temperature)."""
+        (else the secondary outlet reaching the refrigerant inlet temperature).
+        """
         sign = self.sign
         inlet_end = sign * (self.t_in - self.t_sec_in) * self.c_sec
         return sign * self.m * (self.h_in - self.limit_enthalpy()) <= inlet_end

@@ -49,19 +49,19 @@ from workbench.components.zone_profile import ZoneProfile, enthalpy_at, zone_nam
 from workbench.fluids import FluidBackend
 
 __all__ = [
-    "ZoneResult",
-    "CoupledResult",
+    "PINCHED",
+    "Q_TOLERANCE",
     "CoilSensitivity",
-    "counterflow_ua",
-    "counterflow_ntu",
-    "counterflow_effectiveness",
+    "CoupledResult",
+    "ZoneResult",
     "coil_heat_flow",
     "coil_heat_flow_sensitivity",
+    "counterflow_effectiveness",
+    "counterflow_ntu",
+    "counterflow_ua",
     "coupled_heat_flow",
     "enthalpy_at",
     "find_root",
-    "Q_TOLERANCE",
-    "PINCHED",
 ]
 
 Q_TOLERANCE = 1e-8

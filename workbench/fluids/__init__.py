@@ -25,24 +25,24 @@ if TYPE_CHECKING:
     from workbench.fluids.coolprop_backend import CoolPropBackend
 
 __all__ = [
-    "get_backend",
-    "lease_backend",
+    "ANALYTIC_FLUIDS",
+    "BACKENDS",
+    "PHASES",
+    "SECONDARY_NAMES",
+    "AnalyticBackend",
+    "AnalyticFluid",
     "BackendPool",
+    "CoolPropBackend",
     "FluidBackend",
     "FluidState",
     "PropertyStats",
-    "PHASES",
-    "BACKENDS",
-    "available_fluids",
-    "resolve_fluid",
-    "resolve_backend",
-    "AnalyticBackend",
-    "AnalyticFluid",
-    "ANALYTIC_FLUIDS",
-    "CoolPropBackend",
-    "get_secondary",
     "SecondaryFluid",
-    "SECONDARY_NAMES",
+    "available_fluids",
+    "get_backend",
+    "get_secondary",
+    "lease_backend",
+    "resolve_backend",
+    "resolve_fluid",
 ]
 
 

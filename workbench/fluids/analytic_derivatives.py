@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["AnalyticDerivatives", "LIQ", "TWO", "VAP"]
+__all__ = ["LIQ", "TWO", "VAP", "AnalyticDerivatives"]
 
 LIQ, TWO, VAP = 0, 1, 2
 """Phase codes of the analytic backend."""

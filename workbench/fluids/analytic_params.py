@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["AnalyticFluid", "ANALYTIC_FLUIDS"]
+__all__ = ["ANALYTIC_FLUIDS", "AnalyticFluid"]
 
 
 @dataclass(frozen=True)

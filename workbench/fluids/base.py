@@ -18,9 +18,9 @@ from workbench.errors import FluidPropertyError
 
 __all__ = [
     "PHASES",
+    "FluidBackend",
     "FluidState",
     "PropertyStats",
-    "FluidBackend",
     "fmt_inputs",
 ]
 

@@ -61,7 +61,7 @@ import CoolProp.CoolProp as CP
 from workbench.errors import FluidPropertyError
 from workbench.fluids.base import FluidBackend, FluidState, fmt_inputs
 
-__all__ = ["CoolPropBackend", "MEMO_SIZE"]
+__all__ = ["MEMO_SIZE", "CoolPropBackend"]
 
 MEMO_SIZE = 256
 """Entries the backend remembers (records of flashes and derived values); oldest dropped first."""
@@ -629,7 +629,8 @@ class CoolPropBackend(FluidBackend):
 
     def _tabular_phase(self, p: float, t: float) -> Any | None:
         """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
-        of the saturation line a few kelvin away from it (CoolProp issue #629)."""
+        of the saturation line a few kelvin away from it (CoolProp issue #629).
+        """
         if p >= self.p_crit:
             return None
         if t < self._pq(p, 0.0, "T_bubble")[_SAT_T]:

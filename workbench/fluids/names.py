@@ -10,14 +10,14 @@ from workbench.errors import UnknownFluidError
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
 
 __all__ = [
+    "ALIASES",
     "BACKENDS",
     "COMMON_FLUIDS",
-    "ALIASES",
+    "available_fluids",
+    "closest_fluid_names",
     "normalise",
     "resolve_backend",
     "resolve_fluid",
-    "available_fluids",
-    "closest_fluid_names",
     "unknown_fluid_message",
 ]
 

@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, contextmanager
 
 from workbench.fluids.base import FluidBackend
 
-__all__ = ["BackendPool", "lease_backend", "MAX_IDLE"]
+__all__ = ["MAX_IDLE", "BackendPool", "lease_backend"]
 
 MAX_IDLE = 8
 """Idle backends kept per (fluid, backend, tabular); more are dropped when returned."""

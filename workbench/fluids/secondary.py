@@ -27,7 +27,7 @@ import numpy as np
 from workbench.errors import FluidPropertyError, UnknownFluidError
 from workbench.fluids.base import fmt_inputs
 
-__all__ = ["SecondaryFluid", "get_secondary", "SECONDARY_NAMES"]
+__all__ = ["SECONDARY_NAMES", "SecondaryFluid", "get_secondary"]
 
 _T0 = 273.15
 SECONDARY_NAMES = ("air", "water", "glycol", "MEG<n>", "MPG<n>")

@@ -20,24 +20,24 @@ from workbench.components.catalog import ParamSpec, get_spec
 from workbench.notebook_ui.run import parse_parameter
 
 __all__ = [
+    "CONTROL_OUTPUT_UNITS",
     "Field",
     "JsonPath",
-    "get_at",
-    "set_at",
-    "pop_at",
-    "json_path",
+    "component_fields",
+    "component_path",
+    "control_fields",
     "display_unit",
     "field_text",
-    "parse_field",
-    "component_fields",
-    "template_param_fields",
+    "get_at",
+    "instance_index",
     "instance_param_fields",
-    "control_fields",
+    "json_path",
+    "parse_field",
+    "pop_at",
+    "set_at",
+    "template_param_fields",
     "template_param_units",
     "write_json_atomic",
-    "component_path",
-    "instance_index",
-    "CONTROL_OUTPUT_UNITS",
 ]
 
 JsonPath = tuple[str | int, ...]

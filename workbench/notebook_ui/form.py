@@ -28,7 +28,7 @@ from workbench.notebook_ui.document import (
     template_param_fields,
 )
 
-__all__ = ["FieldRow", "Section", "AddRow", "build_sections"]
+__all__ = ["AddRow", "FieldRow", "Section", "build_sections"]
 
 
 class FieldRow:

@@ -34,7 +34,7 @@ from workbench.errors import NoteStoreError
 from workbench.notebook_ui.notes_access import NotesAccess
 from workbench.notebook_ui.run import locate
 
-__all__ = ["NoteSearchPanel", "MODES", "safe_highlight", "plain_text", "hit_strength"]
+__all__ = ["MODES", "NoteSearchPanel", "hit_strength", "plain_text", "safe_highlight"]
 
 MODES = ("keyword", "semantic", "hybrid")
 """Search modes shown side by side."""

@@ -21,11 +21,11 @@ from typing import Any
 
 __all__ = [
     "PINCH_WARNING_K",
+    "chart_png",
     "findings",
+    "message_html",
     "pinches",
     "result_html",
-    "chart_png",
-    "message_html",
 ]
 
 PINCH_WARNING_K = 1.0

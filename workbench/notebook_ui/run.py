@@ -16,15 +16,15 @@ from typing import Any
 from workbench.errors import WorkbenchError
 
 __all__ = [
-    "NOTEBOOK_DIR",
     "KERNEL_NAME",
-    "list_notebooks",
-    "resolve_notebook",
+    "NOTEBOOK_DIR",
     "ensure_kernel",
-    "parse_parameter",
-    "run_notebook",
-    "notebook_outputs",
+    "list_notebooks",
     "locate",
+    "notebook_outputs",
+    "parse_parameter",
+    "resolve_notebook",
+    "run_notebook",
 ]
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
@@ -204,7 +204,8 @@ def __getattr__(name: str) -> Any:
 
 def notebook_outputs(path: Path) -> list[str]:
     """Where a stored notebook carries outputs: ``cell <n>`` per code cell with outputs or an
-    execution count (empty for a clean notebook)."""
+    execution count (empty for a clean notebook).
+    """
     import nbformat
 
     nb = nbformat.read(str(path), as_version=4)

@@ -22,7 +22,7 @@ from workbench.notes.text import MAX_ID_CHARS, text_problem
 from workbench.notes.upkeep import settle_tables
 from workbench.progress import Progress
 
-__all__ = ["import_notes", "HNSW_INDEX_NAME", "HNSW_INDEX_SQL"]
+__all__ = ["HNSW_INDEX_NAME", "HNSW_INDEX_SQL", "import_notes"]
 
 HNSW_INDEX_NAME = "NoteEmbedding_embedding_hnsw_idx"
 HNSW_INDEX_SQL = sql.SQL(

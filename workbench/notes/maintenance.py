@@ -37,13 +37,13 @@ from workbench.progress import Progress
 
 __all__ = [
     "REINDEX_LOCK_KEY",
-    "ReindexRunningError",
-    "reindex_lock",
+    "VALIDATION_CHECKS",
     "ReindexResult",
+    "ReindexRunningError",
     "ValidationReport",
     "reindex",
+    "reindex_lock",
     "validate",
-    "VALIDATION_CHECKS",
 ]
 
 

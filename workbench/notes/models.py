@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-__all__ = ["Note", "NoteInput", "ImportResult"]
+__all__ = ["ImportResult", "Note", "NoteInput"]
 
 
 @dataclass(frozen=True)

@@ -45,15 +45,15 @@ from workbench.notes.search_sql import (
 from workbench.notes.text import text_problem
 
 __all__ = [
-    "SearchMode",
-    "SearchHit",
-    "SearchSettings",
-    "MAX_QUERY_CHARS",
     "MAX_LIMIT",
-    "search",
-    "keyword_terms",
+    "MAX_QUERY_CHARS",
+    "SearchHit",
+    "SearchMode",
+    "SearchSettings",
     "build_search_sql",
     "escape_hit_text",
+    "keyword_terms",
+    "search",
 ]
 
 MAX_QUERY_CHARS = 1000

@@ -29,10 +29,10 @@ from typing import Literal
 from psycopg import sql
 
 __all__ = [
-    "SearchMode",
+    "HEADLINE_OPTIONS",
     "HIGHLIGHT_START",
     "HIGHLIGHT_STOP",
-    "HEADLINE_OPTIONS",
+    "SearchMode",
     "build_search_sql",
 ]
 

@@ -32,21 +32,21 @@ from workbench.notes.models import ImportResult, Note, NoteInput
 from workbench.notes.text import MAX_ID_CHARS, text_problem
 
 __all__ = [
-    "Note",
-    "NoteInput",
-    "ImportResult",
-    "add_note",
-    "get_note",
-    "update_note",
-    "delete_note",
-    "list_notes",
-    "count_notes",
-    "import_notes",
-    "get_embedding",
-    "MAX_OFFSET",
-    "UPSERT_EMBEDDING_SQL",
     "HNSW_INDEX_NAME",
     "HNSW_INDEX_SQL",
+    "MAX_OFFSET",
+    "UPSERT_EMBEDDING_SQL",
+    "ImportResult",
+    "Note",
+    "NoteInput",
+    "add_note",
+    "count_notes",
+    "delete_note",
+    "get_embedding",
+    "get_note",
+    "import_notes",
+    "list_notes",
+    "update_note",
 ]
 
 _NOTE_COLUMNS = sql.SQL(
@@ -199,8 +199,8 @@ def update_note(
     note_id: str,
     *,
     owner: str | None,
-    title: str | None | object = _UNSET,
-    content: str | None | object = _UNSET,
+    title: str | object | None = _UNSET,
+    content: str | object | None = _UNSET,
     provider: EmbeddingProvider | None = None,
 ) -> Note:
     """Change a note's title and/or content; its embedding is recomputed when the text changed.

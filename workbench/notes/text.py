@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["text_problem", "MAX_ID_CHARS"]
+__all__ = ["MAX_ID_CHARS", "text_problem"]
 
 MAX_ID_CHARS = 512
 """Longest note id or external id [characters]."""

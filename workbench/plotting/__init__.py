@@ -19,14 +19,14 @@ from workbench.plotting.tables import TABLES, results_tables, style_results
 from workbench.plotting.ts import plot_ts
 
 __all__ = [
-    "plot_ph",
-    "plot_ts",
-    "plot_sweep",
+    "TABLES",
+    "CycleLoop",
+    "cycle_loops",
     "plot_convergence",
     "plot_exergy",
-    "style_results",
+    "plot_ph",
+    "plot_sweep",
+    "plot_ts",
     "results_tables",
-    "cycle_loops",
-    "CycleLoop",
-    "TABLES",
+    "style_results",
 ]

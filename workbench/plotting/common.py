@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from workbench.fluids import FluidBackend, get_backend
 
-__all__ = ["fluid_of", "new_axes", "circuit_colour", "CIRCUIT_COLOURS"]
+__all__ = ["CIRCUIT_COLOURS", "circuit_colour", "fluid_of", "new_axes"]
 
 CIRCUIT_COLOURS = (
     "#1f77b4",

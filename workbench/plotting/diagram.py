@@ -26,17 +26,17 @@ from workbench.plotting.labels import LabelPlacer, cluster_points, format_number
 from workbench.plotting.layers import XY
 
 __all__ = [
-    "Diagram",
-    "start_diagram",
-    "draw_dome",
-    "critical_label",
-    "number_states",
-    "reference_handle",
-    "finish_diagram",
-    "PressureLocator",
-    "plain_log_axis",
-    "REFERENCE_STYLE",
     "DOME_STYLE",
+    "REFERENCE_STYLE",
+    "Diagram",
+    "PressureLocator",
+    "critical_label",
+    "draw_dome",
+    "finish_diagram",
+    "number_states",
+    "plain_log_axis",
+    "reference_handle",
+    "start_diagram",
 ]
 
 DOME_STYLE = {"color": "0.25", "lw": 1.2}

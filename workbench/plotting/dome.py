@@ -11,14 +11,14 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
 __all__ = [
-    "Dome",
     "CriticalPoint",
+    "Dome",
     "critical_point",
-    "saturation_dome",
-    "isotherm_ph",
     "isobar_ts",
-    "pressure_range",
+    "isotherm_ph",
     "nice_levels",
+    "pressure_range",
+    "saturation_dome",
 ]
 
 

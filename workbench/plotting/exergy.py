@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from workbench.plotting.common import new_axes
 
-__all__ = ["plot_exergy", "EXERGY_COLOURS"]
+__all__ = ["EXERGY_COLOURS", "plot_exergy"]
 
 EXERGY_COLOURS = {
     "fuel": "#1f77b4",

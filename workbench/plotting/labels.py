@@ -18,7 +18,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.text import Annotation
 
-__all__ = ["LabelPlacer", "Box", "format_celsius", "format_number", "cluster_points"]
+__all__ = ["Box", "LabelPlacer", "cluster_points", "format_celsius", "format_number"]
 
 _CHAR_WIDTH = 0.62
 """Average character width as a share of the font size (DejaVu Sans digits and letters)."""

@@ -12,7 +12,7 @@ from workbench.fluids import FluidBackend
 from workbench.plotting.common import circuit_colour
 from workbench.plotting.cycle import CycleLoop, segment_states
 
-__all__ = ["draw_cycle", "XY"]
+__all__ = ["XY", "draw_cycle"]
 
 XY = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 """Map arrays ``(p [Pa], h [J/kg], T [K], s [J/kg/K])`` to diagram coordinates ``(x, y)``."""

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from workbench.plotting.common import circuit_colour, new_axes
 
-__all__ = ["plot_sweep", "COP_COLUMNS", "POWER_COLUMNS"]
+__all__ = ["COP_COLUMNS", "POWER_COLUMNS", "plot_sweep"]
 
 COP_COLUMNS = ("cop_cooling", "cop_heating")
 """Columns drawn on the left axis [-]."""

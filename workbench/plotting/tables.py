@@ -9,7 +9,7 @@ from pandas.io.formats.style import Styler
 
 from workbench.solver.results import HEADLINE_OUTPUTS
 
-__all__ = ["style_results", "results_tables", "TABLES"]
+__all__ = ["TABLES", "results_tables", "style_results"]
 
 TABLES = ("edges", "components", "summary", "controls", "couplings")
 """Names accepted by :func:`style_results`."""

@@ -35,7 +35,6 @@ from workbench.scenario.types import ScenarioLike
 from workbench.scenario.validate import check_expansion
 
 __all__ = [
-    "as_flat",
     "ActuatorConfig",
     "CircuitConfig",
     "ComponentConfig",
@@ -45,7 +44,6 @@ __all__ = [
     "Expansion",
     "FlatComponent",
     "FlatEdge",
-    "load_flat",
     "FlatScenario",
     "InitialStateConfig",
     "InstanceConfig",
@@ -55,10 +53,12 @@ __all__ = [
     "SolverConfig",
     "SubsystemTemplate",
     "ThermalCouplingConfig",
+    "as_flat",
     "check_expansion",
     "check_scenario",
     "expand",
     "flatten",
+    "load_flat",
     "load_scenario",
     "parse_scenario",
     "read_json",

@@ -15,7 +15,7 @@ from pathlib import Path
 from workbench.components.catalog import COMPONENT_TYPES, ComponentSpec, ParamSpec
 from workbench.scenario.params import describe_range
 
-__all__ = ["render_catalog_markdown", "replace_catalog_section", "START", "END", "main"]
+__all__ = ["END", "START", "main", "render_catalog_markdown", "replace_catalog_section"]
 
 START = "<!-- catalog:start -->"
 END = "<!-- catalog:end -->"

@@ -35,7 +35,7 @@ from workbench.scenario.refs import (
 )
 from workbench.scenario.routing import add_circuit_edge, add_connection, add_instance_edges
 
-__all__ = ["expand", "Expansion", "Substitution"]
+__all__ = ["Expansion", "Substitution", "expand"]
 
 
 @dataclass

@@ -22,11 +22,11 @@ from typing import Any
 from workbench.errors import ScenarioError, ScenarioIssue
 
 __all__ = [
-    "MAX_DOCUMENT_BYTES",
     "MAX_COMPONENTS",
+    "MAX_DOCUMENT_BYTES",
     "MAX_INSTANCES",
-    "check_text_size",
     "check_document_size",
+    "check_text_size",
 ]
 
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024

@@ -26,7 +26,7 @@ from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import allowed, format_path, suggest
 from workbench.scenario.types import ScenarioLike
 
-__all__ = ["as_flat", "load_scenario", "load_flat", "parse_scenario", "read_json"]
+__all__ = ["as_flat", "load_flat", "load_scenario", "parse_scenario", "read_json"]
 
 
 def read_json(source: str | Path) -> tuple[Any, str]:

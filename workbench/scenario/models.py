@@ -21,23 +21,23 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
 __all__ = [
-    "PARAM_REF_PATTERN",
-    "StrictModel",
-    "CondenserBankConfig",
-    "ComponentConfig",
     "COMPONENT_CONTRACT_FIELDS",
+    "PARAM_REF_PATTERN",
+    "V2_ONLY_FIELDS",
+    "ActuatorConfig",
+    "CircuitConfig",
+    "ComponentConfig",
+    "CondenserBankConfig",
+    "ControlConfig",
     "EdgeConfig",
     "InitialStateConfig",
-    "CircuitConfig",
-    "SolverConfig",
-    "ThermalCouplingConfig",
-    "MeasureConfig",
-    "ActuatorConfig",
-    "ControlConfig",
-    "SubsystemTemplate",
     "InstanceConfig",
+    "MeasureConfig",
     "ScenarioConfig",
-    "V2_ONLY_FIELDS",
+    "SolverConfig",
+    "StrictModel",
+    "SubsystemTemplate",
+    "ThermalCouplingConfig",
 ]
 
 PARAM_REF_PATTERN = r"^\$[A-Za-z_][A-Za-z0-9_]*$"
@@ -62,7 +62,8 @@ class StrictModel(BaseModel):
 
 def _loose(schema: dict[str, Any], description: str) -> WithJsonSchema:
     """The JSON Schema of a component field checked against the catalog later: the scenario contract's
-    type, a ``$name`` reference, or null."""
+    type, a ``$name`` reference, or null.
+    """
     return WithJsonSchema(
         {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}
     )

@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["format_path", "key", "item", "suggest", "allowed"]
+__all__ = ["allowed", "format_path", "item", "key", "suggest"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 

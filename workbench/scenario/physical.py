@@ -37,7 +37,7 @@ from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import key
 from workbench.units import ZERO_CELSIUS_K
 
-__all__ = ["check_physical", "SATURATION_PARAMS", "PLAUSIBLE_MIN_K"]
+__all__ = ["PLAUSIBLE_MIN_K", "SATURATION_PARAMS", "check_physical"]
 
 SATURATION_PARAMS = ("t_cond_k", "t_evap_k")
 """Parameters that fix a refrigerant saturation temperature [K]."""

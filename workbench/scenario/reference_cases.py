@@ -16,10 +16,10 @@ from typing import Any
 
 __all__ = [
     "loop_edges",
+    "split_unit_r410a",
     "textbook_r134a",
     "two_stage_flash_r134a",
     "ua_heat_pump",
-    "split_unit_r410a",
     "water_heat_pump",
 ]
 

@@ -13,11 +13,11 @@ from workbench.components.catalog import CALIBRATION_FACTORS, normalise_factor
 from workbench.scenario.models import PARAM_REF_PATTERN
 
 __all__ = [
+    "instance_path",
     "is_param_ref",
     "normal_param_name",
     "normalise_params",
     "split_endpoint",
-    "instance_path",
 ]
 
 _REF = re.compile(PARAM_REF_PATTERN)

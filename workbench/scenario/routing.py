@@ -15,7 +15,7 @@ from workbench.scenario.models import EdgeConfig, ScenarioConfig
 from workbench.scenario.paths import allowed, key, suggest
 from workbench.scenario.refs import instance_path, split_endpoint
 
-__all__ = ["add_circuit_edge", "add_instance_edges", "add_connection"]
+__all__ = ["add_circuit_edge", "add_connection", "add_instance_edges"]
 
 
 def _endpoint(endpoint: str, path: str, issues: list[ScenarioIssue]) -> tuple[str, str] | None:

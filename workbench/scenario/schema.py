@@ -12,7 +12,7 @@ from typing import Any
 from workbench.components.catalog import COMPONENT_TYPES, ParamSpec
 from workbench.scenario.models import PARAM_REF_PATTERN, CondenserBankConfig, ScenarioConfig
 
-__all__ = ["scenario_json_schema", "param_json_schema"]
+__all__ = ["param_json_schema", "scenario_json_schema"]
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

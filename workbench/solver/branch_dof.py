@@ -33,8 +33,8 @@ from workbench.solver.system import System
 from workbench.solver.topology import Branch
 
 __all__ = [
-    "branch_tips_missing",
     "branch_tips_extra",
+    "branch_tips_missing",
     "describe_branch",
     "zone_has_pressure_spec",
 ]

@@ -37,7 +37,7 @@ import numpy as np
 from workbench.components.base import RESIDUAL_SCALES, Component, Equation, StepFunction
 from workbench.scenario.models import ControlConfig
 
-__all__ = ["ControlLoop", "saturate", "MEASURE_KINDS"]
+__all__ = ["MEASURE_KINDS", "ControlLoop", "saturate"]
 
 MEASURE_KINDS = {
     "capacity": "power",

@@ -26,7 +26,7 @@ from workbench.solver.branch_dof import (
 from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
-__all__ = ["check_degrees_of_freedom", "structural_problems", "worst_residuals", "hint_for"]
+__all__ = ["check_degrees_of_freedom", "hint_for", "structural_problems", "worst_residuals"]
 
 
 def _circuit_counts(system: System) -> dict[int, tuple[int, int]]:

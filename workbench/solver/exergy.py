@@ -42,7 +42,7 @@ import pandas as pd
 from workbench.errors import FluidPropertyError, WorkbenchError
 from workbench.solver.results import SolveResult
 
-__all__ = ["ComponentExergy", "ExergyAnalysis", "HeatExergy", "exergy_analysis", "PURPOSES"]
+__all__ = ["PURPOSES", "ComponentExergy", "ExergyAnalysis", "HeatExergy", "exergy_analysis"]
 
 PURPOSES = ("auto", "cooling", "heating")
 """What the cycle is for: it selects which outside bodies' exergy gain is the product."""

@@ -124,7 +124,8 @@ def _control_states(system: System, x: np.ndarray) -> None:
     """Each control loop's state: the actuator's ``initial`` (clamped to its bounds), then one
     least-squares step that makes the actuated component's equations hold at the starting
     point (an orifice valve's flow equation is linear in its ``z_flow``: the step matches the
-    valve to the compressor's flow), kept only when it lowers that component's residuals."""
+    valve to the compressor's flow), kept only when it lowers that component's residuals.
+    """
     for block in system.blocks:
         if not isinstance(block, ControlLoop):
             continue
@@ -158,7 +159,8 @@ UA_REFINEMENTS = 4
 
 def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
     """The loop's condenser and evaporator when both are UA-mode coils against a secondary
-    stream, without a saturation spec or a thermal coupling; else None."""
+    stream, without a saturation spec or a thermal coupling; else None.
+    """
     hot = cold = None
     for i in loop:
         comp = system.components[system.flat.edges[i].dst]
@@ -220,7 +222,8 @@ def _fill_loop(
     system: System, x: np.ndarray, k: int, loop: list[int], t_cond: float, t_evap: float
 ) -> None:
     """Pressures, enthalpies and the mass flow of stream loop ``k`` from its two saturation
-    temperatures [K] (see the module docstring)."""
+    temperatures [K] (see the module docstring).
+    """
     flat, fluid, topo = system.flat, system.fluid, system.topology
     p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
     for gc in system.components.values():  # a transcritical loop: the gas cooler sets the high side

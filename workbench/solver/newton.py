@@ -29,7 +29,7 @@ from workbench.errors import FluidPropertyError
 from workbench.solver.iteration import IterationLog, StopReason
 from workbench.solver.system import System
 
-__all__ = ["newton", "limit_step", "safe_residuals", "DENSE_LIMIT"]
+__all__ = ["DENSE_LIMIT", "limit_step", "newton", "safe_residuals"]
 
 
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:

@@ -23,7 +23,7 @@ from workbench.solver.iteration import IterationLog, StopReason
 from workbench.solver.newton import limit_step, safe_residuals
 from workbench.solver.system import System
 
-__all__ = ["picard", "match_equations"]
+__all__ = ["match_equations", "picard"]
 
 
 def match_equations(system: System, x: np.ndarray) -> np.ndarray:
@@ -121,7 +121,8 @@ def picard(
     log_state: IterationLog | None = None,
 ) -> IterationLog:
     """Run Gauss-Seidel sweeps from ``x0``; see the module docstring (parameters as
-    :func:`~workbench.solver.newton.newton`)."""
+    :func:`~workbench.solver.newton.newton`).
+    """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
     try:

@@ -28,14 +28,14 @@ if TYPE_CHECKING:
     from workbench.solver.exergy import ExergyAnalysis
 
 __all__ = [
-    "SolveResult",
-    "SUMMARY_KEYS",
     "HEADLINE_OUTPUTS",
+    "SUMMARY_KEYS",
     "EdgeState",
-    "StateLoop",
     "JunctionState",
-    "follow_loops",
+    "SolveResult",
+    "StateLoop",
     "find_junctions",
+    "follow_loops",
 ]
 
 HEADLINE_OUTPUTS = (

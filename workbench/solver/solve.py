@@ -42,7 +42,7 @@ from workbench.solver.results import SolveResult
 from workbench.solver.system import System, build_system
 from workbench.solver.tables import collect_results
 
-__all__ = ["solve", "prepare", "assemble"]
+__all__ = ["assemble", "prepare", "solve"]
 
 log = logging.getLogger("workbench.solver")
 

@@ -26,7 +26,7 @@ from workbench.solver.context import with_context
 from workbench.solver.topology import Topology, build_topology
 from workbench.solver.variables import VAR_SCALES, Unknowns, VarKind
 
-__all__ = ["Block", "System", "build_system", "VAR_SCALES"]
+__all__ = ["VAR_SCALES", "Block", "System", "build_system"]
 
 
 class Block(Protocol):

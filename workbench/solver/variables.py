@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["StateVars", "Unknowns", "VarKind", "VAR_SCALES"]
+__all__ = ["VAR_SCALES", "StateVars", "Unknowns", "VarKind"]
 
 VarKind = Literal["m", "p", "h", "z"]
 """Kind of an unknown: mass flow, pressure, enthalpy, or a dimensionless control state."""

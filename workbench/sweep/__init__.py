@@ -28,16 +28,16 @@ if TYPE_CHECKING:
     from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
 
 __all__ = [
-    "sweep",
-    "RESULT_COLUMNS",
     "MIN_CASES_PER_PROCESS",
+    "RESULT_COLUMNS",
     "SweepPath",
-    "resolve_path",
-    "resolve_output",
     "build_cases",
+    "resolve_output",
+    "resolve_path",
+    "run_chunk",
     "snake_order",
     "split_chunks",
-    "run_chunk",
+    "sweep",
 ]
 
 _HOME = {

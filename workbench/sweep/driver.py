@@ -23,7 +23,7 @@ from workbench.sweep.cases import build_cases, split_chunks
 from workbench.sweep.paths import SweepPath, resolve_output, resolve_path
 from workbench.sweep.runner import RESULT_COLUMNS, run_chunk
 
-__all__ = ["sweep", "MIN_CASES_PER_PROCESS"]
+__all__ = ["MIN_CASES_PER_PROCESS", "sweep"]
 
 MIN_CASES_PER_PROCESS = 1000
 """With ``processes=None`` no worker gets fewer cases than this: a worker process costs seconds to
@@ -34,8 +34,9 @@ run faster in the calling process."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    """forkserver where available (safe with threads, cheap per worker: the solver, the CoolProp
-    backend and the scenario checks are imported once, before the workers fork), else spawn."""
+    """Forkserver where available (safe with threads, cheap per worker: the solver, the CoolProp
+    backend and the scenario checks are imported once, before the workers fork), else spawn.
+    """
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")

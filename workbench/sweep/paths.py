@@ -26,11 +26,11 @@ from workbench.scenario import FlatScenario, SolverConfig
 
 __all__ = [
     "SweepPath",
-    "resolve_path",
-    "resolve_output",
     "case_document",
-    "read_output",
     "plain_value",
+    "read_output",
+    "resolve_output",
+    "resolve_path",
 ]
 
 CONTROL_FIELDS = ("target", "gain", "band", "smooth_eps")

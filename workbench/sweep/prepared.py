@@ -41,12 +41,12 @@ from workbench.solver.system import System
 from workbench.sweep.paths import SweepPath, case_document, plain_value
 
 __all__ = [
+    "MAX_CACHED",
     "Prepared",
-    "prepared_for",
+    "StructureChanged",
     "apply_values",
     "current_value",
-    "StructureChanged",
-    "MAX_CACHED",
+    "prepared_for",
 ]
 
 MAX_CACHED = 4
@@ -211,7 +211,8 @@ def _assembled(comp: Any) -> list[str]:
 
 def _reconfigure(comp: Any, kept: dict[str, Any]) -> None:
     """Rerun ``configure`` on a built model and put back what building it set (caches, the
-    ``*_cache`` attributes, start empty)."""
+    ``*_cache`` attributes, start empty).
+    """
     for name in [n for n in vars(comp) if n.endswith("_cache")]:
         setattr(comp, name, None)
     comp.configure()

@@ -17,7 +17,7 @@ from workbench.solver import SUMMARY_KEYS, SolveResult, solve
 from workbench.sweep.paths import SweepPath, case_document, read_output
 from workbench.sweep.prepared import Prepared, StructureChanged, current_value, prepared_for
 
-__all__ = ["run_chunk", "solve_case", "RESULT_COLUMNS"]
+__all__ = ["RESULT_COLUMNS", "run_chunk", "solve_case"]
 
 RESULT_COLUMNS = (
     "converged",

@@ -24,20 +24,20 @@ from workbench.notes.embeddings.config import (
 from workbench.notes.embeddings.http import OllamaProvider, OpenAICompatibleProvider
 
 __all__ = [
-    "STORE_DIMENSION",
     "CONTENT_HASH_SQL",
+    "MINILM_MODEL_ID",
+    "PROVIDERS",
+    "STORE_DIMENSION",
     "EmbeddingProvider",
     "LocalMiniLMProvider",
-    "MINILM_MODEL_ID",
-    "OpenAICompatibleProvider",
     "OllamaProvider",
-    "PROVIDERS",
+    "OpenAICompatibleProvider",
     "content_hash",
     "embedding_text",
-    "pad_to_store",
-    "to_vector_literal",
-    "provider_from_env",
     "get_provider",
+    "pad_to_store",
+    "provider_from_env",
+    "to_vector_literal",
 ]
 
 

@@ -17,14 +17,14 @@ import numpy as np
 from workbench.errors import EmbeddingError
 
 __all__ = [
+    "CONTENT_HASH_SQL",
     "STORE_DIMENSION",
     "EmbeddingProvider",
+    "check_dimension",
+    "content_hash",
+    "embedding_text",
     "pad_to_store",
     "to_vector_literal",
-    "embedding_text",
-    "content_hash",
-    "CONTENT_HASH_SQL",
-    "check_dimension",
 ]
 
 STORE_DIMENSION = 1536

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings.base import EmbeddingProvider
 
-__all__ = ["PROVIDERS", "provider_from_env", "get_provider"]
+__all__ = ["PROVIDERS", "get_provider", "provider_from_env"]
 
 PROVIDERS = ("local", "openai", "ollama")
 _DEFAULTS = {

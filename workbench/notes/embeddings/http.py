@@ -13,7 +13,7 @@ import numpy as np
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings.base import EmbeddingProvider, check_dimension
 
-__all__ = ["OpenAICompatibleProvider", "OllamaProvider"]
+__all__ = ["OllamaProvider", "OpenAICompatibleProvider"]
 
 
 class _HTTPProvider(EmbeddingProvider):

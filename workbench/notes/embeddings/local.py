@@ -18,7 +18,7 @@ import numpy as np
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings.base import EmbeddingProvider
 
-__all__ = ["LocalMiniLMProvider", "MINILM_MODEL_ID", "default_model_paths"]
+__all__ = ["MINILM_MODEL_ID", "LocalMiniLMProvider", "default_model_paths"]
 
 MINILM_MODEL_ID = "local/all-MiniLM-L6-v2-onnx-int8"
 _MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2

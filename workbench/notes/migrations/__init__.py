@@ -27,16 +27,16 @@ from workbench.errors import MigrationError
 
 __all__ = [
     "MIGRATIONS_TABLE",
-    "Migration",
     "AppliedMigration",
-    "available_migrations",
+    "Migration",
     "applied_migrations",
-    "pending_migrations",
+    "available_migrations",
+    "check_legacy_embeddings",
     "current_version",
     "migrate",
-    "rollback",
-    "check_legacy_embeddings",
+    "pending_migrations",
     "require_current_schema",
+    "rollback",
 ]
 
 MIGRATIONS_TABLE = "workbench_schema_migrations"

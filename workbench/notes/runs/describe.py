@@ -38,10 +38,10 @@ from workbench.scenario import as_flat
 __all__ = [
     "PINCH_NOTE_K",
     "NoteText",
+    "headline_temperatures",
+    "run_note",
     "run_summary",
     "run_title",
-    "run_note",
-    "headline_temperatures",
 ]
 
 PINCH_NOTE_K = 1.0

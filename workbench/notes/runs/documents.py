@@ -18,7 +18,7 @@ from typing import Any
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, ScenarioConfig, load_scenario, read_json
 
-__all__ = ["scenario_document", "document_text", "document_changes", "json_path"]
+__all__ = ["document_changes", "document_text", "json_path", "scenario_document"]
 
 
 def scenario_document(scenario: Any) -> dict[str, Any]:

@@ -42,12 +42,12 @@ from workbench.notes.store import add_note, get_note
 __all__ = [
     "RUN_KINDS",
     "StoredRun",
+    "connection_for_call",
+    "get_run",
+    "list_runs",
+    "run_scenario",
     "save_run",
     "save_sweep",
-    "get_run",
-    "run_scenario",
-    "list_runs",
-    "connection_for_call",
 ]
 
 RUN_KINDS = ("run", "sweep")

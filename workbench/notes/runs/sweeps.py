@@ -28,7 +28,7 @@ from workbench.notes.runs.words import (
 )
 from workbench.scenario import FlatScenario, as_flat
 
-__all__ = ["sweep_summary", "sweep_note", "sweep_csv", "swept_columns"]
+__all__ = ["sweep_csv", "sweep_note", "sweep_summary", "swept_columns"]
 
 _FIGURES = (
     ("cop_cooling", "COP cooling", number),
@@ -155,9 +155,9 @@ def sweep_summary(
         "fluid_backend": doc.get("fluid_backend") or "Test",
         "purpose": lead,
         "mode": mode or _mode(frame, paths),
-        "cases": int(len(frame)),
-        "converged": int(len(converged)),
-        "failed": int(len(failed)),
+        "cases": len(frame),
+        "converged": len(converged),
+        "failed": len(failed),
         "varied": varied,
         "ranges": ranges,
         "metric": metric,

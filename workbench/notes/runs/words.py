@@ -36,22 +36,22 @@ from workbench.units import kelvin_to_celsius
 
 __all__ = [
     "CONTROL_OUTPUT_UNITS",
-    "number",
     "celsius",
-    "kilowatts",
-    "with_unit",
-    "exact",
-    "display_unit",
-    "joined",
-    "purpose",
-    "fluid_words",
-    "type_words",
     "circuit_chains",
-    "topology_sentences",
-    "parameter_sentences",
     "conditions",
-    "template_sentences",
+    "display_unit",
+    "exact",
+    "fluid_words",
+    "joined",
+    "kilowatts",
+    "number",
+    "parameter_sentences",
+    "purpose",
     "solver_sentences",
+    "template_sentences",
+    "topology_sentences",
+    "type_words",
+    "with_unit",
 ]
 
 CONTROL_OUTPUT_UNITS = {
@@ -100,7 +100,8 @@ def number(value: Any) -> str:
 
 def celsius(t_k: float | None) -> str:
     """A temperature [K] in °C with one decimal at most: ``265.9`` -> ``-7.2 °C``, ``266.15`` ->
-    ``-7 °C``."""
+    ``-7 °C``.
+    """
     if t_k is None:
         return "–"
     text = f"{kelvin_to_celsius(float(t_k)):.1f}".removesuffix(".0")
@@ -180,7 +181,8 @@ def _streams(type_name: str) -> tuple[tuple[str, str], ...]:
 
 def _outlets(flat: FlatScenario, name: str) -> list[str]:
     """The ports a chain may leave a component by: its streams' outlets, or for a junction
-    (no through streams: a mixer, splitter, flash tank) every port that feeds an edge."""
+    (no through streams: a mixer, splitter, flash tank) every port that feeds an edge.
+    """
     streams = _streams(flat.components[name].type)
     if streams:
         return [outlet for _inlet, outlet in streams]

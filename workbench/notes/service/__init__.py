@@ -29,13 +29,13 @@ from workbench.notes.service.startup import wait_for_database
 from workbench.notes.service.tools import create_tools_app
 
 __all__ = [
+    "Principal",
+    "ServiceSettings",
+    "Services",
+    "TokenRegistry",
     "create_app",
     "create_tools_app",
-    "Principal",
-    "TokenRegistry",
     "load_tokens",
-    "Services",
     "start_services",
-    "ServiceSettings",
     "wait_for_database",
 ]

@@ -42,7 +42,6 @@ def create_app(services: Services | None = None) -> FastAPI:
         Started services; they are closed when the application stops. None: started (and
         closed) by the application's lifespan from the environment.
     """
-
     settings = services.settings if services is not None else ServiceSettings.from_env()
 
     @asynccontextmanager

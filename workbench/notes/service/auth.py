@@ -30,15 +30,15 @@ from workbench.errors import NoteStoreError
 __all__ = [
     "ADMIN_OWNER",
     "LOCAL_OWNER",
+    "LoadedTokens",
     "Principal",
     "TokenRegistry",
-    "LoadedTokens",
+    "bearer_token",
+    "default_tokens_file",
+    "load_tokens",
     "parse_api_tokens",
     "read_tokens_file",
     "write_tokens_file",
-    "default_tokens_file",
-    "load_tokens",
-    "bearer_token",
 ]
 
 ADMIN_OWNER = "admin"

@@ -14,15 +14,15 @@ from workbench.notes.service.errors import ApiError
 from workbench.notes.service.services import Services
 
 __all__ = [
-    "bearer_scheme",
-    "get_services",
-    "get_principal",
-    "require_admin",
-    "get_connection",
-    "ServicesDep",
-    "CallerDep",
     "AdminDep",
+    "CallerDep",
     "ConnectionDep",
+    "ServicesDep",
+    "bearer_scheme",
+    "get_connection",
+    "get_principal",
+    "get_services",
+    "require_admin",
 ]
 
 bearer_scheme = HTTPBearer(

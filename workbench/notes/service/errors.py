@@ -39,11 +39,11 @@ from workbench.errors import EmbeddingError, MigrationError, NoteNotFoundError, 
 from workbench.notes.service.schemas import ErrorBody
 
 __all__ = [
-    "ApiError",
-    "error_body",
-    "describe_exception",
-    "install_error_handlers",
     "ERROR_RESPONSES",
+    "ApiError",
+    "describe_exception",
+    "error_body",
+    "install_error_handlers",
 ]
 
 _log = logging.getLogger("workbench.notes.service")
@@ -70,7 +70,7 @@ def error_body(code: str, message: str, details: list[dict] | None = None) -> di
     return body
 
 
-def _respond(status: int, code: str, message: str, details=None, headers=None) -> JSONResponse:  # noqa: ANN001
+def _respond(status: int, code: str, message: str, details=None, headers=None) -> JSONResponse:
     return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
 
 

@@ -26,7 +26,7 @@ from psycopg import sql
 from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.maintenance import REINDEX_LOCK_KEY, reindex
 
-__all__ = ["REINDEX_LOCK_KEY", "KEEP_JOBS", "ReindexConflict", "ReindexJobs"]
+__all__ = ["KEEP_JOBS", "REINDEX_LOCK_KEY", "ReindexConflict", "ReindexJobs"]
 
 KEEP_JOBS = 100
 """Jobs kept in the table (older ones are deleted when a job starts)."""
@@ -94,7 +94,7 @@ class ReindexJobs:
         Notes per batch and transaction.
     """
 
-    def __init__(self, pool, provider: EmbeddingProvider, *, batch_size: int = 64) -> None:  # noqa: ANN001
+    def __init__(self, pool, provider: EmbeddingProvider, *, batch_size: int = 64) -> None:
         self._pool = pool
         self._provider = provider
         self._batch_size = batch_size

@@ -13,7 +13,7 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodyTooLarge", "BodySizeLimit"]
+__all__ = ["BodySizeLimit", "BodyTooLarge"]
 
 
 class BodyTooLarge(HTTPException):

@@ -18,26 +18,26 @@ from pydantic import (
 from workbench.notes.text import text_problem
 
 __all__ = [
-    "MAX_TITLE_CHARS",
     "MAX_CONTENT_CHARS",
     "MAX_EXTERNAL_ID_CHARS",
     "MAX_IMPORT_RECORDS",
-    "ErrorDetail",
+    "MAX_TITLE_CHARS",
     "ErrorBody",
-    "NoteCreate",
-    "NoteReplace",
-    "NoteOut",
-    "NoteList",
+    "ErrorDetail",
+    "HealthOut",
     "ImportRecord",
     "ImportRequest",
     "ImportResultOut",
+    "NoteCreate",
+    "NoteList",
+    "NoteOut",
+    "NoteReplace",
+    "ReadyOut",
+    "ReindexJobOut",
+    "ScenarioDocument",
     "SearchHitOut",
     "SearchResponse",
-    "ScenarioDocument",
-    "ReindexJobOut",
     "ValidationOut",
-    "HealthOut",
-    "ReadyOut",
 ]
 
 MAX_TITLE_CHARS = 1_000
@@ -87,7 +87,7 @@ class _NoteText(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _not_blank(self):  # noqa: ANN202
+    def _not_blank(self):
         if not ((self.title or "").strip() or (self.content or "").strip()):
             raise ValueError("a note needs a non-empty title or content")
         return self
@@ -156,7 +156,7 @@ class ImportRecord(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _not_blank(self):  # noqa: ANN202
+    def _not_blank(self):
         if not ((self.title or "").strip() or (self.content or "").strip()):
             raise ValueError("a note needs a non-empty title or content")
         return self
@@ -214,7 +214,8 @@ class SearchResponse(BaseModel):
 
 class ScenarioDocument(RootModel[dict[str, Any]]):
     """A scenario document as it was solved (the JSON format of docs/scenario-format.md;
-    ``workbench schema`` prints its JSON Schema), key order kept."""
+    ``workbench schema`` prints its JSON Schema), key order kept.
+    """
 
 
 class ReindexJobOut(BaseModel):

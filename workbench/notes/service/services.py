@@ -18,7 +18,7 @@ from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.startup import describe_url, open_database
 from workbench.notes.text import text_problem
 
-__all__ = ["MAX_RESULTS", "Services", "start_services", "run_search", "query_problem"]
+__all__ = ["MAX_RESULTS", "Services", "query_problem", "run_search", "start_services"]
 
 MAX_RESULTS = 100
 """Most results one search returns through the API or the tool."""
@@ -142,7 +142,8 @@ def run_search(
 
 def query_problem(query: str | None, name: str = "q") -> str | None:
     """Why a search query is refused (missing, blank, over 1,000 characters, a NUL character or
-    a lone surrogate), or None."""
+    a lone surrogate), or None.
+    """
     if query is None:
         return f"{name} is required"
     if not query.strip():

@@ -16,7 +16,7 @@ import uvicorn
 
 from workbench.errors import NoteStoreError
 
-__all__ = ["free_port", "ServerThread"]
+__all__ = ["ServerThread", "free_port"]
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -42,7 +42,7 @@ class ServerThread:
 
     def __init__(
         self,
-        app,  # noqa: ANN001
+        app,
         *,
         host: str = "127.0.0.1",
         port: int | None = None,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from workbench.errors import NoteStoreError
 from workbench.notes.search import SearchSettings
 
-__all__ = ["ServiceSettings", "DEFAULT_MAX_BODY_BYTES"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "ServiceSettings"]
 
 DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body by default [bytes]: an import of 10,000 notes of 1.5 kB fits."""

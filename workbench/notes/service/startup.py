@@ -18,7 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from workbench.errors import NoteStoreError
 
-__all__ = ["Backoff", "describe_url", "wait_for_database", "open_database"]
+__all__ = ["Backoff", "describe_url", "open_database", "wait_for_database"]
 
 _log = logging.getLogger("workbench.notes.service")
 
@@ -128,7 +128,7 @@ def open_database(
     migrate: bool = True,
     pool_size: int = 8,
     name: str = "workbench-notes",
-):  # noqa: ANN201 - psycopg_pool.ConnectionPool
+):
     """Wait for the database, migrate (or check the schema) and open a connection pool.
 
     Parameters

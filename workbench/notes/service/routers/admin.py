@@ -72,7 +72,8 @@ def validate_embeddings(
     conn: ConnectionDep,
 ) -> ValidationOut:
     """One embedding per note, 1536 dimensions, the configured model, no NaN or zero vector,
-    made from the current text."""
+    made from the current text.
+    """
     report = validate(conn, provider=services.provider)
     return ValidationOut(
         ok=report.ok,
