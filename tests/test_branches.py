@@ -51,7 +51,8 @@ def assert_balances(result: SolveResult, rel: float = 1e-7) -> None:
     scale = max(s["heating_capacity_w"] or 0.0, s["compressor_power_w"] or 0.0, 1.0)
     # every component reports its mass flow
     for name, out in result.components.items():
-        assert out.get("massFlowRate") is not None and out["massFlowRate"] > 0, name
+        assert out.get("massFlowRate") is not None, name
+        assert out["massFlowRate"] > 0, name
     # junctions: mass and energy in = out, recomputed from the edge states
     states = result.edge_states
     for junction in result.junctions:
@@ -63,7 +64,8 @@ def assert_balances(result: SolveResult, rel: float = 1e-7) -> None:
         work = out["power"] if junction.type == "InjectionCompressor" else 0.0
         assert m_in == pytest.approx(m_out, rel=1e-9, abs=1e-12), junction.name
         assert abs(e_in + work - e_out) < rel * scale, junction.name
-        assert abs(out["mass_balance_kg_s"]) < 1e-9 and abs(out["energy_balance_w"]) < rel * scale
+        assert abs(out["mass_balance_kg_s"]) < 1e-9
+        assert abs(out["energy_balance_w"]) < rel * scale
     # every component other than coils and compressors is adiabatic; the totals close
     q_in = sum(out["capacity"] for out in result.components.values() if out["type"] == "Evaporator")
     q_out = sum(out["capacity"] for out in result.components.values() if out["type"] == "Condenser")
@@ -126,7 +128,8 @@ def test_each_branch_has_its_own_mass_flow_unknown():
         "m[circuit 0 branch from mixer:outlet]",
     ]
     # one mass balance is implied by the other: the first junction's (the mixer) is dropped
-    assert "mixer.mass" not in result.eq_names and "flash.mass" in result.eq_names
+    assert "mixer.mass" not in result.eq_names
+    assert "flash.mass" in result.eq_names
     assert abs(result.components["mixer"]["mass_balance_kg_s"]) < 1e-12  # and still holds
     by_branch = {loop.name: loop.m_kg_s for loop in result.loops}
     x = result.components["flash"]["vapour_fraction"]
@@ -167,7 +170,8 @@ def test_flash_pressure_follows_from_two_compressor_flows():
     # a larger low stage lifts the intermediate pressure
     comps["comp_lo"]["displacement_m3"] = 6.0e-5
     higher = solve(doc)
-    assert higher.converged and higher.components["flash"]["pressure"] > p_flash
+    assert higher.converged
+    assert higher.components["flash"]["pressure"] > p_flash
 
 
 def test_flash_cycle_on_the_test_backend_is_close_to_coolprop():
@@ -294,7 +298,8 @@ def test_fraction_1_leaves_a_three_way_split_one_spec_short():
     with pytest.raises(SpecificationError) as info:
         solve(copy.deepcopy(doc))
     msg = str(info.value)
-    assert "under-specified" in msg and "(1 missing)" in msg
+    assert "under-specified" in msg
+    assert "(1 missing)" in msg
     assert "branch 'circuit 0 branch from split:outlet_2'" in msg
     assert "branch 'circuit 0 branch from split:outlet_3'" in msg
     assert "split:outlet_1'" not in msg  # fraction_1 sets that one

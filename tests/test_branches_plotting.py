@@ -103,8 +103,10 @@ def test_cycle_loops_number_the_branches_in_order(solved):
     assert [loop.gid for loop in loops] == ["cycle-0-1", "cycle-0-2", "cycle-0-3"]
     assert loops[0].name == "circuit 0 branch from mixer:outlet"  # through the compressor
     assert loops[0].numbers == [1, 2, 3]
-    assert loops[1].numbers == [4, 5, 6, 7] and loops[2].numbers == [8, 9, 10]
-    assert loops[0].lead == () and loops[0].tail == ()  # a splitter adds no line
+    assert loops[1].numbers == [4, 5, 6, 7]
+    assert loops[2].numbers == [8, 9, 10]
+    assert loops[0].lead == ()
+    assert loops[0].tail == ()  # a splitter adds no line
     (mixed,) = loops[1].tail  # into the mixed state
     assert mixed[1] == pytest.approx(result.edge_states[loops[0].rows[0]].h_j_kg)
 
@@ -127,7 +129,9 @@ def test_branch_labels_are_inside_the_axes_and_never_overlap(solved, name, plot)
     ]
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     for text, box in boxes:
-        assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1, text
-        assert frame.y0 - 1 <= box.y0 and box.y1 <= frame.y1 + 1, text
+        assert frame.x0 - 1 <= box.x0, text
+        assert box.x1 <= frame.x1 + 1, text
+        assert frame.y0 - 1 <= box.y0, text
+        assert box.y1 <= frame.y1 + 1, text
     for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
         assert not a.overlaps(b), f"{ta!r} overlaps {tb!r}"

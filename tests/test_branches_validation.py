@@ -38,18 +38,28 @@ def test_the_base_documents_are_valid():
 
 def test_catalog_ports_roles_and_numbered_ports():
     mixer, splitter, flash = get_spec("Mixer"), get_spec("Splitter"), get_spec("FlashTank")
-    assert mixer is not None and splitter is not None and flash is not None
-    assert mixer.junction and splitter.junction and flash.junction
-    assert mixer.has_port("inlet_7") and not mixer.has_port("inlet_0")
-    assert not mixer.has_port("inlet_01") and not mixer.has_port("outlet_2")
-    assert splitter.has_port("outlet_3") and not splitter.has_port("inlet_2")
+    assert mixer is not None
+    assert splitter is not None
+    assert flash is not None
+    assert mixer.junction
+    assert splitter.junction
+    assert flash.junction
+    assert mixer.has_port("inlet_7")
+    assert not mixer.has_port("inlet_0")
+    assert not mixer.has_port("inlet_01")
+    assert not mixer.has_port("outlet_2")
+    assert splitter.has_port("outlet_3")
+    assert not splitter.has_port("inlet_2")
     assert not flash.has_port("vapour_outlet_2")
-    assert port_role("vapour_outlet") == "outlet" and port_role("inlet_3") == "inlet"
-    assert port_role("hot_inlet") == "inlet" and port_role("power") is None
+    assert port_role("vapour_outlet") == "outlet"
+    assert port_role("inlet_3") == "inlet"
+    assert port_role("hot_inlet") == "inlet"
+    assert port_role("power") is None
     # the model classes carry the catalog's streams (the scenario checks read the catalog)
     for name, cls in COMPONENT_CLASSES.items():
         spec = get_spec(name)
-        assert spec is not None and tuple(cls.streams) == spec.streams, name
+        assert spec is not None, name
+        assert tuple(cls.streams) == spec.streams, name
 
 
 def test_unconnected_splitter_outlet_is_named_with_path_and_port():

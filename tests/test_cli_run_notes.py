@@ -44,12 +44,14 @@ def test_solve_note_prints_the_note_id_and_scenario_comes_back(cli_db, tmp_path,
     assert f"stored as note {note_id} of alice" in err
     run = get_run(cli_db, note_id, owner="alice")
     doc = json.loads(SPLIT.read_text(encoding="utf-8"))
-    assert run.scenario == doc and run.summary["converged"] is True
+    assert run.scenario == doc
+    assert run.summary["converged"] is True
     # back from the note: the file written equals the scenario, and solves to the figures
     target = tmp_path / "back" / "scenario.json"
     assert main(["notes", "scenario", note_id, "--owner", "alice", "-o", str(target)]) == EXIT_OK
     back = json.loads(target.read_text(encoding="utf-8"))
-    assert back == doc and list(back) == list(doc)
+    assert back == doc
+    assert list(back) == list(doc)
     again = workbench.solve(back)
     for key, value in run.summary["summary"].items():
         assert again.summary[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
@@ -80,7 +82,8 @@ def test_solve_note_stores_a_run_that_did_not_converge(cli_db, tmp_path, capsys)
     assert main(["solve", str(path), "--note", "--owner", "alice"]) == EXIT_FAILED
     note_id = capsys.readouterr().out.strip().splitlines()[-1]
     run = get_run(cli_db, note_id, owner="alice")
-    assert run.summary["converged"] is False and "NOT converged" in run.title
+    assert run.summary["converged"] is False
+    assert "NOT converged" in run.title
 
 
 def test_note_flags_are_checked_before_solving(cli_db, capsys):
@@ -131,9 +134,11 @@ def test_sweep_note_keeps_the_csv(cli_db, tmp_path, capsys):
     assert code == EXIT_OK
     out, err = capsys.readouterr()
     note_id = out.strip()
-    assert UUID.match(note_id) and f"stored as note {note_id}" in err
+    assert UUID.match(note_id)
+    assert f"stored as note {note_id}" in err
     run = get_run(cli_db, note_id, owner="alice")
-    assert run.kind == "sweep" and run.summary["cases"] == 3
+    assert run.kind == "sweep"
+    assert run.summary["cases"] == 3
     assert "unit_a.evaporator.fan_speed from 0.4 to 1 (3 values: 0.4, 0.7, 1)" in run.content
     table = tmp_path / "table.csv"
     assert main(["notes", "table", note_id, "-o", str(table)]) == EXIT_OK
@@ -158,7 +163,8 @@ def test_sweep_note_keeps_the_csv(cli_db, tmp_path, capsys):
     assert "stored as note" in err
     assert main(["notes", "runs", "--owner", "alice", "--kind", "sweep"]) == EXIT_OK
     listed = capsys.readouterr().out.strip().splitlines()
-    assert len(listed) == 2 and note_id in listed[1]
+    assert len(listed) == 2
+    assert note_id in listed[1]
     assert main(["notes", "runs", "--owner", "alice", "--json"]) == EXIT_OK
     assert [r["kind"] for r in json.loads(capsys.readouterr().out)] == ["sweep", "sweep"]
     with psycopg.connect(cli_db.info.dsn, autocommit=True) as conn:

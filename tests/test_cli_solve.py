@@ -39,7 +39,8 @@ def test_solve_json_has_the_documented_keys_and_exit_0(tmp_path, capsys):
     }
     assert abs(doc["summary"]["cop_cooling"] - 3.07) < 0.01
     comp = next(c for c in doc["components"] if c["name"] == "comp")
-    assert comp["type"] == "Compressor" and comp["power"] > 0
+    assert comp["type"] == "Compressor"
+    assert comp["power"] > 0
     assert {"edge", "circuit", "m_kg_s", "p_bar", "h_kj_kg", "t_c", "quality", "phase", "s"} <= set(
         doc["edges"][0]
     )
@@ -50,7 +51,9 @@ def test_solve_prints_tables_and_writes_csv(tmp_path, capsys):
     out_dir = tmp_path / "csv"
     assert main(["solve", str(path), "--csv", str(out_dir)]) == 0
     text = capsys.readouterr().out
-    assert "converged" in text and "cop_heating" in text and "evap:outlet -> comp:inlet" in text
+    assert "converged" in text
+    assert "cop_heating" in text
+    assert "evap:outlet -> comp:inlet" in text
     assert (out_dir / "edges.csv").read_text().count("\n") == 5
     assert "cond" in (out_dir / "components.csv").read_text()
     assert "cop_cooling" in (out_dir / "summary.csv").read_text()
@@ -62,7 +65,8 @@ def test_solve_not_converged_exits_1_with_diagnostics(tmp_path, capsys):
     assert main(["solve", str(_write(tmp_path, doc)), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["converged"] is False
-    assert out["worst_residuals"] and out["hint"]
+    assert out["worst_residuals"]
+    assert out["hint"]
 
 
 def test_solve_bad_input_exits_2_naming_the_place(tmp_path, capsys):

@@ -22,7 +22,8 @@ def test_superheat_held_at_5_k_by_the_valve():
     loop = result.controls[0]
     assert loop["measured"] == pytest.approx(5.0, abs=1e-6)
     assert abs(loop["error"]) < 1e-6
-    assert 0.2 < loop["actuator"] < 5.0 and loop["saturated"] is None
+    assert 0.2 < loop["actuator"] < 5.0
+    assert loop["saturated"] is None
     assert result.components["evap"]["superheat"] == pytest.approx(5.0, abs=1e-6)
     # the plant sensitivity has the sign of the (negative) gain: more valve flow, less superheat
     assert loop["sensitivity"] < 0
@@ -68,7 +69,8 @@ def test_wrong_sign_gain_is_reported_naming_the_loop():
 def test_hard_and_smooth_saturation_agree_away_from_the_bounds(target):
     hard = solve(superheat_loop(target=target))
     smooth = solve(superheat_loop(target=target, smooth_eps=1e-4))
-    assert hard.converged and smooth.converged
+    assert hard.converged
+    assert smooth.converged
     assert smooth.controls[0]["actuator"] == pytest.approx(hard.controls[0]["actuator"], rel=1e-6)
     assert smooth.summary["cooling_capacity_w"] == pytest.approx(
         hard.summary["cooling_capacity_w"], rel=1e-6
@@ -109,7 +111,8 @@ def test_measure_that_the_component_does_not_have_is_a_validation_error_naming_t
     with pytest.raises(ScenarioError) as info:
         solve(doc)
     text = str(info.value)
-    assert "controls[0]" in text and "superheat" in text
+    assert "controls[0]" in text
+    assert "superheat" in text
 
 
 def test_legacy_factor_name_is_accepted():
@@ -127,7 +130,8 @@ def test_solve_json_lists_the_controls(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     loop = doc["controls"][0]
     assert {"id", "target", "measured", "error", "actuator", "saturated"} <= set(loop)
-    assert loop["id"] == "superheat" and loop["saturated"] is None
+    assert loop["id"] == "superheat"
+    assert loop["saturated"] is None
     assert abs(loop["measured"] - 6.0) < 1e-6
 
 

@@ -50,7 +50,8 @@ def test_cascade_summary_counts_only_external_heat():
 def test_perfect_coupling_loses_nothing_and_more_ua_narrows_the_gap():
     base = solve(cascade(efficiency=1.0))
     big = solve(cascade(efficiency=1.0, ua=5000.0))
-    assert base.converged and big.converged
+    assert base.converged
+    assert big.converged
     assert base.couplings[0]["loss_to_ambient_w"] == pytest.approx(0.0, abs=1e-9)
     gap = lambda r: (  # noqa: E731
         r.components["lt_condenser"]["saturationTemperature"]

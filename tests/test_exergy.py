@@ -43,7 +43,8 @@ def analyses() -> dict[str, tuple]:
 def test_the_exergy_balance_closes_and_destruction_is_never_negative(analyses, name):
     result, ex = analyses[name]
     assert isinstance(ex, ExergyAnalysis)
-    assert ex.fuel_w > 0 and ex.product_w > 0
+    assert ex.fuel_w > 0
+    assert ex.product_w > 0
     # fuel = product + destruction + loss, to the solver's tolerance
     assert abs(ex.balance_w) < 1e-6 * ex.fuel_w
     assert ex.fuel_w == pytest.approx(ex.product_w + ex.destruction_w + ex.loss_w, rel=1e-9)
@@ -90,7 +91,8 @@ def test_refrigerator_purpose_product_and_loss(analyses):
     assert ex.purpose == "cooling"
     roles = {h.component: h for h in ex.heat}
     evap, cond = roles["evaporator"], roles["condenser"]
-    assert evap.role == "product" and cond.role == "loss"
+    assert evap.role == "product"
+    assert cond.role == "loss"
     assert evap.body == cond.body == "secondary stream"
     # the cooled air: exergy gain = -Q (1 - T0 / T_m), T_m its log-mean temperature
     t_in, t_out = 263.15, _result.components["evaporator"]["secondary_outlet_temperature"]

@@ -104,7 +104,8 @@ def test_analytic_quality_and_phase_labels():
     assert b.state_ph(p, h_v + 1e3).phase == "vapour"
     state = b.state_ph(np.array([p, p, p]), np.array([h_l - 1e3, h_l + 1e3, h_v + 1e3]))
     assert list(state.phase) == ["liquid", "two-phase", "vapour"]
-    assert np.isnan(state.quality[0]) and np.isnan(state.quality[2])
+    assert np.isnan(state.quality[0])
+    assert np.isnan(state.quality[2])
     assert 0.0 < state.quality[1] < 0.01
 
 
@@ -180,16 +181,19 @@ def test_analytic_property_invariants(fluid, frac_p, frac_h):
     h = min(max(h_l + frac_h * (h_v - h_l), b.h_min(p) + 1.0), b.h_max(p) - 1.0)
     state = b.state_ph(p, h)
     t_sat, temp = b.T_sat(p), state.T
-    assert state.rho > 0.0 and temp > 0.0
+    assert state.rho > 0.0
+    assert temp > 0.0
     assert b.dT_dh_p(p, h) >= 0.0
     assert b.drho_dh_p(p, h) <= 0.0  # density falls as enthalpy rises
     if state.phase == "two-phase":
         assert 0.0 <= state.quality <= 1.0
         assert temp == t_sat
     elif state.phase == "liquid":  # saturated liquid (h == h_l) may carry either label
-        assert temp <= t_sat and h <= h_l
+        assert temp <= t_sat
+        assert h <= h_l
     else:
-        assert temp >= t_sat and h >= h_v
+        assert temp >= t_sat
+        assert h >= h_v
     assert b.h_ps(p, state.s) == pytest.approx(h, rel=1e-11, abs=1e-6)
 
 
@@ -231,4 +235,5 @@ def test_analytic_stats_count_calls_and_reset():
     assert b.stats.calls == 3
     assert int(b.stats) == 3
     b.reset_stats()
-    assert b.stats.calls == 0 and b.stats.flashes == 0
+    assert b.stats.calls == 0
+    assert b.stats.flashes == 0

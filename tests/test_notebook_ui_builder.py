@@ -85,17 +85,20 @@ def test_builder_solve_twice_draws_a_chart_each_time_and_no_pyplot_figure(capsys
     solve = _buttons(builder.widget)["Solve"]
     solve.click()
     first = builder._chart.value
-    assert builder.result.converged and _ink(first) > 0.03
+    assert builder.result.converged
+    assert _ink(first) > 0.03
     assert builder._chart.layout.display is None
     _row(builder, ("circuits", 0, "components", 0, "speed_hz")).text.value = "35"
     assert builder.document["circuits"][0]["components"][0]["speed_hz"] == 35
     solve.click()
     second = builder._chart.value
-    assert _ink(second) > 0.03 and second != first
+    assert _ink(second) > 0.03
+    assert second != first
     assert builder.result.summary["compressor_power_w"] > 0
     assert plt.get_fignums() == figures  # nothing for the inline backend to show elsewhere
     out = capsys.readouterr()
-    assert out.out == "" and out.err == ""
+    assert out.out == ""
+    assert out.err == ""
 
 
 def test_builder_shows_solving_then_the_result():
@@ -106,24 +109,29 @@ def test_builder_shows_solving_then_the_result():
     builder._solve_button.observe(lambda ch: states.append(ch["new"]), names="disabled")
     builder._solve_button.click()
     assert "solving" in seen[0]
-    assert "converged" in seen[-1] and "COP heating" in seen[-1]
+    assert "converged" in seen[-1]
+    assert "COP heating" in seen[-1]
     assert states == [True, False]  # the button is off while solving
 
 
 def test_builder_cleared_field_is_an_issue_and_solve_leaves_nothing_stale():
     builder = ScenarioBuilder.from_file(HP)
     builder._solve_button.click()
-    assert builder._chart.value and builder._tables.value
+    assert builder._chart.value
+    assert builder._tables.value
     _row(builder, (*EVAP, "air_inlet_temp_c")).text.value = ""
     assert builder.issues == [
         "circuits[0].components[3].air_inlet_temp_c: empty: type a value, or remove the "
         "parameter with its ✕ button"
     ]
-    assert "1 issue" in builder._status.value and "valid scenario" not in builder._status.value
+    assert "1 issue" in builder._status.value
+    assert "valid scenario" not in builder._status.value
     builder._solve_button.click()
     assert builder.result is None
-    assert builder._chart.layout.display == "none" and builder._chart.value == b""
-    assert builder._tables.value == "" and "not solved" in builder._results.value
+    assert builder._chart.layout.display == "none"
+    assert builder._chart.value == b""
+    assert builder._tables.value == ""
+    assert "not solved" in builder._results.value
     # removing the parameter instead: the model needs it, validation says so before Solve
     _row(builder, (*EVAP, "air_inlet_temp_c")).text.value = "5"
     assert builder.issues == []
@@ -138,7 +146,9 @@ def test_builder_refused_solve_of_an_invalid_value_clears_the_last_result():
     assert builder.issues[0].startswith("circuits[0].components[3].ua_nominal_kw_k")
     with pytest.raises(ScenarioError):
         builder.solve()
-    assert builder.result is None and builder._chart.value == b"" and builder._tables.value == ""
+    assert builder.result is None
+    assert builder._chart.value == b""
+    assert builder._tables.value == ""
 
 
 def test_builder_marks_a_result_older_than_the_form():
@@ -191,7 +201,8 @@ def test_builder_add_parameter_uses_the_default_or_asks_for_a_value_and_only_onc
     assert builder.document["circuits"][0]["components"][3]["z_ua"] == 1.0
     section = next(s for s in builder._sections if s.title.startswith("evaporator"))
     pick = section.box.children[-1].children[0]
-    assert "z_ua" not in pick.options and "t_evap_k" in pick.options
+    assert "z_ua" not in pick.options
+    assert "t_evap_k" in pick.options
 
 
 def test_builder_add_button_adds_the_picked_parameter():
@@ -207,7 +218,8 @@ def test_builder_add_button_adds_the_picked_parameter():
 def test_builder_unknown_fluid_names_the_closest_ones_not_all():
     builder = ScenarioBuilder.from_file(HP)
     issues = builder.set_fluid(fluid="R41OA")
-    assert len(issues) == 1 and issues[0].startswith("fluid: unknown fluid 'R41OA'")
+    assert len(issues) == 1
+    assert issues[0].startswith("fluid: unknown fluid 'R41OA'")
     assert "did you mean R410A" in issues[0]
     assert len(builder._status.value) < 600
     assert builder.set_fluid(fluid="R410A") == []
@@ -219,9 +231,11 @@ def test_builder_edits_template_instances_and_their_parameters():
     assert "instance unit_b (of split_unit, circuit 1)" in titles
     assert "template split_unit: $parameters" in titles
     speed_b = _row(builder, ("instances", 1, "params", "speed_hz"))
-    assert speed_b.text.value == "40" and speed_b.text.placeholder == "template: 50"
+    assert speed_b.text.value == "40"
+    assert speed_b.text.placeholder == "template: 50"
     speed_a = _row(builder, ("instances", 0, "params", "speed_hz"))
-    assert speed_a.text.value == "" and "1/s" in speed_a.unit.value
+    assert speed_a.text.value == ""
+    assert "1/s" in speed_a.unit.value
     base = builder.solve(show=False).summary["compressor_power_w"]
     speed_a.text.value = "35"  # unit_a: slower compressor
     assert builder.document["instances"][0]["params"]["speed_hz"] == 35
@@ -247,7 +261,8 @@ def test_builder_shows_warnings_pinch_and_saturated_loops():
     builder = ScenarioBuilder(wet)
     builder.solve()
     assert "suction is two-phase" in builder._results.value
-    assert "pinch" in builder._results.value and "evap" in builder._results.value
+    assert "pinch" in builder._results.value
+    assert "evap" in builder._results.value
     tight = _doc("superheat_control_v2")
     tight["controls"][0]["actuator"].update(min=0.2, max=1.2, initial=1.0)
     builder = ScenarioBuilder(tight)
@@ -255,7 +270,8 @@ def test_builder_shows_warnings_pinch_and_saturated_loops():
     assert result.controls[0]["saturated"] == "high"
     assert "control loop superheat is saturated at its max" in builder._results.value
     target = _row(builder, ("controls", 0, "target"))
-    assert target.text.value == "5.0" and target.unit.value.endswith(">K</span>")
+    assert target.text.value == "5.0"
+    assert target.unit.value.endswith(">K</span>")
 
 
 def test_builder_validates_typed_values_with_their_json_path(tmp_path):

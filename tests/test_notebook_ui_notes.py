@@ -50,8 +50,11 @@ def panel(fresh_db_url, minilm):
 def test_safe_highlight_keeps_only_the_highlight_tags():
     raw = "a <script>x</script> & <b>oil</b> <img src=x onerror=alert(1)>"
     out = safe_highlight(raw)
-    assert "<script" not in out and "<img" not in out
-    assert "&lt;script&gt;" in out and "<b>oil</b>" in out and "&amp;" in out
+    assert "<script" not in out
+    assert "<img" not in out
+    assert "&lt;script&gt;" in out
+    assert "<b>oil</b>" in out
+    assert "&amp;" in out
     # a snippet the server already escaped is not escaped twice
     assert safe_highlight("a &lt;script&gt; &amp; <b>oil</b>") == safe_highlight(
         "a <script> & <b>oil</b>"
@@ -82,7 +85,8 @@ def test_panel_import_path_resolves_like_the_notebook_parameter(panel, tmp_path,
     assert "imported 8 notes" in panel._status.value
     assert panel.count() == 8
     _button(panel, "Import").click()  # idempotent
-    assert "0 new, 0 updated, 8 unchanged" in panel._status.value and panel.count() == 8
+    assert "0 new, 0 updated, 8 unchanged" in panel._status.value
+    assert panel.count() == 8
 
 
 def test_panel_search_survives_a_closed_notebook_connection(panel, fresh_db_url):
@@ -113,7 +117,8 @@ def test_panel_columns_show_each_branch_match_strength(panel):
     panel.import_folder("notebooks/sample_notes")
     hits = panel.search_all("oil trap in the suction riser")
     top_kw, top_sem = hits["keyword"][0], hits["semantic"][0]
-    assert top_kw.keyword_score is not None and top_kw.keyword_score > 0
+    assert top_kw.keyword_score is not None
+    assert top_kw.keyword_score > 0
     assert 0 < top_sem.semantic_similarity <= 1
     assert f"BM25 {top_kw.keyword_score:.2f}" in panel._columns["keyword"].value
     assert f"cosine {top_sem.semantic_similarity:.3f}" in panel._columns["semantic"].value
@@ -121,7 +126,8 @@ def test_panel_columns_show_each_branch_match_strength(panel):
     assert "RRF" not in panel._columns["keyword"].value + panel._columns["semantic"].value
     # keyword scores fall with rank (they are match strengths, not near-equal RRF values)
     scores = [h.keyword_score for h in hits["keyword"]]
-    assert scores == sorted(scores, reverse=True) and scores[0] > 1.2 * scores[-1]
+    assert scores == sorted(scores, reverse=True)
+    assert scores[0] > 1.2 * scores[-1]
     assert hit_strength("semantic", top_kw).startswith("cosine")
 
 
@@ -137,7 +143,8 @@ def test_panel_renders_titles_and_snippets_safely(panel, fresh_db_url, minilm):
     panel.search_all("oil suction riser")
     for mode in ("keyword", "semantic", "hybrid"):
         html_text = panel._columns[mode].value
-        assert "<script" not in html_text and "<img" not in html_text, mode
+        assert "<script" not in html_text, mode
+        assert "<img" not in html_text, mode
         assert "&lt;script&gt;" in html_text, mode
     assert "<b>" in panel._columns["keyword"].value  # highlights kept
     assert panel.table()["hybrid"][1].startswith("<script>alert")  # plain text in the table

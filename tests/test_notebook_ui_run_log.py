@@ -77,13 +77,16 @@ def _builder(db, minilm, doc=None, **kw) -> ScenarioBuilder:
 def test_store_run_button_keeps_the_solved_run_as_a_note(db, notes, minilm):
     b = _builder(db, minilm)
     store = _find(b.widget, "wb-store-run")
-    assert isinstance(store, w.Button) and store.disabled  # nothing solved yet
+    assert isinstance(store, w.Button)
+    assert store.disabled  # nothing solved yet
     b.set_parameter("evaporator", "air_inlet_temp_c", -7.0)
     b._solve_button.click()
-    assert b.result.converged and not store.disabled
+    assert b.result.converged
+    assert not store.disabled
     store.click()
     status = _find(b.widget, "wb-run-status").value
-    assert "stored as note" in status and b.last_run.id in status
+    assert "stored as note" in status
+    assert b.last_run.id in status
     with psycopg.connect(db, autocommit=True) as conn:
         run = get_run(conn, b.last_run.id, owner="alice")
     assert run.scenario == b.document
@@ -115,7 +118,8 @@ def test_related_notes_show_under_the_results(db, notes, minilm):
     b.solve()
     assert b.related_hits[0].id == notes["propane"].id
     shown = _find(b.widget, "wb-related").value
-    assert "Related notes" in shown and "R290 (propane) charge limits" in shown
+    assert "Related notes" in shown
+    assert "R290 (propane) charge limits" in shown
     assert shown.index("<li") < shown.index("R290 (propane) charge limits") < shown.index("</li>")
     b.close()
 
@@ -135,7 +139,8 @@ def test_a_failed_solve_shows_the_notes_on_its_hint(db, notes, minilm):
     b.set_parameter("evaporator", "fan_speed", 1.4)
     with pytest.raises(workbench.errors.ScenarioError):
         b.solve()
-    assert _find(b.widget, "wb-related").value == "" and b.related_hits == []
+    assert _find(b.widget, "wb-related").value == ""
+    assert b.related_hits == []
     assert _find(b.widget, "wb-store-run").disabled
     b.close()
 
@@ -147,7 +152,8 @@ def test_from_note_reopens_a_run_and_re_solves_to_its_figures(db, notes, minilm)
     run = first.store_run()
     first.close()
     b = ScenarioBuilder.from_note(run.id, owner="alice", database=db, provider=minilm)
-    assert b.document == run.scenario and b.source_note == run.id
+    assert b.document == run.scenario
+    assert b.source_note == run.id
     assert "opened from note" in _find(b.widget, "wb-run-status").value
     assert b._fluid.value == "R290"
     result = b.solve()
@@ -174,7 +180,8 @@ def test_builder_without_owner_has_no_run_log_and_no_database(minilm):
     box = _find(b.widget, "wb-run-log")
     assert box.layout.display == "none"
     b.solve()
-    assert b.related_hits == [] and _find(b.widget, "wb-related").value == ""
+    assert b.related_hits == []
+    assert _find(b.widget, "wb-related").value == ""
     with pytest.raises(NoteStoreError, match="has no run log"):
         b.store_run()
 

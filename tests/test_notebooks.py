@@ -70,7 +70,8 @@ def test_notebook_is_committed_without_outputs_and_has_a_parameters_cell(name):
     assert notebook_outputs(path) == [], f"{path} has outputs; clear them before committing"
     nb = nbformat.read(str(path), as_version=4)
     tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(tagged) == 1 and "output_dir" in tagged[0].source
+    assert len(tagged) == 1
+    assert "output_dir" in tagged[0].source
 
 
 def test_notebook_outputs_detects_a_stored_output(tmp_path):
@@ -90,7 +91,8 @@ def test_01_scenario_builder(tmp_path, kernel):
         kernel,
         edits={"evaporator": {"air_inlet_temp_c": 2.0}},
     )
-    assert summary["converged"] and summary["issues"] == []
+    assert summary["converged"]
+    assert summary["issues"] == []
     (demo,) = summary["demo_issues"]
     assert demo.startswith("fluid: unknown fluid 'R41OA' for backend CoolProp; did you mean R410A")
     assert len(json.dumps(summary)) < 2000  # no list of every CoolProp fluid
@@ -111,9 +113,11 @@ def test_02_parameter_sweep_writes_one_row_per_value(tmp_path, kernel):
     summary = _run("02_parameter_sweep", tmp_path, kernel, values=values, output_csv=str(csv))
     df = pd.read_csv(csv)
     parameter = "unit_a.evaporator.fan_speed"
-    assert len(df) == 3 and df[parameter].tolist() == values
+    assert len(df) == 3
+    assert df[parameter].tolist() == values
     assert {"converged", "cop_cooling", "cooling_capacity_w", "compressor_power_w"} <= set(df)
-    assert df["converged"].all() and summary["converged"] == 3
+    assert df["converged"].all()
+    assert summary["converged"] == 3
     assert df["cooling_capacity_w"].is_monotonic_increasing  # more evaporator air
     assert ((df["cop_cooling"] > 1.0) & (df["cop_cooling"] < 10.0)).all()
     assert (tmp_path / "02_parameter_sweep" / "sweep.png").exists()
@@ -123,14 +127,16 @@ def test_02_parameter_sweep_writes_one_row_per_value(tmp_path, kernel):
 def test_03_controls_and_couplings(tmp_path, kernel):
     summary = _run("03_controls_and_couplings", tmp_path, kernel, targets=[4.0, 7.0])
     control = summary["control"]
-    assert control["converged"] and control["saturated"] is None
+    assert control["converged"]
+    assert control["saturated"] is None
     assert control["measured"] == pytest.approx(control["target"], abs=1e-5)
     sweep = summary["target_sweep"]
     assert all(sweep["converged"])
     assert sweep["measured"] == pytest.approx([4.0, 7.0], abs=1e-5)
     assert sweep["actuator"][1] < sweep["actuator"][0]  # more superheat: a more closed valve
     cascade = summary["cascade"]
-    assert cascade["converged"] and cascade["circuits"] == [0, 1]
+    assert cascade["converged"]
+    assert cascade["circuits"] == [0, 1]
     assert abs(cascade["energy_balance_w"]) < 1e-6 * cascade["compressor_power_w"]
     assert cascade["coupling_heat_to_cold_w"] == pytest.approx(
         0.95 * cascade["coupling_heat_from_hot_w"], rel=1e-9
@@ -155,12 +161,14 @@ def test_06_branching_and_exergy(tmp_path, kernel):
     assert abs(flash["energy_balance_w"]) < 1e-6 * flash["compressor_power_w"]
     assert len(flash["branches"]) == 3
     ex = flash["exergy"]
-    assert ex["purpose"] == "cooling" and 0.0 < ex["efficiency"] < 1.0
+    assert ex["purpose"] == "cooling"
+    assert 0.0 < ex["efficiency"] < 1.0
     assert abs(ex["balance_w"]) < 1e-6 * ex["fuel_w"]
     assert sum(ex["destruction"].values()) == pytest.approx(ex["destruction_w"])
     assert ex["destruction"]["valve_hi"] > 10 * abs(ex["destruction"]["comp_hi"])  # isentropic
     sweep = summary["flash_sweep"]
-    assert all(sweep["converged"]) and sweep["pressures_bar"] == pressures
+    assert all(sweep["converged"])
+    assert sweep["pressures_bar"] == pressures
     assert sweep["cop_cooling"][1] == pytest.approx(flash["cop_cooling"], rel=1e-9)
     best = max(range(len(pressures)), key=lambda k: sweep["cop_cooling"][k])
     assert 0 < best < len(pressures) - 1  # a maximum between the ends
@@ -192,8 +200,10 @@ def test_04_note_search(tmp_path, kernel, pg_admin_url):
         summary = _run("04_note_search", tmp_path, kernel, database_url=url)
     finally:
         db.drop_database(pg_admin_url, name)
-    assert summary["notes"] == 8 and summary["imported"] == 8
-    assert summary["validate_ok"] and summary["reindex_embedded"] == 0
+    assert summary["notes"] == 8
+    assert summary["imported"] == 8
+    assert summary["validate_ok"]
+    assert summary["reindex_embedded"] == 0
     ice = summary["queries"]["why does the evaporator ice up"]
     assert ice["hybrid"][0] == "Evaporator frosting at low suction temperature"
     assert ice["semantic"][0] == "Evaporator frosting at low suction temperature"
@@ -221,13 +231,16 @@ def test_05_run_log(tmp_path, kernel, pg_admin_url):
     stored = summary["stored"]
     assert set(stored) == {"cold", "mild"}
     # the query names -7 °C air: the cold variant is found first and reopened
-    assert summary["found"] == "cold" and summary["hits"][0] == stored["cold"]["title"]
+    assert summary["found"] == "cold"
+    assert summary["hits"][0] == stored["cold"]["title"]
     assert summary["reopened"] == stored["cold"]["id"]
-    assert summary["converged"] and summary["max_relative_difference"] <= 1e-9
+    assert summary["converged"]
+    assert summary["max_relative_difference"] <= 1e-9
     # colder evaporator air: less heat for the same compressor, a lower COP
     assert stored["cold"]["cop_heating"] < stored["mild"]["cop_heating"]
     assert stored["cold"]["heating_capacity_w"] < stored["mild"]["heating_capacity_w"]
-    assert "COP" in stored["cold"]["title"] and "kW heating" in stored["cold"]["title"]
+    assert "COP" in stored["cold"]["title"]
+    assert "kW heating" in stored["cold"]["title"]
     # the scenario reopened from the note is the cold variant, as saved by the notebook
     saved = load_scenario(summary["scenario_json"])
     evap = next(c for c in saved.circuits[0].components if c.name == "evaporator")
@@ -236,7 +249,8 @@ def test_05_run_log(tmp_path, kernel, pg_admin_url):
     assert stored["cold"]["title"] not in summary["related"]
     assert stored["mild"]["title"] in summary["related"]
     # a second run of the notebook replaces its notes (external ids) instead of adding copies
-    assert len(runs) == 2 and cold.note.external_id == "05_run_log/cold"
+    assert len(runs) == 2
+    assert cold.note.external_id == "05_run_log/cold"
     assert cold.scenario["circuits"][0]["components"][3]["air_inlet_temp_c"] == -7.0
 
 

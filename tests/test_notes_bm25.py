@@ -136,7 +136,8 @@ def test_statistics_follow_inserts_updates_and_deletes(
     conn.execute('UPDATE "Note" SET "updatedAt" = now()')  # no text change: nothing moves
     got = _keyword_scores(conn, "oil leak trap cooler", "alice", minilm)
     want = reference_bm25(notes, ["oil", "leak", "trap", "cooler"], 1.2, 0.75, 2.0)
-    assert set(got) == set(want) and extra.external_id in got
+    assert set(got) == set(want)
+    assert extra.external_id in got
     for ext, score in want.items():
         assert got[ext] == pytest.approx(score, rel=1e-12), ext
     # the stored statistics equal a recomputation from tsv

@@ -77,7 +77,8 @@ def test_notes_cli_workflow(
         == EXIT_OK
     )
     hits = json.loads(capsys.readouterr().out)
-    assert hits[0]["external_id"] == "b" and set(hits[0]) >= {
+    assert hits[0]["external_id"] == "b"
+    assert set(hits[0]) >= {
         "score",
         "keyword_rank",
         "semantic_rank",
@@ -112,7 +113,8 @@ def test_notes_cli_workflow(
         conn.execute("UPDATE \"Note\" SET content = 'edited' WHERE id = %s", (new_id,))
     assert main(["notes", "validate", "--json"]) == EXIT_FAILED
     report = json.loads(capsys.readouterr().out)
-    assert report["counts"]["stale_hash"] == 1 and report["ids"]["stale_hash"] == [new_id]
+    assert report["counts"]["stale_hash"] == 1
+    assert report["ids"]["stale_hash"] == [new_id]
     assert main(["notes", "reindex", "-q"]) == EXIT_OK
     assert "3 notes: 1 embedded in 1 batches, 2 current" in capsys.readouterr().out
     assert main(["notes", "delete", new_id, "--owner", "alice"]) == EXIT_OK
@@ -150,7 +152,8 @@ def test_notes_db_commands_manage_an_embedded_server(
     try:
         assert main(["notes", "db", "start"]) == EXIT_OK
         url = capsys.readouterr().out.strip()
-        assert url.startswith("postgresql://") and "host=" in url
+        assert url.startswith("postgresql://")
+        assert "host=" in url
         assert main(["notes", "db", "url"]) == EXIT_OK
         assert capsys.readouterr().out.strip() == url
         with psycopg.connect(url) as conn:  # psycopg accepts the printed URL; a Unix socket only

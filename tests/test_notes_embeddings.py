@@ -198,12 +198,14 @@ def test_provider_from_env_selects_provider(http_server: str) -> None:
         "WORKBENCH_EMBEDDING_BASE_URL": http_server,
     }
     provider = provider_from_env(env)
-    assert isinstance(provider, OllamaProvider) and provider.model_id == "ollama/all-minilm"
+    assert isinstance(provider, OllamaProvider)
+    assert provider.model_id == "ollama/all-minilm"
     assert provider.embed_one("x").shape == (8,)
     openai = provider_from_env(
         {**env, "WORKBENCH_EMBEDDING_PROVIDER": "openai", "OPENAI_API_KEY": "k"}
     )
-    assert isinstance(openai, OpenAICompatibleProvider) and openai.base_url == http_server
+    assert isinstance(openai, OpenAICompatibleProvider)
+    assert openai.base_url == http_server
     with pytest.raises(EmbeddingError, match="'cohere' is unknown"):
         provider_from_env({"WORKBENCH_EMBEDDING_PROVIDER": "cohere"})
     with pytest.raises(

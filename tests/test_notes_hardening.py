@@ -208,7 +208,8 @@ def test_import_settles_the_tables_itself(migrated_conn: psycopg.Connection) -> 
             " WHERE \"ownerId\" = 'alice' AND stem = 'oil'"
         ).fetchall()
     )
-    assert "Index Only Scan" in plan and "Heap Fetches: 0" in plan, plan
+    assert "Index Only Scan" in plan, plan
+    assert "Heap Fetches: 0" in plan, plan
     # a small import into a large table is left to autovacuum
     import_notes(conn, "alice", small, provider=HashedProvider())
     conn.execute("SELECT pg_stat_clear_snapshot()")
@@ -226,7 +227,8 @@ def test_candidates_do_not_shrink_with_a_small_limit(
     ]
     import_notes(conn, "alice", notes, provider=minilm)
     settings = SearchSettings()
-    assert settings.keyword_candidates >= 50 and settings.semantic_candidates >= 50
+    assert settings.keyword_candidates >= 50
+    assert settings.semantic_candidates >= 50
     for query in ("oil leak in the riser", "frost on the coil", "glycol brine fan"):
         top = search(conn, query, owner="alice", limit=3, provider=minilm)
         wide = search(conn, query, owner="alice", limit=100, provider=minilm)
@@ -248,14 +250,17 @@ def test_hits_escape_html_but_the_highlight(migrated_conn: psycopg.Connection, m
         (hit,) = search(conn, "frost coil marker", owner="alice", mode=mode, provider=minilm)
         assert hit.title == "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;Frost &amp; ice"
         markup = hit.snippet.replace("<b>", "").replace("</b>", "")
-        assert "<" not in markup and ">" not in markup, hit.snippet
+        assert "<" not in markup, hit.snippet
+        assert ">" not in markup, hit.snippet
         assert "alert(&#x27;x&#x27;)" in hit.snippet
         if mode == "semantic":  # the start of the content, every character escaped
             assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in hit.snippet
             assert "&lt;b&gt;bold&lt;/b&gt;" in hit.snippet  # the note's own tags stay text
         else:  # ts_headline leaves tags out; the only markup is the highlight
-            assert hit.snippet.count("<b>") == 3 and hit.snippet.count("</b>") == 3
-            assert "<b>Frost</b>" in hit.snippet and "<b>marker</b>" in hit.snippet
+            assert hit.snippet.count("<b>") == 3
+            assert hit.snippet.count("</b>") == 3
+            assert "<b>Frost</b>" in hit.snippet
+            assert "<b>marker</b>" in hit.snippet
 
 
 def test_providers_are_not_shared_through_the_process() -> None:

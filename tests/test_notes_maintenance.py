@@ -78,7 +78,8 @@ def test_reindex_skips_current_rows_and_forces(migrated_conn: psycopg.Connection
         batch_size=6,
         progress=lambda d, t: progress.append((d, t)),
     )
-    assert other.embedded == 10 and progress == [(6, 10), (10, 10)]
+    assert other.embedded == 10
+    assert progress == [(6, 10), (10, 10)]
     assert {m for m, _, _ in _stamps(conn).values()} == {"local/other-model"}
 
 
@@ -108,7 +109,9 @@ def test_validate_reports_each_kind_of_bad_row(migrated_conn: psycopg.Connection
     conn = migrated_conn
     import_notes(conn, "alice", _notes(8), provider=minilm)
     clean = validate(conn, provider=minilm)
-    assert clean.ok and clean.total_notes == 8 and clean.total_embeddings == 8
+    assert clean.ok
+    assert clean.total_notes == 8
+    assert clean.total_embeddings == 8
     assert set(clean.counts) == set(VALIDATION_CHECKS)
 
     def note_id(ext: str) -> str:

@@ -54,7 +54,9 @@ def _legacy_note(conn: psycopg.Connection, owner: str, title, content, embedding
 def test_migrations_ids_are_ordered_and_include_contract() -> None:
     ids = [m.id for m in available_migrations()]
     assert ids == sorted(ids)
-    assert ids[0] == BASELINE and CONTRACT in ids and ids[-1] > CONTRACT
+    assert ids[0] == BASELINE
+    assert CONTRACT in ids
+    assert ids[-1] > CONTRACT
 
 
 def test_migrate_up_creates_contract_schema(fresh_db_url: str) -> None:
@@ -68,14 +70,17 @@ def test_migrate_up_creates_contract_schema(fresh_db_url: str) -> None:
         assert _columns(conn, "Note")["tsv"] == "tsvector"
         idx = _indexes(conn)
         hnsw = idx["NoteEmbedding_embedding_hnsw_idx"]
-        assert "hnsw" in hnsw and "vector_cosine_ops" in hnsw
-        assert "m='16'" in hnsw and "ef_construction='64'" in hnsw
+        assert "hnsw" in hnsw
+        assert "vector_cosine_ops" in hnsw
+        assert "m='16'" in hnsw
+        assert "ef_construction='64'" in hnsw
         assert "gin" in idx["Note_tsv_idx"]
         not_null = conn.execute(
             "SELECT is_nullable, column_default FROM information_schema.columns"
             " WHERE table_name = 'NoteEmbedding' AND column_name = 'updatedAt'"
         ).fetchone()
-        assert not_null[0] == "NO" and "CURRENT_TIMESTAMP" in not_null[1]
+        assert not_null[0] == "NO"
+        assert "CURRENT_TIMESTAMP" in not_null[1]
 
 
 def test_contract_migration_converts_legacy_rows_and_rollback_keeps_data(fresh_db_url: str) -> None:
@@ -101,9 +106,12 @@ def test_contract_migration_converts_legacy_rows_and_rollback_keeps_data(fresh_d
         )
         # tsv filled for existing notes, null title / content counted as empty
         tsv = dict(conn.execute('SELECT id, tsv::text FROM "Note"').fetchall())
-        assert "'evaporator':1A" in tsv[a] and "'defrost':3B" in tsv[a]
-        assert "'title':2B" in tsv[b] and "A" not in tsv[b]
-        assert "'only':1A" in tsv[c] and "B" not in tsv[c]
+        assert "'evaporator':1A" in tsv[a]
+        assert "'defrost':3B" in tsv[a]
+        assert "'title':2B" in tsv[b]
+        assert "A" not in tsv[b]
+        assert "'only':1A" in tsv[c]
+        assert "B" not in tsv[c]
         # the HNSW index answers a cosine query
         near = conn.execute(
             'SELECT "noteId" FROM "NoteEmbedding" ORDER BY embedding <=> %s::vector LIMIT 1',
@@ -151,7 +159,8 @@ def test_contract_migration_refuses_bad_legacy_json_and_changes_nothing(fresh_db
         for note_id in (short, text, broken, obj):
             assert note_id in msg
         assert good not in msg
-        assert "384 numbers, expected 1536" in msg and "not valid JSON" in msg
+        assert "384 numbers, expected 1536" in msg
+        assert "not valid JSON" in msg
         assert current_version(conn) == BASELINE
         assert _columns(conn, "NoteEmbedding")["embedding"] == "text"
         ext = conn.execute("SELECT count(*) FROM pg_extension WHERE extname = 'vector'").fetchone()[
@@ -240,7 +249,8 @@ def test_bm25_migration_backfills_vocabulary_moves_tsv_into_row_and_rolls_back(
                 conn.execute('SELECT length(tsv) FROM "Note" WHERE id = %s', (note,))
                 return conn.execute(counter).fetchone()[0] - before
 
-        assert storage() == "x" and toast_blocks_read_for_tsv() > 0  # tsv lives out of line
+        assert storage() == "x"
+        assert toast_blocks_read_for_tsv() > 0  # tsv lives out of line
         before = conn.execute('SELECT tsv::text FROM "Note" WHERE id = %s', (note,)).fetchone()
         assert migrate(conn, to=bm25) == [bm25]
         assert storage() == "m"
@@ -250,7 +260,8 @@ def test_bm25_migration_backfills_vocabulary_moves_tsv_into_row_and_rolls_back(
         )
         assert toast_blocks_read_for_tsv() == 0
         vocab = dict(conn.execute('SELECT lexeme, stem FROM "NoteLexeme"').fetchall())
-        assert vocab["defrosting"] == "defrost" and vocab["pressure7"] == "pressure7"
+        assert vocab["defrosting"] == "defrost"
+        assert vocab["pressure7"] == "pressure7"
         assert len(vocab) == 301
         assert rollback(conn) == [bm25]
         assert storage() == "x"

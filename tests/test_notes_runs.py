@@ -77,8 +77,10 @@ def test_runs_migration_up_down_up_keeps_the_notes(fresh_db_url, minilm):
         migrate(conn)
         assert current_version(conn) >= RUNS_MIGRATION
         cols = _columns(conn, "NoteRun")
-        assert cols["scenario"] == "jsonb" and cols["summary"] == "jsonb"
-        assert cols["scenarioText"] == "text" and cols["csv"] == "text"
+        assert cols["scenario"] == "jsonb"
+        assert cols["summary"] == "jsonb"
+        assert cols["scenarioText"] == "text"
+        assert cols["csv"] == "text"
         before = _columns(conn, "Note")
         plain = add_note(conn, "alice", "Plain", "a note without a run", provider=minilm)
         doc = _doc("split_units_v2")
@@ -149,11 +151,14 @@ def test_stored_run_round_trips_and_re_solves_to_the_stored_figures(migrated_con
     result = workbench.solve(doc)
     run = save_run(result, doc, owner="alice", conn=conn, provider=minilm)
     back = get_run(conn, run.id, owner="alice")
-    assert back.kind == "run" and back.csv is None
-    assert back.scenario == doc and list(back.scenario) == list(doc)  # key order kept
+    assert back.kind == "run"
+    assert back.csv is None
+    assert back.scenario == doc
+    assert list(back.scenario) == list(doc)  # key order kept
     assert json.dumps(back.scenario) == json.dumps(doc)  # nested order and numbers too
     assert run_scenario(conn, run.id, owner="alice") == doc
-    assert back.title == run.title and back.content == run.content
+    assert back.title == run.title
+    assert back.content == run.content
     assert back.summary["summary"] == result.summary  # stored exactly
     again = workbench.solve(back.scenario)
     assert again.converged
@@ -250,7 +255,8 @@ def test_external_id_refuses_a_second_run_unless_replace(migrated_conn, minilm):
     assert get_run(conn, second.id, owner="alice").scenario == doc2
     # bob's note of the same external id is another note
     save_run(result, doc, owner="bob", conn=conn, provider=minilm, external_id="r1", replace=True)
-    assert count_notes(conn, owner="alice") == 1 and count_notes(conn, owner="bob") == 1
+    assert count_notes(conn, owner="alice") == 1
+    assert count_notes(conn, owner="bob") == 1
 
 
 def test_owner_scoping_and_plain_notes(migrated_conn, minilm):
@@ -292,13 +298,15 @@ def test_sweep_note_keeps_the_table_and_the_base_scenario(migrated_conn, minilm)
     frame = workbench.sweep(doc, grid, processes=1, progress=False)
     run = save_sweep(frame, doc, owner="alice", grid=grid, mode="grid", conn=conn, provider=minilm)
     back = get_run(conn, run.id, owner="alice")
-    assert back.kind == "sweep" and back.scenario == doc
+    assert back.kind == "sweep"
+    assert back.scenario == doc
     table = back.table()
     pd.testing.assert_frame_equal(
         table.drop(columns="error"), frame.drop(columns="error"), check_dtype=False
     )
     assert table["error"].isna().tolist() == frame["error"].isna().tolist()
-    assert back.summary["failed"] == 3 and back.summary["cases"] == 6
+    assert back.summary["failed"] == 3
+    assert back.summary["cases"] == 6
     assert "3 cases did not converge" in back.content
     hits = search(conn, "sweep of the split units fan speed", owner="alice", provider=minilm)
     assert hits[0].id == run.id
@@ -395,7 +403,8 @@ def test_runs_are_found_by_keyword_and_by_meaning(crowded, minilm):
         kw = search(
             conn, f"R290 COP {cop}", owner="alice", limit=3, mode="keyword", provider=minilm
         )
-        assert kw[0].id == target.id and f"<b>{cop}</b>" in kw[0].snippet
+        assert kw[0].id == target.id
+        assert f"<b>{cop}</b>" in kw[0].snippet
         sem = search(
             conn,
             "air-to-water heat pump running on propane in frosty weather",
@@ -479,7 +488,8 @@ def test_related_query_names_fluid_components_and_hint():
     failed = workbench.solve(doc)
     query = related_query(failed, scenario=doc)
     assert query.startswith(" ".join(failed.hint.split()))  # the hint leads
-    assert "max iterations" in query and "R290" in query
+    assert "max iterations" in query
+    assert "R290" in query
     assert len(related_query(failed, scenario=doc)) <= 1000
 
 
@@ -509,7 +519,8 @@ def test_related_after_a_failed_solve_leads_with_the_notes_on_its_hint(
     doc = heat_pump("R290", 7.0)
     doc["solver"] = solver
     result = workbench.solve(doc)
-    assert not result.converged and result.hint
+    assert not result.converged
+    assert result.hint
     if expected == "ua":
         assert result.worst_residuals[0][0] == "condenser.heat_transfer"
     else:

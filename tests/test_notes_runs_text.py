@@ -77,7 +77,9 @@ def test_celsius_kilowatts_and_exact_values():
     assert celsius(265.95) == "-7.2 °C"
     assert celsius(273.14) == "0 °C"  # never "-0"
     assert kilowatts(3401.2) == "3.4 kW"
-    assert exact(303.15) == "303.15" and exact(3e-05) == "3e-05" and exact(1.0) == "1"
+    assert exact(303.15) == "303.15"
+    assert exact(3e-05) == "3e-05"
+    assert exact(1.0) == "1"
     assert exact(50) == "50"
 
 
@@ -102,13 +104,15 @@ def test_scenario_document_from_every_form_and_refusals(tmp_path):
     doc = _doc("split_units_v2")
     path = tmp_path / "s.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert scenario_document(doc) == doc and scenario_document(doc) is not doc
+    assert scenario_document(doc) == doc
+    assert scenario_document(doc) is not doc
     assert scenario_document(str(path)) == doc
     assert scenario_document(path) == doc
     assert scenario_document(json.dumps(doc)) == doc
     assert scenario_document(workbench.load_scenario(doc)) == doc  # the fields it set
     flat = scenario_document(as_flat(doc))
-    assert "instances" not in flat and len(flat["circuits"]) == 2
+    assert "instances" not in flat
+    assert len(flat["circuits"]) == 2
     bad = copy.deepcopy(doc)
     bad["instances"][0]["of"] = "nope"
     with pytest.raises(ScenarioError, match="nope"):
@@ -116,7 +120,8 @@ def test_scenario_document_from_every_form_and_refusals(tmp_path):
     with pytest.raises(ScenarioError, match="expected a scenario document"):
         scenario_document(42)
     text = document_text(doc)
-    assert json.loads(text) == doc and list(json.loads(text)) == list(doc)
+    assert json.loads(text) == doc
+    assert list(json.loads(text)) == list(doc)
 
 
 def test_document_changes_name_components_instances_and_templates():
@@ -209,11 +214,14 @@ def test_run_summary_keeps_the_result_exactly(split_run):
     doc, result = split_run
     summary = run_summary(result, doc)
     assert summary["summary"] == result.summary
-    assert summary["converged"] is True and summary["stop_reason"] == "converged"
+    assert summary["converged"] is True
+    assert summary["stop_reason"] == "converged"
     assert summary["iterations"] == result.iterations
-    assert summary["fluid"] == "R134a" and summary["fluid_backend"] == "Test"
+    assert summary["fluid"] == "R134a"
+    assert summary["fluid_backend"] == "Test"
     assert summary["strategy"] == " -> ".join(result.strategy_log)
-    assert "edges" not in summary and "residual_history" not in summary
+    assert "edges" not in summary
+    assert "residual_history" not in summary
     evaps = [
         o["saturationTemperature"] for o in result.components.values() if o["type"] == "Evaporator"
     ]
@@ -289,7 +297,8 @@ def test_run_content_states_fluid_topology_defaults_figures_and_convergence(spli
     assert "fan_speed 0.7 (catalog default 1)" in content
     # unit_a's compressor is at the catalog default speed: not listed as a change
     line = next(x for x in content.splitlines() if x.startswith("- unit_a.compressor"))
-    assert "speed_hz" not in line and "volumetric_efficiency" not in line
+    assert "speed_hz" not in line
+    assert "volumetric_efficiency" not in line
     # template defaults
     assert (
         "- unit_b (split_unit): speed_hz 40 Hz (template default 50 Hz), fan_speed 0.7 "
@@ -370,8 +379,10 @@ def test_sweep_summary_ranges_best_worst_and_failures(sweep_frame):
     doc, grid, frame = sweep_frame
     summary = sweep_summary(frame, doc, grid=grid, mode="grid")
     ok = frame[frame["converged"]]
-    assert summary["cases"] == 9 and summary["converged"] == len(ok) == 6
-    assert summary["failed"] == 3 and len(summary["failures"]) == 3
+    assert summary["cases"] == 9
+    assert summary["converged"] == len(ok) == 6
+    assert summary["failed"] == 3
+    assert len(summary["failures"]) == 3
     assert all(f["values"]["unit_b.compressor.speed_hz"] == -5 for f in summary["failures"])
     assert all(f["error"] for f in summary["failures"])
     assert summary["metric"] == "cop_cooling"
@@ -394,7 +405,8 @@ def test_sweep_summary_ranges_best_worst_and_failures(sweep_frame):
     assert json.loads(json.dumps(summary)) == summary
     # without the grid: the swept columns of the frame, its mode inferred
     inferred = sweep_summary(frame, doc)
-    assert [v["path"] for v in inferred["varied"]] == list(grid) and inferred["mode"] == "grid"
+    assert [v["path"] for v in inferred["varied"]] == list(grid)
+    assert inferred["mode"] == "grid"
 
 
 def test_sweep_note_summarises_the_table_in_words(sweep_frame):

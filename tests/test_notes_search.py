@@ -82,7 +82,8 @@ def test_keyword_terms_or_query() -> None:
 def test_keyword_mode_ranks_matching_notes(conn: psycopg.Connection, minilm) -> None:
     hits = search(conn, "defrost heater", owner="alice", mode="keyword", provider=minilm)
     assert _ext(hits) == ["defrost"]
-    assert hits[0].keyword_rank == 1 and hits[0].semantic_rank is None
+    assert hits[0].keyword_rank == 1
+    assert hits[0].semantic_rank is None
     assert "<b>defrost</b>" in hits[0].snippet.lower()
     default = SearchSettings()
     assert hits[0].score == pytest.approx(default.keyword_weight / (default.rrf_k + 1))
@@ -91,7 +92,8 @@ def test_keyword_mode_ranks_matching_notes(conn: psycopg.Connection, minilm) -> 
 def test_keyword_mode_uses_or_semantics_for_long_queries(conn: psycopg.Connection, minilm) -> None:
     query = "what should I do when the suction riser is too tall for oil to come back"
     hits = search(conn, query, owner="alice", mode="keyword", provider=minilm)
-    assert hits and hits[0].external_id == "oil"  # no note holds every word of the query
+    assert hits
+    assert hits[0].external_id == "oil"  # no note holds every word of the query
     for hit in hits:  # every hit matches at least one query word
         matched = conn.execute(
             "SELECT tsv @@ to_tsquery('simple', %s) FROM \"Note\" WHERE id = %s",
@@ -126,7 +128,8 @@ def test_hybrid_scores_are_rrf_of_branch_ranks(conn: psycopg.Connection, minilm)
     keys = [(-h.score, h.id) for h in hits]
     assert keys == sorted(keys)  # best first, ties by id
     assert hits[0].external_id == "bob-ice"  # matched by both branches
-    assert hits[0].keyword_rank == 1 and hits[0].semantic_rank == 1
+    assert hits[0].keyword_rank == 1
+    assert hits[0].semantic_rank == 1
     kw = search(
         conn, "ice on the evaporator coil", owner=None, mode="keyword", limit=10, provider=minilm
     )
@@ -149,7 +152,8 @@ def test_hits_carry_branch_match_strengths(conn: psycopg.Connection, minilm) -> 
     assert [h.keyword_score for h in kw] == sorted((h.keyword_score for h in kw), reverse=True)
     assert all(h.keyword_score > 0 and h.semantic_similarity is None for h in kw)
     sims = [h.semantic_similarity for h in sem]
-    assert sims == sorted(sims, reverse=True) and all(-1 <= s <= 1 for s in sims)
+    assert sims == sorted(sims, reverse=True)
+    assert all(-1 <= s <= 1 for s in sims)
     # the similarity is the cosine of the stored and the query embeddings
     qvec = np.asarray(json.loads(to_vector_literal(minilm.embed_one(query))), dtype=float)
     for h in sem[:3]:
@@ -181,7 +185,8 @@ def test_owner_scope(conn: psycopg.Connection, minilm) -> None:
         alice = search(
             conn, "defrost timer ice", owner="alice", mode=mode, limit=20, provider=minilm
         )
-        assert alice and all(not e.startswith("bob") for e in _ext(alice))
+        assert alice
+        assert all(not e.startswith("bob") for e in _ext(alice))
         bob = search(conn, "defrost timer ice", owner="bob", mode=mode, limit=20, provider=minilm)
         assert set(_ext(bob)) <= {"bob-defrost", "bob-ice"}
     assert search(conn, "defrost", owner="carol", provider=minilm) == []
@@ -220,10 +225,12 @@ def test_semantic_branch_only_compares_the_configured_model(
         limit=8,
         provider=minilm,
     )
-    assert "glide" not in _ext(hits) and len(hits) == 7
+    assert "glide" not in _ext(hits)
+    assert len(hits) == 7
     hybrid = search(conn, "temperature glide of zeotropic blends", owner="alice", provider=minilm)
     glide = next(h for h in hybrid if h.external_id == "glide")
-    assert glide.keyword_rank == 1 and glide.semantic_rank is None
+    assert glide.keyword_rank == 1
+    assert glide.semantic_rank is None
 
 
 def test_ef_search_and_iterative_scan_return_every_candidate(
@@ -334,7 +341,8 @@ def test_bm25_ranks_by_frequency_length_and_title(
     import_notes(conn, "alice", notes, provider=minilm)
     hits = search(conn, "glycol", owner="alice", mode="keyword", provider=minilm)
     order = _ext(hits)
-    assert "none" not in order and len(order) == 4
+    assert "none" not in order
+    assert len(order) == 4
     # a shorter note outranks a longer one with the same count; more occurrences outrank one
     assert order.index("once_short") < order.index("once_long")
     assert order.index("thrice_long") < order.index("once_long")

@@ -81,12 +81,15 @@ def test_add_get_update_delete_with_owner_scope(migrated_conn: psycopg.Connectio
     updated = update_note(
         conn, note.id, owner="alice", content="Oil traps every 3 m of riser", provider=minilm
     )
-    assert updated.title == "Oil return" and updated.content == "Oil traps every 3 m of riser"
+    assert updated.title == "Oil return"
+    assert updated.content == "Oil traps every 3 m of riser"
     assert updated.updated_at >= note.updated_at
     _, _, digest2, _, vec2 = _embedding_row(conn, note.id)
-    assert digest2 == content_hash("Oil return", "Oil traps every 3 m of riser") and vec2 != vec
+    assert digest2 == content_hash("Oil return", "Oil traps every 3 m of riser")
+    assert vec2 != vec
     tsv = conn.execute('SELECT tsv::text FROM "Note" WHERE id = %s', (note.id,)).fetchone()[0]
-    assert "'traps'" in tsv and "'velocity'" not in tsv
+    assert "'traps'" in tsv
+    assert "'velocity'" not in tsv
 
     assert [n.id for n in list_notes(conn, owner="alice")] == [note.id]
     assert list_notes(conn, owner="bob") == []

@@ -59,7 +59,8 @@ def test_follow_loops_takes_names_with_colons_and_dots_as_data():
     ]
     types = {"u.a:b": "Condenser", "u.c": "Evaporator", "u.comp": "Compressor"}
     (loop,) = follow_loops(states, types)
-    assert loop.closed and loop.edges == (2, 1, 0)  # from the compressor suction
+    assert loop.closed
+    assert loop.edges == (2, 1, 0)  # from the compressor suction
     assert list(loop.p_pa) == [1e5, 9e5, 1e5]
 
 
@@ -67,7 +68,8 @@ def test_follow_loops_keeps_an_open_chain_whole():
     states = [_state("b:outlet", "c:inlet"), _state("a:outlet", "b:inlet", circuit=0)]
     types = {"a": "Compressor", "b": "Condenser", "c": "ExpansionValve"}
     (chain,) = follow_loops(states, types)
-    assert not chain.closed and chain.edges == (1, 0)
+    assert not chain.closed
+    assert chain.edges == (1, 0)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -116,10 +118,14 @@ def test_segment_states_keeps_an_isobar_and_an_isenthalp():
 
     fluid = get_backend("R134a", "Test")
     p, h, t, _s = segment_states(fluid, 8e5, 4.3e5, 8e5, 2.4e5, n=30)
-    assert (p == pytest.approx(8e5)) and h[0] == 4.3e5 and h[-1] == 2.4e5
+    assert p == pytest.approx(8e5)
+    assert h[0] == 4.3e5
+    assert h[-1] == 2.4e5
     t_sat = fluid.T_sat(8e5)
     inside = (h > fluid.h_liq(8e5)) & (h < fluid.h_vap(8e5))
     assert inside.sum() > 5
     assert t[inside] == pytest.approx(t_sat, abs=1e-6)  # condensation at constant temperature
     p, h, _t, _s = segment_states(fluid, 8e5, 2.4e5, 2e5, 2.4e5, n=10)
-    assert h == pytest.approx(2.4e5) and p[0] == pytest.approx(8e5) and p[-1] == pytest.approx(2e5)
+    assert h == pytest.approx(2.4e5)
+    assert p[0] == pytest.approx(8e5)
+    assert p[-1] == pytest.approx(2e5)

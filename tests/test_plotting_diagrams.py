@@ -31,7 +31,8 @@ def _line(ax: Axes, gid: str):
 def test_ph_dome_matches_propssi_saturation(heat_pump):
     scenario, result = heat_pump
     fig, ax = plot_ph(result, scenario=scenario)
-    assert isinstance(fig, Figure) and isinstance(ax, Axes)
+    assert isinstance(fig, Figure)
+    assert isinstance(ax, Axes)
     assert ax.get_yscale() == "log"
     for gid, q in (("dome-liquid", 0), ("dome-vapour", 1)):
         h_kj, p_bar = _line(ax, gid).get_data()
@@ -108,9 +109,11 @@ def test_plot_without_scenario_draws_only_the_cycle_and_reuses_given_axes():
     result = solve(textbook_r134a(backend="Test"))
     fig0, ax0 = plot_ts(result)
     fig, ax = plot_ph(result, ax=ax0)
-    assert ax is ax0 and fig is fig0
+    assert ax is ax0
+    assert fig is fig0
     gids = {ln.get_gid() for ln in ax.get_lines()}
-    assert "cycle-0" in gids and "dome-liquid" not in gids
+    assert "cycle-0" in gids
+    assert "dome-liquid" not in gids
 
 
 def test_a_failed_solve_is_drawn_and_labelled():
@@ -129,7 +132,8 @@ def test_convergence_plot_shows_the_residual_history(heat_pump):
     assert list(it) == list(range(len(result.residual_history)))
     assert res == pytest.approx(result.residual_history)
     assert _line(ax, "tolerance").get_ydata()[0] == pytest.approx(1e-6)
-    assert ax.get_yscale() == "log" and ax.get_title().startswith("converged")
+    assert ax.get_yscale() == "log"
+    assert ax.get_title().startswith("converged")
 
 
 def test_cli_solve_writes_the_ph_png(tmp_path):
@@ -138,4 +142,5 @@ def test_cli_solve_writes_the_ph_png(tmp_path):
     png = tmp_path / "ph.png"
     code = main(["solve", "examples/scenarios/split_units_v2.json", "--plot", str(png)])
     assert code == 0
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.stat().st_size > 10_000

@@ -70,8 +70,10 @@ def test_labels_are_inside_the_axes_and_never_overlap(solved, name, plot):
     boxes = _label_boxes(ax, renderer)
     assert len(boxes) >= len(result.edge_states)  # every state numbered, reference lines named
     for text, box in boxes:
-        assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1, text
-        assert frame.y0 - 1 <= box.y0 and box.y1 <= frame.y1 + 1, text
+        assert frame.x0 - 1 <= box.x0, text
+        assert box.x1 <= frame.x1 + 1, text
+        assert frame.y0 - 1 <= box.y0, text
+        assert box.y1 <= frame.y1 + 1, text
         assert "-0 °C" not in text
     for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
         assert not a.overlaps(b), f"{ta!r} overlaps {tb!r}"
@@ -96,13 +98,17 @@ def test_ph_pressure_ticks_are_plain_numbers_of_a_refrigeration_chart(solved, na
 def test_pressure_locator_prefers_1_2_5_and_refines_a_narrow_range():
     assert PressureLocator().tick_values(0.8, 25) == [1, 2, 5, 10, 20]
     narrow = PressureLocator().tick_values(2.5, 9)
-    assert len(narrow) >= 4 and narrow[0] >= 2.5 and narrow[-1] <= 9
+    assert len(narrow) >= 4
+    assert narrow[0] >= 2.5
+    assert narrow[-1] <= 9
 
 
 def test_no_negative_zero_anywhere():
     levels = nice_levels(-0.02, 41.0, 5)
-    assert levels[0] == 0.0 and np.copysign(1.0, levels[0]) == 1.0
-    assert format_celsius(-0.0) == "0 °C" and format_celsius(-1e-12) == "0 °C"
+    assert levels[0] == 0.0
+    assert np.copysign(1.0, levels[0]) == 1.0
+    assert format_celsius(-0.0) == "0 °C"
+    assert format_celsius(-1e-12) == "0 °C"
     assert format_celsius(-20) == "-20 °C"
 
 
@@ -124,7 +130,8 @@ def test_ts_shows_the_top_of_the_dome_and_names_the_isobars(solved):
     t_crit_c = PropsSI("Tcrit", "R134a") - 273.15
     assert ax.get_ylim()[1] > t_crit_c  # not clipped
     s_top, t_top = next(ln for ln in ax.get_lines() if ln.get_gid() == "dome-top").get_data()
-    assert ax.get_xlim()[0] < min(s_top) and max(s_top) < ax.get_xlim()[1]
+    assert ax.get_xlim()[0] < min(s_top)
+    assert max(s_top) < ax.get_xlim()[1]
     assert t_top[0] == pytest.approx(t_crit_c, abs=1.0)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("isobars") for t in legend)
@@ -148,7 +155,8 @@ def test_ph_range_holds_both_saturation_lines_with_a_wet_suction():
     doc["controls"] = []
     doc["circuits"][0]["components"][2]["flow_coefficient_m2"] = 6e-7  # floods the evaporator
     result = solve(doc)
-    assert result.converged and any("suction is two-phase" in w for w in result.warnings)
+    assert result.converged
+    assert any("suction is two-phase" in w for w in result.warnings)
     _fig, ax = plot_ph(result, scenario=doc)
     lo, hi = ax.get_xlim()
     for p_pa in (min(s.p_pa for s in result.edge_states), max(s.p_pa for s in result.edge_states)):

@@ -33,9 +33,11 @@ def test_ph_marks_the_critical_point_where_the_dome_closes(heat_pump):
     scenario, result = heat_pump
     _fig, ax = plot_ph(result, scenario=scenario)
     h, p = _line(ax, "critical-point").get_data()
-    assert h[0] == pytest.approx(H_C / 1e3, rel=1e-6) and p[0] == pytest.approx(P_C / 1e5, rel=1e-9)
+    assert h[0] == pytest.approx(H_C / 1e3, rel=1e-6)
+    assert p[0] == pytest.approx(P_C / 1e5, rel=1e-9)
     h_top, p_top = _line(ax, "dome-top").get_data()
-    assert max(p_top) == pytest.approx(P_C / 1e5) and H_C / 1e3 in list(h_top)
+    assert max(p_top) == pytest.approx(P_C / 1e5)
+    assert H_C / 1e3 in list(h_top)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("critical point 30.98 °C, 73.77 bar") for t in legend)
 
@@ -45,14 +47,16 @@ def test_ph_range_covers_the_gas_cooler_with_supercritical_isotherms(heat_pump):
     _fig, ax = plot_ph(result, scenario=scenario)
     p_gc = result.components["gas_cooler"]["pressure"] / 1e5
     lo, hi = ax.get_ylim()
-    assert lo < 30.0 and hi > 1.2 * p_gc
+    assert lo < 30.0
+    assert hi > 1.2 * p_gc
     above = []
     for line in ax.get_lines():
         gid = line.get_gid() or ""
         if gid.startswith("isotherm-") and float(gid[len("isotherm-") : -1]) + 273.15 > T_C:
             h_kj, p_bar = (np.asarray(v, dtype=float) for v in line.get_data())
             ok = np.isfinite(h_kj)
-            assert p_bar[ok].max() > hi and p_bar[ok].min() < lo  # through the whole chart
+            assert p_bar[ok].max() > hi
+            assert p_bar[ok].min() < lo  # through the whole chart
             assert not np.any(np.isclose(p_bar[ok][:-1], p_bar[ok][1:]))  # no plateau
             above.append(gid)
     assert len(above) >= 2, above
@@ -74,9 +78,11 @@ def test_ts_draws_the_critical_isobar_and_the_gas_cooler_above_the_dome(heat_pum
     scenario, result = heat_pump
     _fig, ax = plot_ts(result, scenario=scenario)
     s, t = _line(ax, "critical-point").get_data()
-    assert s[0] == pytest.approx(S_C / 1e3, rel=1e-6) and t[0] == pytest.approx(T_C - 273.15)
+    assert s[0] == pytest.approx(S_C / 1e3, rel=1e-6)
+    assert t[0] == pytest.approx(T_C - 273.15)
     gids = {ln.get_gid() for ln in ax.get_lines()}
-    assert f"isobar-{round(P_C / 1e5, 2):g}bar" in gids and "isobar-90bar" in gids
+    assert f"isobar-{round(P_C / 1e5, 2):g}bar" in gids
+    assert "isobar-90bar" in gids
     s90, t90 = (np.asarray(v, dtype=float) for v in _line(ax, "isobar-90bar").get_data())
     near = np.isfinite(s90) & (np.abs(s90 - S_C / 1e3) < 0.05)
     assert np.all(t90[near] > T_C - 273.15)  # the gas-cooler isobar passes above the dome
@@ -86,4 +92,5 @@ def test_ts_draws_the_critical_isobar_and_the_gas_cooler_above_the_dome(heat_pum
 def test_no_critical_point_on_a_subcritical_only_backend():
     assert critical_point(get_backend("CO2")) is None  # the Test backend ends below it
     cp = critical_point(get_backend("CO2", "CoolProp"))
-    assert cp is not None and cp.h_j_kg == pytest.approx(H_C, rel=1e-9)
+    assert cp is not None
+    assert cp.h_j_kg == pytest.approx(H_C, rel=1e-9)

@@ -34,7 +34,8 @@ def test_cli_validate_examples_one_line_each(capsys) -> None:
     assert "2 circuits" in split_line
     assert "8 components after flattening" in split_line
     hp_line = next(line for line in lines if "heat_pump_v1.json" in line)
-    assert "schema version 1" in hp_line and "1 circuit," in hp_line
+    assert "schema version 1" in hp_line
+    assert "1 circuit," in hp_line
 
 
 def test_cli_validate_reports_every_file_and_exits_2(tmp_path, capsys) -> None:
@@ -48,11 +49,13 @@ def test_cli_validate_reports_every_file_and_exits_2(tmp_path, capsys) -> None:
     out, err = capsys.readouterr()
     assert code == EXIT_BAD_INPUT
     assert "heat_pump_v1.json: ok" in out
-    assert "bad1" not in out and "bad2" not in out
+    assert "bad1" not in out
+    assert "bad2" not in out
     assert f"{bad_file1}: 2 errors" in err
     assert "circuits[0].components[3].fan_speed" in err
     assert "circuits[0].components[0].type: unknown component type 'Pump'" in err
-    assert f"{bad_file2}: 1 error" in err and "line 2, column 16" in err
+    assert f"{bad_file2}: 1 error" in err
+    assert "line 2, column 16" in err
     assert "2 of 3 files invalid" in err
 
 
@@ -60,10 +63,12 @@ def test_cli_flatten_prints_the_flat_document(capsys) -> None:
     path = EXAMPLES / "split_units_v2.json"
     code = main(["flatten", str(path)])
     out, err = capsys.readouterr()
-    assert code == EXIT_OK and err == ""
+    assert code == EXIT_OK
+    assert err == ""
     doc = json.loads(out)
     assert doc == flatten(load_scenario(path)).to_dict()
-    assert "subsystems" not in doc and "instances" not in doc
+    assert "subsystems" not in doc
+    assert "instances" not in doc
     assert [c["id"] for c in doc["circuits"]] == [0, 1]
 
 
@@ -71,7 +76,8 @@ def test_cli_flatten_writes_output_file(tmp_path, capsys) -> None:
     out_path = tmp_path / "sub" / "flat.json"
     code = main(["flatten", str(EXAMPLES / "cascade_v2.json"), "-o", str(out_path)])
     out, _ = capsys.readouterr()
-    assert code == EXIT_OK and out == ""
+    assert code == EXIT_OK
+    assert out == ""
     doc = json.loads(out_path.read_text())
     assert len(doc["circuits"]) == 2
     assert list(out_path.parent.iterdir()) == [out_path]  # no temporary file left behind
@@ -85,7 +91,8 @@ def test_cli_flatten_invalid_exits_2_and_writes_nothing(tmp_path, capsys) -> Non
     code = main(["flatten", str(src), "-o", str(out_path)])
     _, err = capsys.readouterr()
     assert code == EXIT_BAD_INPUT
-    assert "circuits[0].edges[0].to" in err and "ports of Condenser: inlet, outlet" in err
+    assert "circuits[0].edges[0].to" in err
+    assert "ports of Condenser: inlet, outlet" in err
     assert not out_path.exists()
 
 

@@ -40,7 +40,8 @@ def test_the_flatten_function_hides_no_module() -> None:
     import workbench.scenario
 
     assert importlib.util.find_spec("workbench.scenario.flatten") is None
-    assert callable(workbench.scenario.flatten) and workbench.flatten is flatten
+    assert callable(workbench.scenario.flatten)
+    assert workbench.flatten is flatten
 
 
 def test_expand_and_validate_do_not_import_each_other_or_compile() -> None:

@@ -50,7 +50,8 @@ def issues(document):
 def test_t_cond_above_the_critical_temperature_is_an_input_error_pointing_to_gas_cooler():
     found = issues(doc({"t_cond_k": T_CRIT_CO2 + 5.0}))
     message = found["circuits[0].components[1].t_cond_k"]
-    assert "critical temperature of CO2" in message and "GasCooler" in message
+    assert "critical temperature of CO2" in message
+    assert "GasCooler" in message
     assert f"{T_CRIT_CO2:.2f} K" in message
 
 
@@ -69,13 +70,15 @@ def test_condenser_against_a_secondary_above_critical_is_an_input_error(secondar
     found = issues(doc(cond))
     (path,) = [p for p in found if p.startswith("circuits[0].components[1].")]
     assert path.endswith(next(iter(secondary)))
-    assert "cannot condense" in found[path] and "GasCooler" in found[path]
+    assert "cannot condense" in found[path]
+    assert "GasCooler" in found[path]
 
 
 def test_condenser_given_a_supercritical_pressure_is_an_input_error():
     found = issues(doc({"t_cond_k": 298.15, "pressure_pa": 1.0e7}))
     message = found["circuits[0].components[1].pressure_pa"]
-    assert "critical pressure of CO2" in message and "GasCooler" in message
+    assert "critical pressure of CO2" in message
+    assert "GasCooler" in message
 
 
 def test_evaporator_above_the_critical_temperature_is_an_input_error():
@@ -114,4 +117,5 @@ def test_cli_validate_exits_2_with_the_json_path(tmp_path, capsys):
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr()
     text = err.out + err.err
-    assert "circuits[0].components[1].t_cond_k" in text and "GasCooler" in text
+    assert "circuits[0].components[1].t_cond_k" in text
+    assert "GasCooler" in text

@@ -77,7 +77,8 @@ def test_flatten_v1_heat_pump_keeps_every_parameter() -> None:
         assert comp.params == given
         assert comp.circuit == 0
     assert [e.path for e in flat.edges] == [f"circuits[0].edges[{i}]" for i in range(4)]
-    assert flat.fluid == "R134a" and flat.fluid_backend == "CoolProp"
+    assert flat.fluid == "R134a"
+    assert flat.fluid_backend == "CoolProp"
 
 
 def test_flatten_cascade_keeps_couplings_and_solver() -> None:
@@ -130,13 +131,16 @@ def test_flatten_to_scenario_has_no_templates() -> None:
     ]
     flat = _flat(doc)
     sc = flat.to_scenario()
-    assert sc.subsystems == {} and sc.instances == [] and sc.connections == []
+    assert sc.subsystems == {}
+    assert sc.instances == []
+    assert sc.connections == []
     assert sc.schema_version == "2"
     assert [c.id for c in sc.circuits] == [0, 1]
     assert sc.controls[0].actuator.factor == "z_flow"
     assert sc.controls[0].smooth_eps == 0.01
     evaporator = sc.circuits[1].components[3]
-    assert evaporator.name == "unit_b.evaporator" and evaporator.fan_speed == 0.7
+    assert evaporator.name == "unit_b.evaporator"
+    assert evaporator.fan_speed == 0.7
     assert flatten(sc).to_dict() == flat.to_dict()
 
 

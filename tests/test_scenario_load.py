@@ -34,19 +34,22 @@ def test_load_scenario_defaults_of_the_contract() -> None:
         {"fluid": "R134a", "circuits": [{"components": [{"name": "v", "type": "ExpansionValve"}]}]}
     )
     assert sc.schema_version == "1"
-    assert sc.fluid_backend is None and sc.name is None and sc.metadata is None
-    assert (
-        sc.circuits[0].id == 0
-        and sc.circuits[0].edges == []
-        and sc.circuits[0].initial_state is None
-    )
+    assert sc.fluid_backend is None
+    assert sc.name is None
+    assert sc.metadata is None
+    assert sc.circuits[0].id == 0
+    assert sc.circuits[0].edges == []
+    assert sc.circuits[0].initial_state is None
     assert (sc.solver.strategy, sc.solver.max_iterations, sc.solver.tolerance) == (
         "fallback",
         100,
         1e-6,
     )
     assert (sc.solver.timeout_ms, sc.solver.verbose) == (0, False)
-    assert sc.controls == [] and sc.instances == [] and sc.connections == [] and sc.subsystems == {}
+    assert sc.controls == []
+    assert sc.instances == []
+    assert sc.connections == []
+    assert sc.subsystems == {}
 
 
 def test_load_scenario_component_extra_keys_are_parameters_in_document_order() -> None:
@@ -80,7 +83,9 @@ def test_load_scenario_missing_file_is_a_scenario_error(tmp_path) -> None:
 
 def test_load_scenario_root_must_be_an_object() -> None:
     (issue,) = issues_of("[1, 2]")
-    assert issue.path == "" and "JSON object" in issue.message and "list" in issue.message
+    assert issue.path == ""
+    assert "JSON object" in issue.message
+    assert "list" in issue.message
 
 
 def _set(path: list[Any], value: Any) -> Callable[[dict], None]:
@@ -282,7 +287,8 @@ def test_load_scenario_rejects_nan_and_infinity() -> None:
     doc["circuits"][0]["components"][0]["speed_hz"] = float("inf")
     text = json.dumps(doc)  # Python writes NaN / Infinity, which json.loads accepts
     (issue,) = issues_of(text)
-    assert issue.path == "solver.tolerance" and "finite" in issue.message
+    assert issue.path == "solver.tolerance"
+    assert "finite" in issue.message
     doc["solver"]["tolerance"] = 1e-6
     (issue,) = issues_of(json.dumps(doc))
     assert issue.path == "circuits[0].components[0].speed_hz"

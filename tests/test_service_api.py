@@ -99,8 +99,10 @@ def test_service_health_and_ready(client: httpx.Client) -> None:
     r = client.get("/readyz")
     assert r.status_code == 200
     body = r.json()
-    assert body["status"] == "ready" and body["database"] == "ok"
-    assert body["pending_migrations"] == [] and body["schema_version"]
+    assert body["status"] == "ready"
+    assert body["database"] == "ok"
+    assert body["pending_migrations"] == []
+    assert body["schema_version"]
 
 
 @pytest.mark.parametrize(
@@ -128,7 +130,8 @@ def test_service_search_response_shape(client: httpx.Client, seeded) -> None:
     assert r.status_code == 200, r.text
     body = r.json()
     assert set(body) == {"query", "took_ms", "results"}
-    assert body["query"] == "evaporator icing" and body["took_ms"] > 0
+    assert body["query"] == "evaporator icing"
+    assert body["took_ms"] > 0
     assert body["results"], "alice's frost note should be found"
     for hit in body["results"]:
         assert set(hit) == {
@@ -153,7 +156,8 @@ def test_service_search_sees_own_notes_only(client: httpx.Client, seeded) -> Non
             "/api/notes/search", params={"q": "evaporator ices up"}, headers=auth(token)
         )
         ids = {h["id"] for h in r.json()["results"]}
-        assert ids and ids <= set(seeded[owner])
+        assert ids
+        assert ids <= set(seeded[owner])
         assert not ids & set(seeded[other])
 
 
@@ -165,11 +169,13 @@ def test_service_search_limit_and_modes(client: httpx.Client, seeded) -> None:
     kw = client.post(
         "/api/notes/search", params={"q": "oil trap", "mode": "keyword"}, headers=auth(ALICE)
     ).json()["results"]
-    assert kw and all(h["semantic_rank"] is None and h["keyword_rank"] for h in kw)
+    assert kw
+    assert all(h["semantic_rank"] is None and h["keyword_rank"] for h in kw)
     sem = client.post(
         "/api/notes/search", params={"q": "oil trap", "mode": "semantic"}, headers=auth(ALICE)
     ).json()["results"]
-    assert len(sem) == 3 and all(h["keyword_rank"] is None and h["semantic_rank"] for h in sem)
+    assert len(sem) == 3
+    assert all(h["keyword_rank"] is None and h["semantic_rank"] for h in sem)
 
 
 @pytest.mark.parametrize(
@@ -209,7 +215,8 @@ def test_service_note_crud_and_other_owner_404(client: httpx.Client, seeded) -> 
     assert r.status_code == 201, r.text
     note = r.json()
     assert r.headers["location"] == f"/api/notes/{note['id']}"
-    assert note["owner"] == "alice" and note["external_id"] == "sc"
+    assert note["owner"] == "alice"
+    assert note["external_id"] == "sc"
     path = f"/api/notes/{note['id']}"
     assert client.get(path, headers=auth(ALICE)).json() == note
 
@@ -224,7 +231,8 @@ def test_service_note_crud_and_other_owner_404(client: httpx.Client, seeded) -> 
         json={"title": "Subcooling", "content": "Subcooler raised capacity."},
         headers=auth(ALICE),
     )
-    assert r.status_code == 200 and r.json()["content"] == "Subcooler raised capacity."
+    assert r.status_code == 200
+    assert r.json()["content"] == "Subcooler raised capacity."
     hits = client.post(
         "/api/notes/search",
         params={"q": "subcooler capacity", "mode": "keyword"},
@@ -269,7 +277,8 @@ def test_service_import_idempotent_and_duplicates(client: httpx.Client, seeded) 
     r = client.post("/api/notes/import", json={"notes": []}, headers=auth(ALICE))
     assert_error(r, 422, "invalid_request", "body.notes")
     listed = client.get("/api/notes", headers=auth(ALICE)).json()
-    assert listed["total"] == 3 and {n["external_id"] for n in listed["notes"]} == {
+    assert listed["total"] == 3
+    assert {n["external_id"] for n in listed["notes"]} == {
         "frost",
         "oil",
         "glide",
@@ -301,14 +310,17 @@ def test_service_reindex_202_progress_409(client: httpx.Client, db_url: str, see
     ]
     # the filler belongs to the administrator (owner "admin"), who may own notes too
     r = client.post("/api/notes/import", json={"notes": filler}, headers=auth(ADMIN))
-    assert r.status_code == 200 and r.json()["inserted"] == FILLER_NOTES
+    assert r.status_code == 200
+    assert r.json()["inserted"] == FILLER_NOTES
     with psycopg.connect(db_url) as conn:
         before = conn.execute('SELECT count(*) FROM "Note"').fetchone()[0]
 
     r = client.post("/api/notes/reindex", params={"force": True}, headers=auth(ADMIN))
     assert r.status_code == 202, r.text
     job = r.json()
-    assert job["state"] == "running" and job["force"] is True and len(job["job"]) >= 16
+    assert job["state"] == "running"
+    assert job["force"] is True
+    assert len(job["job"]) >= 16
     assert r.headers["location"] == f"/api/notes/reindex/{job['job']}"
     second = client.post("/api/notes/reindex", headers=auth(ADMIN))
     assert_error(second, 409, "reindex_running", job["job"])
@@ -316,16 +328,21 @@ def test_service_reindex_202_progress_409(client: httpx.Client, db_url: str, see
     done = _wait_job(client, job["job"])
     assert done["state"] == "succeeded", done
     assert done["done"] == done["total"] == before
-    assert done["embedded"] == before and done["skipped"] == 0 and done["progress"] == 1.0
+    assert done["embedded"] == before
+    assert done["skipped"] == 0
+    assert done["progress"] == 1.0
     assert done["batches"] == -(-before // 4)
 
     r = client.post("/api/notes/reindex", headers=auth(ADMIN))
     assert r.status_code == 202
     again = _wait_job(client, r.json()["job"])
-    assert again["state"] == "succeeded" and again["embedded"] == 0 and again["skipped"] == before
+    assert again["state"] == "succeeded"
+    assert again["embedded"] == 0
+    assert again["skipped"] == before
 
     report = client.post("/api/admin/embeddings/validate", headers=auth(ADMIN)).json()
-    assert report["ok"] is True and report["total_notes"] == report["total_embeddings"] == before
+    assert report["ok"] is True
+    assert report["total_notes"] == report["total_embeddings"] == before
     assert set(report["counts"]) >= {"missing_embedding", "wrong_dimension", "stale_hash"}
     assert_error(
         client.get("/api/notes/reindex/nope", headers=auth(ADMIN)), 404, "not_found", "nope"
@@ -354,9 +371,8 @@ def test_service_validate_reports_bad_rows(client: httpx.Client, db_url: str, se
         conn.execute('DELETE FROM "NoteEmbedding" WHERE "noteId" = %s', (victim,))
     report = client.post("/api/admin/embeddings/validate", headers=auth(ADMIN)).json()
     assert report["ok"] is False
-    assert report["counts"]["missing_embedding"] == 1 and report["ids"]["missing_embedding"] == [
-        victim
-    ]
+    assert report["counts"]["missing_embedding"] == 1
+    assert report["ids"]["missing_embedding"] == [victim]
     r = client.post("/api/notes/reindex", headers=auth(ADMIN))
     assert _wait_job(client, r.json()["job"])["embedded"] == 1
     assert client.post("/api/admin/embeddings/validate", headers=auth(ADMIN)).json()["ok"] is True

@@ -42,8 +42,11 @@ def test_service_parse_api_tokens_errors(value: str, words: list[str]) -> None:
 
 def test_service_registry_lookup_and_conflict() -> None:
     reg = TokenRegistry([("a", Principal("alice"), "env"), ("a", Principal("alice"), "file")])
-    assert reg.lookup("a") == Principal("alice") and len(reg) == 1
-    assert reg.lookup("b") is None and reg.lookup("") is None and reg.lookup(None) is None
+    assert reg.lookup("a") == Principal("alice")
+    assert len(reg) == 1
+    assert reg.lookup("b") is None
+    assert reg.lookup("") is None
+    assert reg.lookup(None) is None
     with pytest.raises(NoteStoreError, match="already given to owner 'alice'"):
         reg.add("a", Principal("bob"), "tokens.json")
 
@@ -53,7 +56,8 @@ def test_service_load_tokens_from_env(tmp_path: Path) -> None:
     loaded = load_tokens(env, home=tmp_path)
     assert loaded.registry.lookup("tb") == Principal("bob")
     assert loaded.registry.lookup("tz") == Principal(ADMIN_OWNER, admin=True)
-    assert loaded.created_token is None and not (tmp_path / "tokens.json").exists()
+    assert loaded.created_token is None
+    assert not (tmp_path / "tokens.json").exists()
 
 
 def test_service_first_start_creates_one_token(tmp_path: Path) -> None:
@@ -61,7 +65,8 @@ def test_service_first_start_creates_one_token(tmp_path: Path) -> None:
         load_tokens({}, home=tmp_path)
     first = load_tokens({}, home=tmp_path, create=True)
     file = tmp_path / "tokens.json"
-    assert first.created_token and first.created_file == file
+    assert first.created_token
+    assert first.created_file == file
     assert file.stat().st_mode & 0o777 == 0o600
     assert first.registry.lookup(first.created_token) == Principal(LOCAL_OWNER, admin=True)
     second = load_tokens({}, home=tmp_path, create=True)
@@ -104,12 +109,15 @@ def test_service_bearer_token_header() -> None:
     assert bearer_token("Bearer abc") == "abc"
     assert bearer_token("bearer  abc ") == "abc"
     assert bearer_token("Basic abc") is None
-    assert bearer_token("Bearer") is None and bearer_token(None) is None
+    assert bearer_token("Bearer") is None
+    assert bearer_token(None) is None
 
 
 def test_service_settings_from_env() -> None:
     s = ServiceSettings.from_env({"WORKBENCH_DB_WAIT_S": "5", "WORKBENCH_MIGRATE_ON_START": "no"})
-    assert s.db_wait_s == 5.0 and s.migrate_on_start is False and s.pool_size == 8
+    assert s.db_wait_s == 5.0
+    assert s.migrate_on_start is False
+    assert s.pool_size == 8
     with pytest.raises(NoteStoreError, match="WORKBENCH_DB_POOL_SIZE='x' is not a number"):
         ServiceSettings.from_env({"WORKBENCH_DB_POOL_SIZE": "x"})
     with pytest.raises(NoteStoreError, match="WORKBENCH_REINDEX_BATCH_SIZE='0' must be at least 1"):

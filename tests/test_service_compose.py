@@ -36,11 +36,14 @@ def test_service_compose_db(compose: dict) -> None:
     assert db["image"] == "pgvector/pgvector:pg16"
     assert _port_pairs(db) == {(5433, 5432)}
     volume, _, target = db["volumes"][0].partition(":")
-    assert volume in compose["volumes"] and target == "/var/lib/postgresql/data"
+    assert volume in compose["volumes"]
+    assert target == "/var/lib/postgresql/data"
     test = db["healthcheck"]["test"]
-    assert test[0] == "CMD-SHELL" and "pg_isready" in test[1]
+    assert test[0] == "CMD-SHELL"
+    assert "pg_isready" in test[1]
     user, database = db["environment"]["POSTGRES_USER"], db["environment"]["POSTGRES_DB"]
-    assert f"-U {user}" in test[1] and f"-d {database}" in test[1]
+    assert f"-U {user}" in test[1]
+    assert f"-d {database}" in test[1]
 
 
 @pytest.mark.parametrize(("name", "port"), [("api", 3000), ("tools", 3001)])
@@ -50,18 +53,21 @@ def test_service_compose_app_waits_for_healthy_db(compose: dict, name: str, port
     assert _port_pairs(svc) == {(port, port)}
     db_env = compose["services"]["db"]["environment"]
     url = svc["environment"]["DATABASE_URL"]
-    assert f"@db:5432/{db_env['POSTGRES_DB']}" in url and url.startswith("postgresql://postgres:")
+    assert f"@db:5432/{db_env['POSTGRES_DB']}" in url
+    assert url.startswith("postgresql://postgres:")
     command = svc["command"]
     assert command[:2] == ["workbench", "serve" if name == "api" else "tools"]
     args = build_parser().parse_args(command[1:])
-    assert args.host == "0.0.0.0" and args.port == port
+    assert args.host == "0.0.0.0"
+    assert args.port == port
     assert f":{port}/" in " ".join(svc["healthcheck"]["test"])
 
 
 def test_service_compose_jupyter_and_ollama(compose: dict) -> None:
     jupyter = compose["services"]["jupyter"]
     assert _port_pairs(jupyter) == {(8888, 8888)}
-    assert jupyter["command"][:2] == ["jupyter", "lab"] and "--port=8888" in jupyter["command"]
+    assert jupyter["command"][:2] == ["jupyter", "lab"]
+    assert "--port=8888" in jupyter["command"]
     ollama = compose["services"]["ollama"]
     assert _port_pairs(ollama) == {(11434, 11434)}
     assert ollama["profiles"] == ["ollama"]
@@ -80,7 +86,8 @@ def test_service_dockerfile() -> None:
     assert lines[0].startswith("FROM python:3.11")
     install = next(line for line in lines if line.startswith("RUN pip install"))
     extras = shlex.split(install)[-1]
-    assert extras.startswith(".[") and {"serve", "notebooks"} <= set(extras[2:-1].split(","))
+    assert extras.startswith(".[")
+    assert {"serve", "notebooks"} <= set(extras[2:-1].split(","))
     expose = next(line for line in lines if line.startswith("EXPOSE")).split()[1:]
     assert {"3000", "3001", "8888"} <= set(expose)
     assert any(line.startswith("USER ") and "root" not in line for line in lines)

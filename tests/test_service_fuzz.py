@@ -81,8 +81,10 @@ def test_service_fuzz_no_5xx_and_json_errors(case, base_url: str) -> None:
     if status >= 400:
         content_type = response.headers.get("content-type") or response.headers.get("Content-Type")
         content_type = content_type[0] if isinstance(content_type, list) else content_type
-        assert content_type and content_type.startswith("application/json"), response.text
+        assert content_type, response.text
+        assert content_type.startswith("application/json"), response.text
         body = response.json()
-        assert isinstance(body.get("error"), str) and isinstance(body.get("message"), str), body
+        assert isinstance(body.get("error"), str), body
+        assert isinstance(body.get("message"), str), body
     else:
         case.validate_response(response, checks=[schemathesis.checks.response_schema_conformance])

@@ -123,7 +123,8 @@ def test_service_offset_out_of_range_is_422(client: httpx.Client, offset: str) -
 
 def test_service_largest_offset_is_an_empty_page(client: httpx.Client) -> None:
     r = client.get("/api/notes", params={"offset": 2**63 - 1}, headers=auth(ALICE))
-    assert r.status_code == 200 and r.json()["notes"] == []
+    assert r.status_code == 200
+    assert r.json()["notes"] == []
 
 
 # -- 3. one owner's notes never shift another owner's ranking --------------------------------------
@@ -177,7 +178,9 @@ def test_service_hits_are_html_safe(client: httpx.Client) -> None:
         hit = next(h for h in r.json()["results"] if "Glycol" in (h["title"] or ""))
         assert hit["title"] == "&lt;script&gt;alert(1)&lt;/script&gt;Glycol"
         markup = hit["snippet"].replace("<b>", "").replace("</b>", "")
-        assert "<" not in markup and ">" not in markup and "&amp;" in markup, hit["snippet"]
+        assert "<" not in markup, hit["snippet"]
+        assert ">" not in markup, hit["snippet"]
+        assert "&amp;" in markup, hit["snippet"]
 
 
 # -- 7. request size cap ------------------------------------------------------------------------
@@ -206,7 +209,8 @@ def test_service_body_over_cap_is_413_early(client: httpx.Client) -> None:
     # under the cap the request goes through as before
     small = _big_import(CAP // 2)
     r = client.post("/api/notes/import", content=small, headers=headers)
-    assert r.status_code == 200 and r.json()["inserted"] > 40, r.text
+    assert r.status_code == 200, r.text
+    assert r.json()["inserted"] > 40, r.text
 
 
 def test_service_tools_body_over_cap_is_413(module_db_url: str, minilm) -> None:
@@ -257,7 +261,9 @@ def test_service_tool_says_database_unavailable_and_recovers(
         down = asyncio.run(_tool_search(srv.url, ALICE, "frost"))
         assert down.is_error is True
         text = down.content[0].text
-        assert "database" in text and "unavailable" in text and "retry" in text, text
+        assert "database" in text, text
+        assert "unavailable" in text, text
+        assert "retry" in text, text
         admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         deadline = time.monotonic() + 60
         while True:  # back without a restart of the tool server
@@ -341,13 +347,16 @@ def test_service_two_api_processes_share_reindex_jobs(
             assert r.status_code == 202, r.text
             job = r.json()["job"]
             seen = b.get(f"/api/notes/reindex/{job}", headers=auth(ADMIN))
-            assert seen.status_code == 200 and seen.json()["job"] == job
+            assert seen.status_code == 200
+            assert seen.json()["job"] == job
             conflict = b.post("/api/notes/reindex", headers=auth(ADMIN))
             error(conflict, 409, "reindex_running", job)
             running = _until(b, job, lambda s: s["done"] > 0)
-            assert running["state"] in ("running", "succeeded") and running["total"] == 150
+            assert running["state"] in ("running", "succeeded")
+            assert running["total"] == 150
             finished = _until(b, job, lambda s: s["state"] != "running")
-            assert finished["state"] == "succeeded" and finished["embedded"] == 150
+            assert finished["state"] == "succeeded"
+            assert finished["embedded"] == 150
 
             # a process dies during a job: the other one says so and can start the next one
             r = a.post("/api/notes/reindex", params={"force": True}, headers=auth(ADMIN))
@@ -356,7 +365,8 @@ def test_service_two_api_processes_share_reindex_jobs(
             procs[0].kill()  # kill -9
             procs[0].wait(10)
             failed = _until(b, dead_job, lambda s: s["state"] != "running", timeout_s=60)
-            assert failed["state"] == "failed" and "process" in failed["error"], failed
+            assert failed["state"] == "failed", failed
+            assert "process" in failed["error"], failed
             r = b.post("/api/notes/reindex", headers=auth(ADMIN))
             assert r.status_code == 202, r.text
             assert _until(b, r.json()["job"], lambda s: s["state"] != "running")["state"] == (

@@ -64,14 +64,17 @@ def test_scenario_of_a_run_note_comes_back_exactly(client, stored):
 def test_scenario_is_owner_checked_and_needs_a_run(client, stored):
     _doc, run, plain = stored
     r = client.get(f"/api/notes/{run.id}/scenario", headers=auth(BOB))
-    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    assert r.status_code == 404
+    assert r.json()["error"] == "not_found"
     assert run.id in r.json()["message"]
     r = client.get(f"/api/notes/{plain.id}/scenario", headers=auth(ALICE))
     assert r.status_code == 404, r.text
     body = r.json()
-    assert body["error"] == "no_run" and "holds no stored run" in body["message"]
+    assert body["error"] == "no_run"
+    assert "holds no stored run" in body["message"]
     r = client.get("/api/notes/nothing-here/scenario", headers=auth(ALICE))
-    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    assert r.status_code == 404
+    assert r.json()["error"] == "not_found"
     assert client.get(f"/api/notes/{run.id}/scenario").status_code == 401
 
 
@@ -83,7 +86,8 @@ def test_search_finds_runs_like_any_note(client, stored):
     )
     assert r.status_code == 200
     hits = r.json()["results"]
-    assert hits[0]["id"] == run.id and f"COP {cop}" in hits[0]["title"]
+    assert hits[0]["id"] == run.id
+    assert f"COP {cop}" in hits[0]["title"]
     r = client.post("/api/notes/search", params={"q": "R290 heat pump"}, headers=auth(BOB))
     assert r.json()["results"] == []
 
@@ -94,4 +98,5 @@ def test_openapi_documents_the_scenario_endpoint(client):
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ScenarioDocument"
     }
-    assert "404" in op["responses"] and "no_run" in op["responses"]["404"]["description"]
+    assert "404" in op["responses"]
+    assert "no_run" in op["responses"]["404"]["description"]

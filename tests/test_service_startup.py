@@ -47,7 +47,8 @@ def test_service_backoff_grows_and_caps() -> None:
 
 def test_service_describe_url_hides_password() -> None:
     text = describe_url("postgresql://postgres:s3cret@db:5432/workbench")
-    assert text == "db:5432/workbench" and "s3cret" not in text
+    assert text == "db:5432/workbench"
+    assert "s3cret" not in text
 
 
 def test_service_wait_for_database_gives_up_with_one_log_line(caplog) -> None:
@@ -57,11 +58,13 @@ def test_service_wait_for_database_gives_up_with_one_log_line(caplog) -> None:
     with pytest.raises(NoteStoreError) as info:
         wait_for_database(url, timeout_s=0.6, backoff=Backoff(0.05, 2.0, 0.2))
     message = str(info.value)
-    assert f"127.0.0.1:{port}/workbench" in message and "did not answer within" in message
+    assert f"127.0.0.1:{port}/workbench" in message
+    assert "did not answer within" in message
     assert "pw" not in message
     waiting = [r for r in caplog.records if WAITING in r.getMessage()]
     attempts = int(message.split("(")[1].split(" attempts")[0])
-    assert attempts >= 3 and len(waiting) == 1
+    assert attempts >= 3
+    assert len(waiting) == 1
 
 
 def _env(home: Path, database_url: str, **extra: str) -> dict[str, str]:
@@ -168,13 +171,15 @@ def test_service_api_and_tools_wait_for_database(tmp_path: Path) -> None:
         assert started_url == url, "the embedded server chose another socket folder"
 
         ready = _wait_status(f"http://127.0.0.1:{api_port}/readyz", 200).json()
-        assert ready["status"] == "ready" and ready["pending_migrations"] == []
+        assert ready["status"] == "ready"
+        assert ready["pending_migrations"] == []
         r = httpx.post(
             f"http://127.0.0.1:{api_port}/api/notes/search",
             params={"q": "frost"},
             headers={"Authorization": f"Bearer {token}"},
         )
-        assert r.status_code == 200 and r.json()["results"] == []
+        assert r.status_code == 200
+        assert r.json()["results"] == []
         _wait_status(f"http://127.0.0.1:{tools_port}/healthz", 200)
         assert asyncio.run(_tool_call(f"http://127.0.0.1:{tools_port}", token))["results"] == []
 
@@ -186,7 +191,8 @@ def test_service_api_and_tools_wait_for_database(tmp_path: Path) -> None:
         # the database goes away: the process stays up, readiness says why
         db.stop_embedded(pg_home)
         down = _wait_status(f"http://127.0.0.1:{api_port}/readyz", 503).json()
-        assert down["status"] == "not_ready" and down["database"] == "unreachable"
+        assert down["status"] == "not_ready"
+        assert down["database"] == "unreachable"
         assert httpx.get(f"http://127.0.0.1:{api_port}/healthz").status_code == 200
         r = httpx.post(
             f"http://127.0.0.1:{api_port}/api/notes/search",
@@ -194,7 +200,8 @@ def test_service_api_and_tools_wait_for_database(tmp_path: Path) -> None:
             headers={"Authorization": f"Bearer {token}"},
             timeout=60,  # the pool waits up to 10 s for a connection before answering 503
         )
-        assert r.status_code == 503 and r.json()["error"] == "database_unavailable"
+        assert r.status_code == 503
+        assert r.json()["error"] == "database_unavailable"
     finally:
         _stop(api)
         if tools is not None:
@@ -247,10 +254,12 @@ def test_service_readyz_reports_pending_migrations(fresh_db_url: str) -> None:
         r = httpx.get(f"{srv.url}/readyz")
         assert r.status_code == 503
         body = r.json()
-        assert body["database"] == "ok" and body["schema_version"] is None
+        assert body["database"] == "ok"
+        assert body["schema_version"] is None
         assert body["pending_migrations"] == [m.id for m in available_migrations()]
         r = httpx.get(f"{srv.url}/api/notes", headers={"Authorization": "Bearer tok-0123456789"})
-        assert r.status_code == 503 and r.json()["error"] == "not_migrated"
+        assert r.status_code == 503
+        assert r.json()["error"] == "not_migrated"
         assert "workbench notes migrate" in r.json()["message"]
         with psycopg.connect(fresh_db_url, autocommit=True) as conn:
             migrate(conn)
@@ -271,5 +280,6 @@ def test_service_factory_app_starts_from_environment(
         assert httpx.get(f"{srv.url}/readyz").json()["status"] == "ready"
         headers = {"Authorization": "Bearer env-token-0123456789"}
         r = httpx.post(f"{srv.url}/api/notes", json={"title": "Env"}, headers=headers)
-        assert r.status_code == 201 and r.json()["owner"] == "erin"
+        assert r.status_code == 201
+        assert r.json()["owner"] == "erin"
     assert not (tmp_path / "tokens.json").exists()  # tokens were configured: none created

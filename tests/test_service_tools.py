@@ -68,7 +68,8 @@ def test_service_tools_search_matches_library(
     )
     assert result.is_error is False
     body = result.structured_content
-    assert body["query"] == "why does the coil ice up" and body["took_ms"] > 0
+    assert body["query"] == "why does the coil ice up"
+    assert body["took_ms"] > 0
     with psycopg.connect(module_db_url, autocommit=True) as conn:
         direct = search(conn, "why does the coil ice up", owner="alice", limit=5)
     assert [h["id"] for h in body["results"]] == [h.id for h in direct]

@@ -99,7 +99,8 @@ def test_internal_heat_exchanger_moves_heat_from_liquid_to_suction():
     )
     q_hot = hot_in["m_kg_s"] * (hot_in["h_kj_kg"] - hot_out["h_kj_kg"])
     q_cold = cold_in["m_kg_s"] * (cold_out["h_kj_kg"] - cold_in["h_kj_kg"])
-    assert q_hot > 0 and q_hot == pytest.approx(q_cold, rel=1e-9)
+    assert q_hot > 0
+    assert q_hot == pytest.approx(q_cold, rel=1e-9)
     # effectiveness against the limiting stream (the vapour, heated to the liquid temperature)
     p_cold = cold_in["p_bar"] * 1e5
     q_max = cold_in["m_kg_s"] * (

@@ -20,7 +20,8 @@ def test_threads_solve_at_once_with_the_numbers_of_a_serial_run():
     with ThreadPoolExecutor(max_workers=3) as pool:
         threaded = list(pool.map(lambda d: solve(copy.deepcopy(d)), docs))
     for a, b in zip(serial, threaded, strict=True):
-        assert a.converged and b.converged
+        assert a.converged
+        assert b.converged
         np.testing.assert_array_equal(a.x, b.x)
         assert a.property_calls == b.property_calls
 
@@ -57,7 +58,8 @@ def test_verbose_solve_logs_iterations_at_info_without_touching_logging(caplog):
     lines = [r for r in caplog.records if "newton iteration" in r.getMessage()]
     assert len(lines) == result.iterations + 1
     assert all(r.levelno == logging.INFO for r in lines)
-    assert logger.level == level and logger.handlers == handlers
+    assert logger.level == level
+    assert logger.handlers == handlers
     assert logging.getLogger().handlers == root_handlers
 
 

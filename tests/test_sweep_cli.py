@@ -45,7 +45,8 @@ def test_sweep_grid_writes_one_row_per_case(tmp_path, capsys):
     )
     assert code == 0
     df = pd.read_csv(out)
-    assert len(df) == 6 and df["converged"].all()
+    assert len(df) == 6
+    assert df["converged"].all()
     assert df["unit_a.evaporator.fan_speed"].tolist() == [0.6, 0.6, 0.8, 0.8, 1.0, 1.0]
     assert df["unit_b.compressor.speed_hz"].tolist() == [40, 50] * 3
     assert {"cop_cooling", "cooling_capacity_w", "compressor_power_w", "error"} <= set(df.columns)

@@ -45,7 +45,8 @@ def test_control_and_solver_paths():
     spec = resolve_path(flat, "solver.max_iterations")
     assert (spec.kind, spec.key, spec.integer) == ("solver", "max_iterations", True)
     doc = case_document(flat.to_dict(), [spec], (7.0,))
-    assert doc["solver"]["max_iterations"] == 7 and isinstance(doc["solver"]["max_iterations"], int)
+    assert doc["solver"]["max_iterations"] == 7
+    assert isinstance(doc["solver"]["max_iterations"], int)
     assert load_scenario(doc).solver.max_iterations == 7
 
 
@@ -86,7 +87,8 @@ def test_grid_cases_keep_natural_indices_and_snake():
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=4))
 def test_snake_order_visits_every_cell_once_in_unit_steps(shape):
     order = snake_order(shape)
-    assert sorted(order) == sorted(set(order)) and len(order) == int(__import__("math").prod(shape))
+    assert sorted(order) == sorted(set(order))
+    assert len(order) == int(__import__("math").prod(shape))
     for a, b in zip(order, order[1:]):
         assert sum(abs(x - y) for x, y in zip(a, b)) == 1
 

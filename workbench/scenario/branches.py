@@ -374,7 +374,8 @@ def _check_balance(flat: FlatScenario, graph: BranchGraph) -> None:
     arcs = [(c.source[0], c.target[0]) for c in branches if c.source and c.target]
     scc = _strong_components(nodes, arcs)
     for chain in branches:
-        assert chain.source is not None and chain.target is not None
+        assert chain.source is not None
+        assert chain.target is not None
         a, b = chain.source[0], chain.target[0]
         if scc[a] == scc[b]:
             continue
