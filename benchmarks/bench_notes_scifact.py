@@ -95,8 +95,10 @@ def serve(url: str, token: str) -> tuple[subprocess.Popen, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env.update(DATABASE_URL=url, WORKBENCH_API_TOKENS=f"{token}:{OWNER}", WORKBENCH_HOME="/tmp")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)]
-        + ["--log-level", "warning"],
+        [
+            *(sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)),
+            *("--log-level", "warning"),
+        ],
         cwd=REPO,
         env=env,
     )

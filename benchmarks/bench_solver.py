@@ -275,7 +275,7 @@ def sweep_case(points: int, repeat: int, with_tespy: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"rows": {}, "pressures": pressures}
     ref = last.get("TESPy (init_previous)")
     for k in runs:
-        times, numbers, calls, iterations = last[k]
+        _times, numbers, calls, iterations = last[k]
         row = {
             "mean_ms": statistics.median(per_sweep[k]) / points * 1e3,
             "median_ms": statistics.median(per_point[k]) * 1e3,

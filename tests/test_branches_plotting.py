@@ -49,7 +49,7 @@ def test_result_loops_are_branches_between_junctions(solved):
     assert rows == list(range(len(result.edge_states)))
     for loop in loops:
         states = [result.edge_states[r] for r in loop.edges]
-        for a, b in zip(states, states[1:]):
+        for a, b in itertools.pairwise(states):
             assert a.dst == b.src
     # the junctions with the rows at their ports
     junctions = {j.name: j for j in result.junctions}
@@ -68,7 +68,7 @@ def test_result_loops_are_branches_between_junctions(solved):
 @pytest.mark.parametrize("plot", [plot_ph, plot_ts])
 def test_one_line_per_branch_from_the_flash_tank_to_the_mixer(solved, plot):
     scenario, result = solved["two_stage_flash_v2"]
-    fig, ax = plot(result, scenario=scenario)
+    _fig, ax = plot(result, scenario=scenario)
     lines = {ln.get_gid(): ln for ln in ax.get_lines() if ln.get_gid()}
     branch_lines = sorted(g for g in lines if re.fullmatch(r"cycle-0-\d", g))
     assert branch_lines == ["cycle-0-1", "cycle-0-2", "cycle-0-3"]

@@ -41,7 +41,7 @@ def test_a_missing_workbench_module_is_an_error_not_a_hint(
 ) -> None:
     name = _module(on_path, "wb_broken_cmd", "import workbench.no_such_module_xyz\n")
     monkeypatch.setattr(cli, "COMMAND_MODULES", ((name, "core"),))
-    with pytest.raises(ModuleNotFoundError, match="workbench.no_such_module_xyz"):
+    with pytest.raises(ModuleNotFoundError, match=r"workbench\.no_such_module_xyz"):
         cli.build_parser()
 
 

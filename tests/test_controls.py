@@ -46,7 +46,7 @@ def test_capacity_held_by_the_compressor_flow_factor():
     )
 
 
-@pytest.mark.parametrize("target, side, bound", [(6000.0, "high", 1.5), (300.0, "low", 0.3)])
+@pytest.mark.parametrize(("target", "side", "bound"), [(6000.0, "high", 1.5), (300.0, "low", 0.3)])
 def test_unreachable_capacity_saturates_on_a_bound_and_says_so(target, side, bound):
     result = solve(capacity_loop(target=target))
     assert result.converged, result.report()

@@ -177,7 +177,7 @@ def test_bad_arguments_are_clear_errors():
         result.exergy(ambient_k=-3.0)
     with pytest.raises(WorkbenchError, match="purpose"):
         result.exergy(ambient_k=300.0, purpose="drying")
-    with pytest.raises(WorkbenchError, match="reservoirs_k names no component.*nope"):
+    with pytest.raises(WorkbenchError, match=r"reservoirs_k names no component.*nope"):
         result.exergy(ambient_k=300.0, reservoirs_k={"nope": 270.0})
 
 

@@ -60,7 +60,7 @@ def test_secondary_h_is_integral_of_cp(name):
 def test_secondary_errors():
     with pytest.raises(UnknownFluidError, match="valid names: air, water, glycol"):
         get_secondary("brine")
-    with pytest.raises(UnknownFluidError, match="10..60"):
+    with pytest.raises(UnknownFluidError, match=r"10\.\.60"):
         get_secondary("MEG80")
     with pytest.raises(
         FluidPropertyError, match=r"secondary fluid water: cp failed for T=263.15 K: outside"

@@ -233,7 +233,7 @@ def _ua_of(gc):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name,gc,comp,evap", UA_CASES, ids=[c[0] for c in UA_CASES])
+@pytest.mark.parametrize(("name", "gc", "comp", "evap"), UA_CASES, ids=[c[0] for c in UA_CASES])
 def test_ua_gas_cooler_matches_a_fine_propssi_discretisation(name, gc, comp, evap):
     result = solve(cycle(gc, comp=comp, evap=evap))
     assert result.converged, result.report()
@@ -318,7 +318,7 @@ def test_subcritical_gas_cooler_condenses_and_matches_the_reference():
 # -- the high-side pressure ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("t_out_c,t_e_c", [(35.0, -5.0), (32.0, -10.0), (40.0, 0.0)])
+@pytest.mark.parametrize(("t_out_c", "t_e_c"), [(35.0, -5.0), (32.0, -10.0), (40.0, 0.0)])
 def test_liao_correlation_sits_at_the_brute_force_cop_optimum(t_out_c, t_e_c):
     p_opt, cop_opt = optimal_pressure_bar(t_out_c, t_e_c)
     p_liao = liao_optimal_pressure(t_out_c, t_e_c) / 1e5

@@ -11,6 +11,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ class _EmbeddingServer(BaseHTTPRequestHandler):
     """Answers OpenAI ``/v1/embeddings`` and Ollama ``/api/embed`` like the real servers."""
 
     dim = 8
-    seen: list[dict] = []
+    seen: ClassVar[list[dict]] = []
 
     def log_message(self, *args: object) -> None:  # keep the test output quiet
         pass
@@ -186,7 +187,7 @@ def test_http_provider_errors_are_embedding_errors(http_server: str) -> None:
     closed.bind(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    with pytest.raises(EmbeddingError, match="request to .* failed"):
+    with pytest.raises(EmbeddingError, match=r"request to .* failed"):
         OllamaProvider("m", 8, f"http://127.0.0.1:{port}", timeout_s=2).embed_one("x")
 
 
@@ -212,5 +213,5 @@ def test_provider_from_env_selects_provider(http_server: str) -> None:
         EmbeddingError, match="WORKBENCH_EMBEDDING_DIMENSION='big' is not an integer"
     ):
         provider_from_env({**env, "WORKBENCH_EMBEDDING_DIMENSION": "big"})
-    with pytest.raises(EmbeddingError, match="dimension 3072 is outside 1..1536"):
+    with pytest.raises(EmbeddingError, match=r"dimension 3072 is outside 1\.\.1536"):
         provider_from_env({**env, "WORKBENCH_EMBEDDING_DIMENSION": "3072"})

@@ -167,7 +167,7 @@ def test_import_failure_writes_nothing(migrated_conn: psycopg.Connection, minilm
         import_notes(migrated_conn, "alice", records, provider=FailingProvider(minilm, 3))
     assert count_notes(migrated_conn, owner=None) == 0
     dup = [NoteInput("a", "b", "same", "f.jsonl:1"), NoteInput("c", "d", "same", "f.jsonl:2")]
-    with pytest.raises(NoteStoreError, match="f.jsonl:2: external id 'same' appears twice"):
+    with pytest.raises(NoteStoreError, match=r"f\.jsonl:2: external id 'same' appears twice"):
         import_notes(migrated_conn, "alice", dup, provider=minilm)
 
 

@@ -126,7 +126,7 @@ def test_ph_isotherms_are_named_in_the_legend_and_inline(solved):
 
 def test_ts_shows_the_top_of_the_dome_and_names_the_isobars(solved):
     scenario, result = solved["cascade_v2"]
-    fig, ax = plot_ts(result, scenario=scenario)
+    _fig, ax = plot_ts(result, scenario=scenario)
     t_crit_c = PropsSI("Tcrit", "R134a") - 273.15
     assert ax.get_ylim()[1] > t_crit_c  # not clipped
     s_top, t_top = next(ln for ln in ax.get_lines() if ln.get_gid() == "dome-top").get_data()

@@ -58,7 +58,7 @@ def test_plot_sweep_draws_the_frame_and_marks_failed_points():
     cop = next(ln for ln in ax.get_lines() if ln.get_gid() == "cop_cooling")
     assert list(cop.get_xdata()) == values[:3]
     assert cop.get_ydata() == pytest.approx(df["cop_cooling"].iloc[:3].to_numpy())
-    right = [a for a in fig.axes if a is not ax][0]
+    right = next(a for a in fig.axes if a is not ax)
     cap = next(ln for ln in right.get_lines() if ln.get_gid() == "cooling_capacity_w")
     assert cap.get_ydata() == pytest.approx(df["cooling_capacity_w"].iloc[:3].to_numpy() / 1e3)
     failed = next(ln for ln in ax.get_lines() if ln.get_gid() == "failed")

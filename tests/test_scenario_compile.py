@@ -82,7 +82,7 @@ def test_flatten_raises_with_expansion_and_check_issues_together() -> None:
     doc["instances"][0].setdefault("params", {})["no_such_param"] = 1  # a check issue
     scenario = parse_scenario(doc)
     expansion = expand(scenario)
-    assert [i.path for i in expansion.issues][0] == "instances[1].of"
+    assert next(i.path for i in expansion.issues) == "instances[1].of"
     with pytest.raises(ScenarioError) as info:
         flatten(scenario)
     paths = [i.path for i in info.value.issues]

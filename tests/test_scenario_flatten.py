@@ -176,7 +176,7 @@ def test_flatten_instances_join_a_declared_circuit() -> None:
         "open circuit: port 'suction_hx:hot_outlet' is not connected",
     ]
     assert flat.circuits == [0]
-    assert list(flat.components)[0] == "suction_hx"
+    assert next(iter(flat.components)) == "suction_hx"
     assert flat.initial_state[0].pressure_bar == 3.0
     assert {e.circuit for e in flat.edges} == {0}
     assert len(flat.edges) == 5

@@ -10,6 +10,7 @@ instance or the template default resolves.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -43,9 +44,7 @@ def templates(draw: Any) -> dict[str, Any]:
             else:
                 comp[factor] = draw(VALUES)
         components.append(comp)
-    edges = [
-        {"from": f"{a}:outlet", "to": f"{b}:inlet"} for a, b in zip(names, names[1:], strict=False)
-    ]
+    edges = [{"from": f"{a}:outlet", "to": f"{b}:inlet"} for a, b in itertools.pairwise(names)]
     return {
         "components": components,
         "edges": edges,

@@ -290,8 +290,10 @@ def _serve(url: str, port: int, log: Path) -> subprocess.Popen:
         PYTHONUNBUFFERED="1",
     )
     return subprocess.Popen(
-        [sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)]
-        + ["--log-level", "warning"],
+        [
+            *(sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)),
+            *("--log-level", "warning"),
+        ],
         cwd=REPO,
         env=env,
         stdout=log.open("w"),

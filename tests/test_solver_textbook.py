@@ -63,7 +63,7 @@ def test_textbook_real_cycle_matches_published_values():
 
 
 @pytest.mark.parametrize(
-    "eta_s, superheat_k, subcooling_k", [(1.0, 0.0, 0.0), (0.75, 5.0, 3.0), (0.6, 12.0, 8.0)]
+    ("eta_s", "superheat_k", "subcooling_k"), [(1.0, 0.0, 0.0), (0.75, 5.0, 3.0), (0.6, 12.0, 8.0)]
 )
 def test_textbook_cycle_matches_propssi_hand_calculation(eta_s, superheat_k, subcooling_k):
     result = solve(textbook_r134a(eta_s=eta_s, superheat_k=superheat_k, subcooling_k=subcooling_k))

@@ -70,7 +70,7 @@ def test_ua_heat_pump_zone_conductances_add_up_to_the_given_ua():
     result = solve(ua_heat_pump())
     assert result.converged, result.report()
     cp_water = PropsSI("C", "T", 303.15, "P", 101325, "Water")
-    ua, min_dt, q_ref, t_sec_out = _coil_zone_check(
+    ua, min_dt, _q_ref, t_sec_out = _coil_zone_check(
         result, "cond", cp_water, 0.25, 303.15, hot=True
     )
     assert ua == pytest.approx(1500.0, rel=2e-3)  # water cp source differs slightly

@@ -52,7 +52,7 @@ def _eps_ntu_ua(q: float, t_hot_in: float, t_hot_out: float, t_cold_in: float, t
 
 @pytest.mark.parametrize("coil", ["cond", "evap"])
 def test_zone_conductances_rebuilt_with_propssi_add_up_to_the_ua(case, coil):
-    fluid, params, result = case
+    fluid, _params, result = case
     out = result.components[coil]
     hot = coil == "cond"
     p, h_in, m = _edge(result, f"{'comp' if hot else 'valve'}:outlet")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from control_cases import superheat_loop
 from hypothesis import given
@@ -89,7 +91,7 @@ def test_snake_order_visits_every_cell_once_in_unit_steps(shape):
     order = snake_order(shape)
     assert sorted(order) == sorted(set(order))
     assert len(order) == int(__import__("math").prod(shape))
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         assert sum(abs(x - y) for x, y in zip(a, b)) == 1
 
 

@@ -150,7 +150,7 @@ class AnalyticBackend(AnalyticDerivatives, FluidBackend):
     # == state from (p, h) =======================================================================
     def _ph_scalar(self, p: float, h: float) -> tuple[float, float, float, float | None, int]:
         t, p_t, lat, lat_t, h_ls = self._sat_s(p, "state from (p, h)", p=p, h=h)
-        cp_l, cp_v, v_l, h_ref, s_ref, t_ref, p_ref, t_min, t_max = self._kph
+        cp_l, cp_v, v_l, _h_ref, s_ref, t_ref, _p_ref, t_min, t_max = self._kph
         if h < h_ls:
             tk = t + (h - h_ls) / cp_l
             if tk < t_min:

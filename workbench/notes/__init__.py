@@ -92,8 +92,10 @@ __all__ = [
 ]
 
 _RUN_LOG = frozenset(
-    ("StoredRun", "save_run", "save_sweep", "get_run", "run_scenario", "list_runs")
-    + ("related", "related_query")
+    (
+        *("StoredRun", "save_run", "save_sweep", "get_run", "run_scenario", "list_runs"),
+        *("related", "related_query"),
+    )
 )
 """Names of :mod:`workbench.notes.runs`, imported on first use: the run log reads scenarios
 and results (the simulation half), which a search server or ``workbench notes search`` never

@@ -10,6 +10,7 @@ figure's layout is run first so the pixel positions are the ones drawn).
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -150,7 +151,7 @@ class LabelPlacer:
     def block_path(self, x: Iterable[float], y: Iterable[float], half_size: float = 2.0) -> None:
         """Keep labels off a drawn line: squares every ``half_size`` px along it."""
         pts = self.to_pixels(list(x), list(y))
-        for a, b in zip(pts[:-1], pts[1:]):
+        for a, b in itertools.pairwise(pts):
             if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
                 continue
             steps = max(1, int(np.hypot(*(b - a)) / half_size))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -51,7 +52,7 @@ def draw_cycle(
             points = list(loop.lead) + points + list(loop.tail)
         xs: list[np.ndarray] = []
         ys: list[np.ndarray] = []
-        for (pa, ha, ta, sa), (pb, hb, tb, sb) in zip(points, points[1:]):
+        for (pa, ha, ta, sa), (pb, hb, tb, sb) in itertools.pairwise(points):
             p, h, t, s = segment_states(fluid, pa, ha, pb, hb, segment_points)
             # the ends are the solver's states, not re-evaluated ones (where it gives them)
             if np.isfinite(ta) and np.isfinite(sa):

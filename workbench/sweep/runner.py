@@ -8,6 +8,7 @@ worker) run chunks side by side without sharing or locking anything.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -269,7 +270,7 @@ def _predict(
     ts = [p[k] for p in points]
     step = ts[-1] - ts[-2]
     ahead = target[k] - ts[-1]
-    diffs = [b - a for a, b in zip(ts, ts[1:])]
+    diffs = [b - a for a, b in itertools.pairwise(ts)]
     if step == 0.0 or not 0.0 < ahead / step <= 2.0 or any(d * step <= 0.0 for d in diffs):
         return None
     xs = [x for _vals, x in history]

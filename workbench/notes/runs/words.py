@@ -89,7 +89,7 @@ def number(value: Any) -> str:
     if magnitude >= 100:
         text = f"{x:.0f}"
     elif magnitude >= 1e-3:
-        decimals = max(0, 2 - int(math.floor(math.log10(magnitude))))
+        decimals = max(0, 2 - math.floor(math.log10(magnitude)))
         text = f"{x:.{decimals}f}"
         if "." in text:
             text = text.rstrip("0").rstrip(".")
