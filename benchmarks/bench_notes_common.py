@@ -1,5 +1,7 @@
-"""Helpers shared by the note-search benchmarks: a throwaway embedded database, a disk cache of
-embeddings, and the ``docs/benchmarks.md`` section writer.
+"""Helpers shared by the note-search benchmarks.
+
+A throwaway embedded database, a disk cache of embeddings, and the ``docs/benchmarks.md``
+section writer.
 
 Run the scripts from a checkout with the package installed (``pip install -e .``); Python puts
 ``benchmarks/`` on the import path of a script it runs, so nothing here edits ``sys.path``.

@@ -147,8 +147,9 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
 
 
 class QueryVectors(EmbeddingProvider):
-    """The real model's vectors of the queries, computed once (saves re-embedding a query for
-    every setting tried).
+    """The real model's vectors of the queries, computed once.
+
+    Saves re-embedding a query for every setting tried.
     """
 
     def __init__(self, model: EmbeddingProvider, texts: list[str]) -> None:

@@ -296,8 +296,9 @@ def sweep_case(points: int, repeat: int, with_tespy: bool) -> dict[str, Any]:
 
 
 def profile_ours(points: int) -> str:
-    """CProfile's top functions by internal time: textbook cycle, and each UA case cold and
-    swept.
+    """The top functions by internal time under ``cProfile``.
+
+    Profiled: the textbook cycle, and each UA case cold and swept.
     """
     scenario = ours_scenario()
     system = prepare(copy.deepcopy(scenario))

@@ -110,8 +110,9 @@ def floor_cycle(state: Any, p_evap: float, p_cond: float) -> tuple[float, float]
 
 
 def _min_time(fn: Callable[[], Any], repeat: int, inner: int = 1) -> float:
-    """Shortest wall time [s] per call over ``repeat`` runs of ``inner`` calls each, the garbage
-    collector paused during a run (as ``timeit``).
+    """Shortest wall time [s] per call over ``repeat`` runs of ``inner`` calls each.
+
+    The garbage collector is paused during a run (as ``timeit`` does).
     """
     best = float("inf")
     for _ in range(repeat):
@@ -129,8 +130,10 @@ def _min_time(fn: Callable[[], Any], repeat: int, inner: int = 1) -> float:
 
 # -- TESPy peer --------------------------------------------------------------------------------
 class TespyWaterHeatPump:
-    """``water_heat_pump()`` in TESPy: CycleCloser, Compressor, two MovingBoundaryHeatExchangers
-    (hot side in1/out1), Valve, water sources and sinks; SI units as ours are converted.
+    """``water_heat_pump()`` built in TESPy.
+
+    A CycleCloser, a Compressor, two MovingBoundaryHeatExchangers (hot side in1/out1), a Valve,
+    water sources and sinks; SI units, converted as ours are.
     """
 
     def __init__(self, doc: dict[str, Any]) -> None:

@@ -92,8 +92,9 @@ def heat_pump(fluid: str, air_c: float, *, backend: str = "Test") -> dict:
 
 
 def run_variants() -> list[dict]:
-    """Scenario documents of other runs (heat pumps of four fluids at nine air temperatures,
-    split units at other speeds).
+    """Scenario documents of other runs.
+
+    Heat pumps of four fluids at nine air temperatures, split units at other speeds.
     """
     docs = [
         heat_pump(fluid, t)

@@ -1,5 +1,6 @@
-"""Embedding providers: the vector literal, the offline MiniLM model, and HTTP providers
-against a real HTTP server on the loopback interface.
+"""Embedding providers: the vector literal, the offline MiniLM model, the HTTP providers.
+
+The HTTP providers are tested against a real HTTP server on the loopback interface.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Regression tests of issue 14 in the library: reindex races, text the database cannot store,
-folder imports that follow links out of the folder, table upkeep after bulk changes, candidates
-that do not shrink with the limit.
+"""Regression tests of issue 14 in the library.
+
+Reindex races, text the database cannot store, folder imports that follow links out of the
+folder, table upkeep after bulk changes, candidates that do not shrink with the limit.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ pytestmark = pytest.mark.db
 
 
 class HashedProvider(EmbeddingProvider):
-    """Deterministic 64-d unit vectors from a hash of the text (fast; for tests of storage and
-    upkeep, not of search quality).
+    """Deterministic 64-d unit vectors from a hash of the text.
+
+    Fast; for tests of storage and upkeep, not of search quality.
     """
 
     model_id = "test/hashed-64"

@@ -374,10 +374,11 @@ def test_query_naming_the_fluid_and_a_figure_finds_the_run_first(crowded, minilm
 
 
 def test_figure_queries_over_many_runs(crowded, minilm):
-    """Every target among the first three, and first for most: the keyword branch always ranks
-    the run with the figure first; the semantic branch cannot tell runs of one fluid apart by
-    their figures (docs/notes.md, Run log), so the fused rank of a run may drop below a run of
-    the same fluid that reads closer.
+    """Every target among the first three, and first for most.
+
+    The keyword branch always ranks the run with the figure first; the semantic branch cannot
+    tell runs of one fluid apart by their figures (docs/notes.md, Run log), so the fused rank of
+    a run may drop below a run of the same fluid that reads closer.
     """
     url, targets = crowded
     ranks = []

@@ -1,5 +1,7 @@
-"""What a refrigeration engineer reads on the charts: plain pressure ticks, labels inside the
-axes that never overlap, the whole dome, named reference lines, a legend clear of the data.
+"""What a refrigeration engineer reads on the charts.
+
+Plain pressure ticks, labels inside the axes that never overlap, the whole dome, named
+reference lines, a legend clear of the data.
 """
 
 from __future__ import annotations

@@ -84,8 +84,10 @@ def independent_min_dt(result, name, fluid):
 
 
 def assert_honest(result, fluid, names=("cond", "evap")):
-    """The invariant: a converged result whose exchanger crosses on the independent profile
-    carries a warning naming the crossing (a result that did not converge claims nothing).
+    """The invariant, as a list of violations (empty when it holds).
+
+    A converged result whose exchanger crosses on the independent profile carries a warning
+    naming the crossing (a result that did not converge claims nothing).
     """
     if not result.converged:
         return []
@@ -115,8 +117,10 @@ WATER_30C = {
 
 
 def test_near_critical_water_condenser_no_longer_hides_its_crossing():
-    """R744, UA condenser against water at 30 C: the zone model converged at 73.74 bar with
-    0.23 K to spare while the refrigerant crossed the water by 0.84 K.
+    """R744, UA condenser against water at 30 C.
+
+    The zone model converged at 73.74 bar with 0.23 K to spare while the refrigerant crossed the
+    water by 0.84 K.
     """
     result = solve(circuit("R744", WATER_30C, {"t_evap_k": 268.15, "superheat_k": 5.0}))
     out = result.components["cond"]
@@ -258,8 +262,10 @@ def test_hypothesis_near_critical_co2_condensers_are_honest(t_water_c, ua, m_wat
 
 
 def _hx_crossing_states():
-    """A hot CO2 stream through its pseudo-critical region (80 bar, 50 -> 30 C) against a
-    vapour stream heated from 27 to 48 C: the ends are 2 K and 3 K apart, the middle crosses.
+    """A hot CO2 stream through its pseudo-critical region against a vapour stream.
+
+    CO2 at 80 bar from 50 to 30 C, the vapour heated from 27 to 48 C: the ends are 2 K and 3 K
+    apart, the middle crosses.
     """
     hot_in = (80e5, PropsSI("H", "P", 80e5, "T", 323.15, "CO2"))
     hot_out = (80e5, PropsSI("H", "P", 80e5, "T", 303.15, "CO2"))

@@ -122,8 +122,10 @@ def _isobar(
     dh: float,
     segments: int,
 ) -> tuple[list[float], list[float]]:
-    """Nodes ``(h [J/kg], T [K])`` of a supercritical isobar from ``cold`` to ``hot`` (each
-    ``(h, T)``), about ``dh`` apart in enthalpy, from (p, T) flashes.
+    """Nodes ``(h [J/kg], T [K])`` of a supercritical isobar from ``cold`` to ``hot``.
+
+    ``cold`` and ``hot`` are ``(h, T)`` pairs; the nodes are about ``dh`` [J/kg] apart in
+    enthalpy, from (p, T) flashes.
     """
     (h_lo, t_lo), (h_hi, t_hi) = cold, hot
     hs, ts = [h_lo], [t_lo]

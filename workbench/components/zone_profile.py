@@ -77,8 +77,9 @@ class ZoneProfile:
         return q_hi
 
     def outlet_pinches(self) -> bool:
-        """Whether ``Q_max`` is the refrigerant outlet reaching the secondary inlet temperature
-        (else the secondary outlet reaching the refrigerant inlet temperature).
+        """Whether ``Q_max`` is the refrigerant outlet reaching the secondary inlet temperature.
+
+        Else it is the secondary outlet reaching the refrigerant inlet temperature.
         """
         sign = self.sign
         inlet_end = sign * (self.t_in - self.t_sec_in) * self.c_sec

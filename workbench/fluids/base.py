@@ -62,8 +62,10 @@ class FluidState:
 
 @dataclass(frozen=True, slots=True)
 class PropertyStats:
-    """Counters of one backend since it was made (or its owner's last
-    :meth:`FluidBackend.reset_stats`); subtract two readings for what a run used.
+    """Counters of one backend since it was made or last reset.
+
+    The owner resets them with :meth:`FluidBackend.reset_stats`; subtract two readings for what
+    a run used.
 
     Attributes
     ----------

@@ -628,8 +628,10 @@ class CoolPropBackend(FluidBackend):
         return float(h)
 
     def _tabular_phase(self, p: float, t: float) -> Any | None:
-        """Phase to impose on a tabular (p, T) flash, which otherwise can pick the wrong side
-        of the saturation line a few kelvin away from it (CoolProp issue #629).
+        """Phase to impose on a tabular (p, T) flash, or None.
+
+        Without it a tabular flash can pick the wrong side of the saturation line a few kelvin
+        away from it (CoolProp issue #629).
         """
         if p >= self.p_crit:
             return None

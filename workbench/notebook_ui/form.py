@@ -176,8 +176,10 @@ def build_sections(
     addable: Callable[[JsonPath], list[str]],
     on_add: Callable[[JsonPath, str], None],
 ) -> list[Section]:
-    """The form's pages, in document order: circuit components, then per template its
-    ``$parameters`` and its components, then the instances, then the control loops.
+    """The form's pages, in document order.
+
+    Circuit components, then per template its ``$parameters`` and its components, then the
+    instances, then the control loops.
 
     Parameters
     ----------

@@ -203,8 +203,10 @@ def __getattr__(name: str) -> Any:
 
 
 def notebook_outputs(path: Path) -> list[str]:
-    """Where a stored notebook carries outputs: ``cell <n>`` per code cell with outputs or an
-    execution count (empty for a clean notebook).
+    """Where a stored notebook carries outputs.
+
+    One ``cell <n>`` per code cell with outputs or an execution count; empty for a clean
+    notebook.
     """
     import nbformat
 

@@ -37,9 +37,10 @@ __all__ = ["RunLogMixin", "related_html"]
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:
-    """What a run-log action may meet from the database or the model: shown in the row, never
-    raised into the widget's event loop (a bug still raises). psycopg is imported here, not with
-    the module: the builder works without the notes extra.
+    """What a run-log action may meet from the database or the model.
+
+    These are shown in the row, never raised into the widget's event loop (a bug still raises).
+    psycopg is imported here, not with the module: the builder works without the notes extra.
     """
     import psycopg
     from psycopg_pool import PoolTimeout

@@ -1,7 +1,7 @@
-"""What text the note store accepts: the one check shared by the library, the importers and the API.
+r"""What text the note store accepts: the one check shared by the library, the importers and the API.
 
 PostgreSQL ``text`` holds any Unicode character but U+0000 (NUL), and UTF-8 cannot encode a lone
-UTF-16 surrogate (U+D800 to U+DFFF, which JSON's ``"\\ud800"`` escapes produce). A title, content,
+UTF-16 surrogate (U+D800 to U+DFFF, which JSON's ``"\ud800"`` escapes produce). A title, content,
 external id, owner, note id or query holding one is refused with a message naming the field and
 the character's position, before it reaches the database.
 """

@@ -72,8 +72,10 @@ def _limits(d: Diagram) -> tuple[tuple[float, float], tuple[float, float]] | Non
 def _isotherm_anchors(
     h_kj: np.ndarray, p_bar: np.ndarray, xlim: tuple[float, float], ylim: tuple[float, float]
 ) -> list[tuple[float, float]]:
-    """Label spots on an isotherm, best first: along its two-phase plateau, then the vapour
-    branch from the top of the chart down (only points inside the view).
+    """Label spots on an isotherm, best first.
+
+    Along its two-phase plateau, then the vapour branch from the top of the chart down (only
+    points inside the view).
     """
     ok = np.isfinite(h_kj) & np.isfinite(p_bar)
     inside = ok & (h_kj > xlim[0]) & (h_kj < xlim[1]) & (p_bar > ylim[0]) & (p_bar < ylim[1])

@@ -61,8 +61,9 @@ class StrictModel(BaseModel):
 
 
 def _loose(schema: dict[str, Any], description: str) -> WithJsonSchema:
-    """The JSON Schema of a component field checked against the catalog later: the scenario contract's
-    type, a ``$name`` reference, or null.
+    """The JSON Schema of a component field checked against the catalog later.
+
+    The scenario contract's type, a ``$name`` reference, or null.
     """
     return WithJsonSchema(
         {"anyOf": [schema, _REF_SCHEMA, {"type": "null"}], "description": description}

@@ -121,10 +121,12 @@ def initial_guess(system: System) -> np.ndarray:
 
 
 def _control_states(system: System, x: np.ndarray) -> None:
-    """Each control loop's state: the actuator's ``initial`` (clamped to its bounds), then one
-    least-squares step that makes the actuated component's equations hold at the starting
-    point (an orifice valve's flow equation is linear in its ``z_flow``: the step matches the
-    valve to the compressor's flow), kept only when it lowers that component's residuals.
+    """Each control loop's starting state.
+
+    The actuator's ``initial`` (clamped to its bounds), then one least-squares step that makes
+    the actuated component's equations hold at the starting point (an orifice valve's flow
+    equation is linear in its ``z_flow``: the step matches the valve to the compressor's flow),
+    kept only when it lowers that component's residuals.
     """
     for block in system.blocks:
         if not isinstance(block, ControlLoop):
@@ -158,8 +160,9 @@ UA_REFINEMENTS = 4
 
 
 def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
-    """The loop's condenser and evaporator when both are UA-mode coils against a secondary
-    stream, without a saturation spec or a thermal coupling; else None.
+    """The loop's condenser and evaporator when both are plain UA-mode coils; else None.
+
+    Plain: against a secondary stream, without a saturation spec or a thermal coupling.
     """
     hot = cold = None
     for i in loop:
@@ -221,8 +224,9 @@ def _coil_balance(
 def _fill_loop(
     system: System, x: np.ndarray, k: int, loop: list[int], t_cond: float, t_evap: float
 ) -> None:
-    """Pressures, enthalpies and the mass flow of stream loop ``k`` from its two saturation
-    temperatures [K] (see the module docstring).
+    """Pressures, enthalpies and the mass flow of stream loop ``k``.
+
+    From its two saturation temperatures [K] (see the module docstring).
     """
     flat, fluid, topo = system.flat, system.fluid, system.topology
     p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)

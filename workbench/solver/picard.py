@@ -120,8 +120,9 @@ def picard(
     deadline: float | None = None,
     log_state: IterationLog | None = None,
 ) -> IterationLog:
-    """Run Gauss-Seidel sweeps from ``x0``; see the module docstring (parameters as
-    :func:`~workbench.solver.newton.newton`).
+    """Run Gauss-Seidel sweeps from ``x0``; see the module docstring.
+
+    The parameters are those of :func:`~workbench.solver.newton.newton`.
     """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()

@@ -34,8 +34,10 @@ run faster in the calling process."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    """Forkserver where available (safe with threads, cheap per worker: the solver, the CoolProp
-    backend and the scenario checks are imported once, before the workers fork), else spawn.
+    """The multiprocessing start method: ``forkserver`` where available, else ``spawn``.
+
+    ``forkserver`` is safe with threads and cheap per worker: the solver, the CoolProp backend
+    and the scenario checks are imported once, before the workers fork.
     """
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:

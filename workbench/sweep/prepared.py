@@ -210,8 +210,9 @@ def _assembled(comp: Any) -> list[str]:
 
 
 def _reconfigure(comp: Any, kept: dict[str, Any]) -> None:
-    """Rerun ``configure`` on a built model and put back what building it set (caches, the
-    ``*_cache`` attributes, start empty).
+    """Rerun ``configure`` on a built model and put back what building it set.
+
+    The caches (the ``*_cache`` attributes) start empty.
     """
     for name in [n for n in vars(comp) if n.endswith("_cache")]:
         setattr(comp, name, None)

@@ -99,8 +99,9 @@ def number(value: Any) -> str:
 
 
 def celsius(t_k: float | None) -> str:
-    """A temperature [K] in °C with one decimal at most: ``265.9`` -> ``-7.2 °C``, ``266.15`` ->
-    ``-7 °C``.
+    """A temperature [K] in °C with one decimal at most.
+
+    ``265.9`` -> ``-7.2 °C``, ``266.15`` -> ``-7 °C``.
     """
     if t_k is None:
         return "–"
@@ -180,8 +181,10 @@ def _streams(type_name: str) -> tuple[tuple[str, str], ...]:
 
 
 def _outlets(flat: FlatScenario, name: str) -> list[str]:
-    """The ports a chain may leave a component by: its streams' outlets, or for a junction
-    (no through streams: a mixer, splitter, flash tank) every port that feeds an edge.
+    """The ports a chain may leave a component by.
+
+    Its streams' outlets, or for a junction (no through streams: a mixer, splitter, flash tank)
+    every port that feeds an edge.
     """
     streams = _streams(flat.components[name].type)
     if streams:

@@ -213,8 +213,9 @@ class SearchResponse(BaseModel):
 
 
 class ScenarioDocument(RootModel[dict[str, Any]]):
-    """A scenario document as it was solved (the JSON format of docs/scenario-format.md;
-    ``workbench schema`` prints its JSON Schema), key order kept.
+    """A scenario document as it was solved, key order kept.
+
+    The JSON format of docs/scenario-format.md; ``workbench schema`` prints its JSON Schema.
     """
 
 

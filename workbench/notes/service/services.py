@@ -141,8 +141,9 @@ def run_search(
 
 
 def query_problem(query: str | None, name: str = "q") -> str | None:
-    """Why a search query is refused (missing, blank, over 1,000 characters, a NUL character or
-    a lone surrogate), or None.
+    """Why a search query is refused, or None.
+
+    Refused: missing, blank, over 1,000 characters, a NUL character or a lone surrogate.
     """
     if query is None:
         return f"{name} is required"

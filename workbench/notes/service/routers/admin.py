@@ -71,8 +71,10 @@ def validate_embeddings(
     services: ServicesDep,
     conn: ConnectionDep,
 ) -> ValidationOut:
-    """One embedding per note, 1536 dimensions, the configured model, no NaN or zero vector,
-    made from the current text.
+    """Check the stored embeddings.
+
+    One embedding per note, 1536 dimensions, the configured model, no NaN or zero vector, made
+    from the current text.
     """
     report = validate(conn, provider=services.provider)
     return ValidationOut(
