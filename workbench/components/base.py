@@ -154,7 +154,16 @@ class Component:
 
     # -- set-up ----------------------------------------------------------------------------
     def configure(self) -> None:
-        """Derive the model mode from the parameters (override in families)."""
+        """Derive the model mode from the parameters (override in families).
+
+        Called once by ``__init__``, after :attr:`params` holds the given values over the
+        catalog's defaults.
+
+        Raises
+        ------
+        SpecificationError
+            The parameters do not make a model (from :meth:`error`, naming the component).
+        """
 
     def bind(self, ports: Mapping[str, PortVars]) -> None:
         """Attach the solver indices of the ports' unknowns."""
@@ -199,7 +208,14 @@ class Component:
 
     # -- equations -------------------------------------------------------------------------
     def equations(self) -> tuple[Equation, ...]:
-        """The residual equations, in the order of :meth:`residuals` (override in families)."""
+        """The residual equations, in the order of :meth:`residuals` (override in families).
+
+        Returns
+        -------
+        tuple of Equation
+            One record per residual: its name and physical kind. The set can depend on the
+            mode chosen by :meth:`configure` and, for junctions, on the bound ports.
+        """
         raise NotImplementedError
 
     def equation_names(self) -> list[str]:
@@ -211,7 +227,24 @@ class Component:
         return [eq.kind for eq in self.equations()]
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
-        """Residuals [SI units of each kind] at ``x``; zero at the solution."""
+        """Residuals [SI units of each kind] at ``x``; zero at the solution.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            The solver's vector of unknowns [kg/s, Pa, J/kg; loop states].
+
+        Returns
+        -------
+        numpy.ndarray
+            One value per entry of :meth:`equations`, in that order, each in the unit of its
+            kind (kg/s, Pa, J/kg, K, W); the family module states each as ``0 = ...``.
+
+        Raises
+        ------
+        FluidPropertyError
+            A state at ``x`` is outside the fluid backend's range.
+        """
         raise NotImplementedError
 
     def jacobian(
@@ -250,13 +283,49 @@ class Component:
 
     # -- results ---------------------------------------------------------------------------
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
-        """Results of the component at the solution [SI], using the scenario contract's output names."""
+        """Results of the component at the solution [SI], named as the scenario contract names them.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            The solved vector of unknowns.
+
+        Returns
+        -------
+        dict of str to float or None
+            Output name -> value [SI: W, kg/s, Pa, K, J/kg; ratios dimensionless]; None where
+            a value is undefined at this state (a quality outside the dome, a ratio over zero).
+        """
         return {}
 
     def check(self, x: np.ndarray) -> list[str]:
-        """Physical checks at a converged solution; each string names an impossibility."""
+        """Physical checks at a converged solution; each string names an impossibility.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            The solved vector of unknowns.
+
+        Returns
+        -------
+        list of str
+            One message per violated physical law (heat flowing uphill, flow running
+            backwards), naming the component; empty when the state is possible.
+        """
         return []
 
     def warnings(self, x: np.ndarray) -> list[str]:
-        """Possible but questionable conditions at a converged solution."""
+        """Possible but questionable conditions at a converged solution.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            The solved vector of unknowns.
+
+        Returns
+        -------
+        list of str
+            One message per condition (liquid at a compressor suction, a correlation used
+            outside its range), naming the component; empty when there is nothing to say.
+        """
         return []

@@ -133,6 +133,7 @@ class ComponentSpec:
 
     @property
     def param_names(self) -> tuple[str, ...]:
+        """Names of the type's parameters, in catalog order."""
         return tuple(p.name for p in self.params)
 
 

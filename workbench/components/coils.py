@@ -79,6 +79,17 @@ class Coil(Component):
     outlet_spec: str = "subcooling_k"
 
     def configure(self) -> None:
+        """Read the mode from the parameters: UA or ideal, the bank size, the secondary inlet.
+
+        The secondary inlet temperature [K] comes from ``air_inlet_temp_c`` or
+        ``secondary_inlet_temp_k``; the outlet spec (subcooling or superheat) is an equation when
+        given, and always in ideal mode (default 0 K).
+
+        Raises
+        ------
+        SpecificationError
+            A bank without coils, or UA mode without the secondary inlet temperature or mass flow.
+        """
         par = self.params
         self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k")
         bank = par.get("condenser_bank") or {}
@@ -230,6 +241,11 @@ class Coil(Component):
 
     # -- equations -------------------------------------------------------------------------
     def equations(self) -> tuple[Equation, ...]:
+        """``pressure_drop``, then those that apply: heat transfer, saturation spec, outlet spec.
+
+        ``heat_transfer`` in UA mode, ``saturation_temperature`` with ``t_cond_k`` / ``t_evap_k``,
+        ``subcooling`` / ``superheat`` when given or in ideal mode.
+        """
         eqs = [Equation("pressure_drop", "pressure")]
         if self.ua_mode:
             eqs.append(Equation("heat_transfer", "enthalpy"))
@@ -240,6 +256,12 @@ class Coil(Component):
         return tuple(eqs)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Pressure drop [Pa], heat transfer [J/kg], saturation temperature [K], outlet spec [J/kg].
+
+        Only those listed by :meth:`equations`, in its order; each is a ``0 = ...`` line of the
+        module docstring. The heat transfer residual is the enthalpy change plus (condenser) or
+        minus (evaporator) the zone model's heat flow per unit mass flow.
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         res = [outlet.p - inlet.p + self.pressure_drop(x, inlet.m)]
         if self.ua_mode:
@@ -315,6 +337,16 @@ class Coil(Component):
         return super().measure(x, output)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Capacity, saturation state, outlet subcooling or superheat, and what the mode adds.
+
+        Always: ``capacity`` / ``heatTransferRate`` [W], ``saturationTemperature`` [K] at the
+        reference pressure, ``pressure`` [Pa], ``temperature`` [K] at the outlet, ``pressure_drop``
+        [Pa], ``subcooling`` (condenser) or ``superheat`` (evaporator) [K]. With a secondary stream:
+        its inlet and outlet temperatures [K], its heat flow [W] and the fine profile's smallest
+        temperature difference [K] (None when not checked). UA mode: ``ua`` [W/K],
+        ``min_temperature_difference`` [K] and each zone's heat flow [W] and UA [W/K]. A bank: the
+        number of coils and the capacity [W] and mass flow [kg/s] per coil.
+        """
         fl = self.fluid
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         q = self.heat_flow(x)
@@ -357,6 +389,12 @@ class Coil(Component):
         return out
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Heat flowing the wrong way, or temperatures crossing the secondary stream.
+
+        Checked: a negative refrigerant heat flow; the refrigerant outlet past the secondary inlet
+        temperature; in ideal mode, a saturation temperature on the wrong side of the secondary
+        inlet; a crossing on the fine temperature profile (:meth:`profile_problems`).
+        """
         problems = []
         q = self.heat_flow(x)
         role = "releases" if self.refrigerant_is_hot else "absorbs"

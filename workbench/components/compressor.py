@@ -70,6 +70,16 @@ class Compressor(Component):
     type_name = "Compressor"
 
     def configure(self) -> None:
+        """Choose the flow model and the power model from the parameters given.
+
+        Flow: ``map`` (``mass_flow_map_kg_s``), ``displacement`` (``displacement_m3``), ``fixed``
+        (``mass_flow_kg_s``) or ``none``; power: ``map`` (``power_map_w``) or ``isentropic``.
+
+        Raises
+        ------
+        SpecificationError
+            A power map without a mass-flow map.
+        """
         if self.has("mass_flow_map_kg_s"):
             self.flow_mode = "map"
         elif self.has("displacement_m3"):
@@ -83,6 +93,7 @@ class Compressor(Component):
             raise self.error("power_map_w needs mass_flow_map_kg_s (both come from one map)")
 
     def equations(self) -> tuple[Equation, ...]:
+        """``flow`` and ``energy``; only ``energy`` without a flow model."""
         if self.flow_mode == "none":
             return (Equation("energy", "enthalpy"),)
         return (Equation("flow", "mass"), Equation("energy", "enthalpy"))
@@ -129,6 +140,10 @@ class Compressor(Component):
         return float(z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"])
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Flow [kg/s] and energy [J/kg] residuals, in the order of :meth:`equations`.
+
+        Each is a ``0 = ...`` line of the module docstring.
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         energy = outlet.h - inlet.h - self.power(x) / inlet.m
         if self.flow_mode == "none":
@@ -181,6 +196,13 @@ class Compressor(Component):
         return entries
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Shaft power, flow, discharge and suction state, pressure ratio, isentropic efficiency.
+
+        ``power`` [W] is the mass flow times the enthalpy rise (adiabatic shell); ``massFlowRate``
+        [kg/s]; ``pressure`` [Pa] and ``temperature`` [K] at the discharge; ``suction_pressure``
+        [Pa]; ``pressure_ratio`` [-]; ``isentropic_efficiency`` [-] from the solved states (None at
+        zero power).
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         fl = self.fluid
         h2s = fl.h_ps(outlet.p, fl.s_ph(inlet.p, inlet.h))
@@ -196,6 +218,7 @@ class Compressor(Component):
         }
 
     def check(self, x: np.ndarray) -> list[str]:
+        """A discharge pressure that is not above the suction pressure."""
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         problems = []
         if outlet.p <= inlet.p:
@@ -206,6 +229,7 @@ class Compressor(Component):
         return problems
 
     def warnings(self, x: np.ndarray) -> list[str]:
+        """A two-phase suction: liquid reaching the compressor."""
         inlet = self.port(x, "inlet")
         q = self.fluid.quality_ph(inlet.p, inlet.h)
         if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:

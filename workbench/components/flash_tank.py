@@ -35,10 +35,15 @@ class FlashTank(Junction):
     type_name = "FlashTank"
 
     def configure(self) -> None:
+        """Junction set-up, and a fixed tank pressure when ``pressure_pa`` is given."""
         super().configure()
         self.fixed_pressure = self.has("pressure_pa")
 
     def equations(self) -> tuple[Equation, ...]:
+        """Mass balance (when kept), energy, outlet pressures and saturated states, fixed pressure.
+
+        The last only with ``pressure_pa``; see :meth:`Junction.mass_equations` for the first.
+        """
         eqs = [
             *self.mass_equations(),
             Equation("energy", "enthalpy"),
@@ -52,6 +57,10 @@ class FlashTank(Junction):
         return tuple(eqs)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Mass [kg/s], energy [J/kg], pressure [Pa] and saturated-state [J/kg] residuals.
+
+        In the order of :meth:`equations`; each is a ``0 = ...`` line of the module docstring.
+        """
         fl = self.fluid
         inlet = self.port(x, "inlet")
         vap, liq = self.port(x, "vapour_outlet"), self.port(x, "liquid_outlet")
@@ -68,6 +77,12 @@ class FlashTank(Junction):
         return np.array(res)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Tank pressure and saturation temperature, the outlet flows, vapour fraction, balances.
+
+        ``pressure`` [Pa], ``temperature`` and ``saturationTemperature`` [K], ``vapour_mass_flow``
+        and ``liquid_mass_flow`` [kg/s], ``vapour_fraction`` and ``inlet_quality`` [-], and the
+        junction's ``mass_balance_kg_s`` and ``energy_balance_w``.
+        """
         fl = self.fluid
         inlet = self.port(x, "inlet")
         vap, liq = self.port(x, "vapour_outlet"), self.port(x, "liquid_outlet")
@@ -85,6 +100,7 @@ class FlashTank(Junction):
         return result
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Negative port flows, and an inlet outside the dome at the tank pressure."""
         problems = super().check(x)
         inlet = self.port(x, "inlet")
         h_liq, h_vap = float(self.fluid.h_liq(inlet.p)), float(self.fluid.h_vap(inlet.p))

@@ -135,6 +135,14 @@ class GasCooler(Component):
     type_name = "GasCooler"
 
     def configure(self) -> None:
+        """Read the mode (UA or fixed), the secondary inlet and the pressure correlation.
+
+        Raises
+        ------
+        SpecificationError
+            UA mode without the secondary inlet or its mass flow; fixed mode without
+            ``outlet_temp_k``.
+        """
         par = self.params
         self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
@@ -179,6 +187,7 @@ class GasCooler(Component):
     # -- parameters ------------------------------------------------------------------------
     @property
     def label(self) -> str:
+        """The gas cooler as messages name it: ``GasCooler 'name'``."""
         return f"GasCooler {self.name!r}"
 
     def ua_total(self, x: np.ndarray) -> float:
@@ -276,6 +285,11 @@ class GasCooler(Component):
 
     # -- equations -------------------------------------------------------------------------
     def equations(self) -> tuple[Equation, ...]:
+        """``pressure_drop``, then those whose parameter is given.
+
+        ``heat_transfer`` (UA mode), ``outlet_temperature`` (``outlet_temp_k``), ``pressure``
+        (``pressure_pa``), ``optimal_pressure`` (``pressure_control``).
+        """
         eqs = [Equation("pressure_drop", "pressure")]
         if self.ua_mode:
             eqs.append(Equation("heat_transfer", "enthalpy"))
@@ -288,6 +302,10 @@ class GasCooler(Component):
         return tuple(eqs)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Pressure drop [Pa], heat transfer and outlet temperature [J/kg], pressure [Pa] residuals.
+
+        In the order of :meth:`equations`; each is a ``0 = ...`` line of the module docstring.
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         res = [outlet.p - inlet.p + self.pressure_drop(x, inlet.m)]
         if self.ua_mode:
@@ -349,6 +367,15 @@ class GasCooler(Component):
         return self._checks[key]
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Capacity, high-side pressure, temperatures, and what the correlation and the mode add.
+
+        Always: ``capacity`` / ``heatTransferRate`` [W], ``massFlowRate`` [kg/s], ``pressure`` [Pa]
+        (inlet) and ``reduced_pressure`` [-], ``temperature`` (outlet) and ``inlet_temperature``
+        [K], ``pressure_drop`` [Pa]. The correlation's ``optimal_pressure`` [Pa]. With a secondary
+        stream: its inlet and outlet temperatures [K], ``approach_temperature`` [K], its heat flow
+        [W] and the fine profile's smallest temperature difference [K]. UA mode: ``ua`` [W/K], the
+        model's ``min_temperature_difference`` [K] and ``profile_segments``.
+        """
         fl = self.fluid
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         q = self.heat_flow(x)
@@ -383,6 +410,7 @@ class GasCooler(Component):
         return out
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Heat flowing the wrong way, and a crossing on the fine temperature profile."""
         problems = []
         q = self.heat_flow(x)
         if q < -1e-6 * max(1.0, abs(q)):
@@ -404,6 +432,7 @@ class GasCooler(Component):
         return problems
 
     def warnings(self, x: np.ndarray) -> list[str]:
+        """A profile that could not be checked; the pressure correlation extrapolated or failing."""
         notes = []
         _check, why = self.profile_check(x)
         if why is not None:

@@ -95,6 +95,7 @@ class TemperatureTable:
         self.h, self.t_in, self.t_out, self.kinks = h, t_in, t_out, kinks
 
     def temperature(self, j: int, x: float) -> float:
+        """Temperature at node ``j`` at path fraction ``x`` (0: inlet isobar, 1: outlet) [K]."""
         return self.t_in[j] + x * (self.t_out[j] - self.t_in[j])
 
     def at(self, h: float, x: float) -> float:

@@ -41,6 +41,7 @@ class InjectionCompressor(Junction):
     type_name = "InjectionCompressor"
 
     def configure(self) -> None:
+        """Junction set-up, and the flow model: ``displacement``, ``fixed`` or ``none``."""
         super().configure()
         if self.has("displacement_m3"):
             self.flow_mode = "displacement"
@@ -50,6 +51,7 @@ class InjectionCompressor(Junction):
             self.flow_mode = "none"
 
     def equations(self) -> tuple[Equation, ...]:
+        """The mass balance (when kept), ``flow`` (with a flow model) and ``energy``."""
         flow = () if self.flow_mode == "none" else (Equation("flow", "mass"),)
         return (*self.mass_equations(), *flow, Equation("energy", "enthalpy"))
 
@@ -80,6 +82,10 @@ class InjectionCompressor(Junction):
         return float(h_mid), float(h_mix), float(h_2)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Mass and flow [kg/s] and energy [J/kg] residuals, in the order of :meth:`equations`.
+
+        Each is a ``0 = ...`` line of the module docstring.
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         res = self.mass_residual(x)
         if self.flow_mode != "none":
@@ -95,6 +101,14 @@ class InjectionCompressor(Junction):
         return (inlet.m + inj.m) * h_out - inlet.m * inlet.h - inj.m * inj.h
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Power, the three flows and pressures, the two-stage model's enthalpies, the balances.
+
+        ``power`` [W] from the enthalpy flows; ``massFlowRate``, ``suction_mass_flow`` and
+        ``injection_mass_flow`` [kg/s]; ``injection_ratio`` and ``pressure_ratio`` [-]; discharge
+        ``pressure`` [Pa] and ``temperature`` [K]; ``suction_pressure`` and ``injection_pressure``
+        [Pa]; ``first_stage_enthalpy`` and ``mixed_enthalpy`` [J/kg]; the junction balances, the
+        energy balance counting the model's power as an inflow.
+        """
         fl = self.fluid
         inlet, inj, outlet = (self.port(x, p) for p in ("inlet", "injection_inlet", "outlet"))
         h_mid, h_mix, _h2 = self.stages(x)
@@ -117,6 +131,7 @@ class InjectionCompressor(Junction):
         return result
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Negative port flows, and an injection pressure not between suction and discharge."""
         problems = super().check(x)
         inlet, inj, outlet = (self.port(x, p) for p in ("inlet", "injection_inlet", "outlet"))
         if not inlet.p < inj.p < outlet.p:
@@ -128,6 +143,7 @@ class InjectionCompressor(Junction):
         return problems
 
     def warnings(self, x: np.ndarray) -> list[str]:
+        """A two-phase suction: liquid reaching the compressor."""
         inlet = self.port(x, "inlet")
         q = self.fluid.quality_ph(inlet.p, inlet.h)
         if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:

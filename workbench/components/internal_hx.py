@@ -43,10 +43,18 @@ class HeatExchanger(Component):
     streams = (("hot_inlet", "hot_outlet"), ("cold_inlet", "cold_outlet"))
 
     def configure(self) -> None:
+        """Require a conductance or an effectiveness.
+
+        Raises
+        ------
+        SpecificationError
+            None of ``ua``, ``ua_nominal_kw_k`` and ``effectiveness`` is given.
+        """
         if not (self.has("ua") or self.has("ua_nominal_kw_k") or self.has("effectiveness")):
             raise self.error("give ua, ua_nominal_kw_k or effectiveness")
 
     def equations(self) -> tuple[Equation, ...]:
+        """The pressure drop of each stream, then the energy balance of each stream."""
         return (
             Equation("hot_pressure_drop", "pressure"),
             Equation("cold_pressure_drop", "pressure"),
@@ -89,6 +97,10 @@ class HeatExchanger(Component):
         return dp if m_nom is None or dp == 0.0 else dp * m * abs(m) / float(m_nom) ** 2
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Hot and cold pressure drops [Pa], hot and cold energy balances [J/kg].
+
+        Each is a ``0 = ...`` line of the module docstring.
+        """
         hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
         ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
         q = self.heat_flow(x)
@@ -102,6 +114,13 @@ class HeatExchanger(Component):
         )
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Heat flow, both streams' outlet states and flows, the fine profile's smallest difference.
+
+        ``capacity`` / ``heatTransferRate`` [W]; the hot stream's ``massFlowRate`` [kg/s], outlet
+        ``pressure`` [Pa] and ``temperature`` [K]; ``cold_outlet_temperature`` [K] and
+        ``cold_mass_flow`` [kg/s]; ``profile_min_temperature_difference`` [K] (None without heat
+        flow).
+        """
         hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
         ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
         fl = self.fluid
@@ -120,6 +139,7 @@ class HeatExchanger(Component):
         }
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Temperatures crossing at either end, else a crossing on the fine temperature profile."""
         hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
         ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
         fl = self.fluid

@@ -39,6 +39,7 @@ class Junction(Component):
     streams = ()
 
     def configure(self) -> None:
+        """Start without bound ports, balancing mass until the topology says otherwise."""
         self.inlets: tuple[str, ...] = ()
         self.outlets: tuple[str, ...] = ()
         self.balances_mass = True
@@ -73,6 +74,7 @@ class Junction(Component):
         }
 
     def check(self, x: np.ndarray) -> list[str]:
+        """A port carrying a negative mass flow: a branch that would run backwards."""
         problems = []
         for port in (*self.inlets, *self.outlets):
             m = self.port(x, port).m

@@ -29,6 +29,7 @@ class Mixer(Junction):
     type_name = "Mixer"
 
     def equations(self) -> tuple[Equation, ...]:
+        """The mass balance (when kept), ``energy``, and one pressure equation per inlet."""
         return (
             *self.mass_equations(),
             Equation("energy", "enthalpy"),
@@ -36,6 +37,10 @@ class Mixer(Junction):
         )
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Mass [kg/s], energy [J/kg] and inlet pressure [Pa] residuals.
+
+        In the order of :meth:`equations`; each is a ``0 = ...`` line of the module docstring.
+        """
         ins, out = self.states(x, self.inlets), self.port(x, "outlet")
         m_in = sum(s.m for s in ins)
         res = self.mass_residual(x)
@@ -44,6 +49,11 @@ class Mixer(Junction):
         return np.array(res)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Outlet flow and state, the number of inlets, each inlet's flow, the balances.
+
+        ``massFlowRate`` [kg/s], ``pressure`` [Pa], ``temperature`` [K], ``inlets``,
+        ``<inlet>_mass_flow`` [kg/s], ``mass_balance_kg_s`` and ``energy_balance_w``.
+        """
         out = self.port(x, "outlet")
         result: dict[str, float | None] = {
             "massFlowRate": out.m,

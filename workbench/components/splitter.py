@@ -30,6 +30,7 @@ class Splitter(Junction):
     type_name = "Splitter"
 
     def configure(self) -> None:
+        """Junction set-up, and the given outlet shares (``fraction_1`` or ``fractions``) [-]."""
         super().configure()
         if self.has("fraction_1"):
             self.shares = [float(self.params["fraction_1"])]
@@ -37,6 +38,7 @@ class Splitter(Junction):
             self.shares = [float(f) for f in self.params.get("fractions", [])]
 
     def equations(self) -> tuple[Equation, ...]:
+        """The mass balance (when kept), each outlet's pressure and enthalpy, each share."""
         eqs = list(self.mass_equations())
         for port in self.outlets:
             eqs += [
@@ -47,6 +49,10 @@ class Splitter(Junction):
         return tuple(eqs)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Mass [kg/s], outlet pressure [Pa] and enthalpy [J/kg], share [kg/s] residuals.
+
+        In the order of :meth:`equations`; each is a ``0 = ...`` line of the module docstring.
+        """
         inlet = self.port(x, "inlet")
         res = self.mass_residual(x)
         outs = self.states(x, self.outlets)
@@ -56,6 +62,12 @@ class Splitter(Junction):
         return np.array(res)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Inlet flow and state, the number of outlets, each outlet's flow and share, the balances.
+
+        ``massFlowRate`` [kg/s], ``pressure`` [Pa], ``temperature`` [K], ``outlets``,
+        ``<outlet>_mass_flow`` [kg/s] and ``<outlet>_fraction`` [-], ``mass_balance_kg_s`` and
+        ``energy_balance_w``.
+        """
         inlet = self.port(x, "inlet")
         result: dict[str, float | None] = {
             "massFlowRate": inlet.m,

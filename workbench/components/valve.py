@@ -27,9 +27,11 @@ class ExpansionValve(Component):
     type_name = "ExpansionValve"
 
     def configure(self) -> None:
+        """An orifice valve when ``flow_coefficient_m2`` is given, else an ideal one."""
         self.orifice = self.has("flow_coefficient_m2")
 
     def equations(self) -> tuple[Equation, ...]:
+        """``isenthalpic``, and ``flow`` for an orifice valve."""
         if self.orifice:
             return (Equation("isenthalpic", "enthalpy"), Equation("flow", "mass"))
         return (Equation("isenthalpic", "enthalpy"),)
@@ -43,12 +45,18 @@ class ExpansionValve(Component):
         return math.copysign(cda * math.sqrt(2.0 * rho * abs(dp)), dp)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Enthalpy [J/kg] and, for an orifice valve, flow [kg/s] residuals (module docstring)."""
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         if not self.orifice:
             return np.array([outlet.h - inlet.h])
         return np.array([outlet.h - inlet.h, inlet.m - self.orifice_flow(x)])
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """Flow, outlet state and pressure drop.
+
+        ``massFlowRate`` [kg/s], outlet ``pressure`` [Pa] and ``temperature`` [K], ``pressure_drop``
+        [Pa], ``outlet_quality`` [-] (None outside the dome).
+        """
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         return {
             "massFlowRate": inlet.m,
@@ -59,6 +67,7 @@ class ExpansionValve(Component):
         }
 
     def check(self, x: np.ndarray) -> list[str]:
+        """An outlet pressure above the inlet pressure: flow would run backwards."""
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         if outlet.p > inlet.p:
             return [
