@@ -58,6 +58,7 @@ class ScenarioIssue:
     message: str
 
     def __str__(self) -> str:
+        """``<path>: <message>``, the root shown as ``<root>``."""
         return f"{self.path or '<root>'}: {self.message}"
 
 

@@ -100,6 +100,7 @@ class Progress:
             self._bar = None
 
     def __enter__(self) -> Progress:
+        """The progress itself."""
         return self
 
     def __exit__(
@@ -108,6 +109,7 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        """Close the bar; an exception propagates."""
         self.close()
 
 

@@ -23,6 +23,7 @@ __all__ = ["register"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``solve`` to the ``workbench`` parser."""
     p = subparsers.add_parser(
         "solve",
         help="solve a scenario to steady state",

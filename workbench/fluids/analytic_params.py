@@ -70,6 +70,7 @@ class AnalyticFluid:
     """Saturation pressure of the model at ``T_crit`` [Pa] (the model's critical pressure)."""
 
     def __post_init__(self) -> None:
+        """Derive ``p_ref`` and ``p_crit`` [Pa] from the Antoine fit at ``T_ref`` and ``T_crit``."""
         object.__setattr__(self, "p_ref", math.exp(self.A - self.B / (self.T_ref + self.C)))
         object.__setattr__(self, "p_crit", math.exp(self.A - self.B / (self.T_crit + self.C)))
 

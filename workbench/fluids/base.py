@@ -80,6 +80,7 @@ class PropertyStats:
     flashes: int
 
     def __int__(self) -> int:
+        """The number of property calls: ``int(backend.stats)``."""
         return self.calls
 
     def __sub__(self, earlier: PropertyStats) -> PropertyStats:
@@ -144,6 +145,7 @@ class FluidBackend(ABC):
         )
 
     def __repr__(self) -> str:
+        """``<ClassName fluid (backend)>``."""
         return f"<{type(self).__name__} {self.name} ({self.backend_name})>"
 
     # -- states ----------------------------------------------------------------------------------

@@ -114,6 +114,7 @@ class AddRow:
     widget: w.HBox = field(init=False)
 
     def __post_init__(self) -> None:
+        """Build the dropdown and the button; a click passes the picked parameter to ``on_add``."""
         pick = w.Dropdown(options=self.options, description="add", layout=w.Layout(width="330px"))
         pick.add_class("wb-add-pick")
         add = w.Button(description="Add parameter", icon="plus")

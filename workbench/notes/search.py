@@ -159,6 +159,13 @@ class SearchSettings:
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
 
     def __post_init__(self) -> None:
+        """Check the BM25 parameters and the title weight.
+
+        Raises
+        ------
+        NoteStoreError
+            ``bm25_k1`` or ``title_weight`` negative, or ``bm25_b`` outside [0, 1].
+        """
         if not self.bm25_k1 >= 0:
             raise NoteStoreError(f"bm25_k1 must be >= 0, got {self.bm25_k1}")
         if not 0 <= self.bm25_b <= 1:

@@ -250,10 +250,24 @@ class PressureLocator(Locator):
         self.min_ticks = min_ticks
 
     def __call__(self) -> list[float]:
+        """The tick positions for the axis's current view [axis data units]."""
         lo, hi = self.axis.get_view_interval()
         return self.tick_values(lo, hi)
 
     def tick_values(self, vmin: float, vmax: float) -> list[float]:
+        """Tick positions between ``vmin`` and ``vmax``.
+
+        Parameters
+        ----------
+        vmin, vmax : float
+            The view limits, in either order [axis data units, e.g. bar].
+
+        Returns
+        -------
+        list of float
+            Round values of the finest series that keeps at least ``min_ticks`` in view; empty
+            when a limit is not finite or not positive (no log scale).
+        """
         lo, hi = sorted((float(vmin), float(vmax)))
         if not (np.isfinite(lo) and np.isfinite(hi)) or lo <= 0.0:
             return []

@@ -112,6 +112,7 @@ class LabelPlacer:
     boxes: list[Box] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        """Run the figure's layout so that pixel positions are final, then record the frame [px]."""
         fig = self.ax.figure
         draw = getattr(fig, "draw_without_rendering", None)
         if draw is not None and fig.get_layout_engine() is not None:

@@ -58,6 +58,22 @@ def _cross_circuit(a: FlatComponent, b: FlatComponent) -> str:
 def add_circuit_edge(
     flat: FlatScenario, cid: int, edge: EdgeConfig, path: str, issues: list[ScenarioIssue]
 ) -> None:
+    """Add a circuit's edge to the flat graph, or report why it cannot join its ends.
+
+    Parameters
+    ----------
+    flat : FlatScenario
+        The flat graph being built; the edge is appended to ``flat.edges``.
+    cid : int
+        Index of the circuit the edge belongs to.
+    edge : EdgeConfig
+        The edge as written (``from`` and ``to`` endpoints ``<component>:<port>``).
+    path : str
+        JSON path of the edge, for the issues.
+    issues : list of ScenarioIssue
+        Appended to: an endpoint of the wrong shape, an unknown component, a component of
+        another circuit, a port the component does not have.
+    """
     ends = []
     for field_name, endpoint in (("from", edge.src), ("to", edge.dst)):
         epath = f"{path}.{field_name}"
@@ -196,6 +212,24 @@ def add_connection(
     path: str,
     issues: list[ScenarioIssue],
 ) -> None:
+    """Add one of the scenario's ``connections`` to the flat graph, or report why it cannot.
+
+    Each end is ``<instance>.<external_port>`` (through the template's ``ports``) or a literal
+    ``<component>:<port>``; the edge lands in the circuit that owns both ends.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig
+        The parsed scenario (its templates and instances resolve the ends).
+    flat : FlatScenario
+        The flat graph being built; the edge is appended to ``flat.edges``.
+    edge : EdgeConfig
+        The connection as written.
+    path : str
+        JSON path of the connection, for the issues.
+    issues : list of ScenarioIssue
+        Appended to: an end that resolves to nothing, or ends in two circuits.
+    """
     src = _resolve_connection_end(scenario, flat, edge.src, f"{path}.from", issues)
     dst = _resolve_connection_end(scenario, flat, edge.dst, f"{path}.to", issues)
     if src is None or dst is None:

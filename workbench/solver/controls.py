@@ -107,6 +107,11 @@ class ControlLoop:
         return (Equation("steady_state", "control"),)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """The steady-state residual ``(K e - (u - sat(u)) / Q) / (|K| scale)`` [-].
+
+        See the module docstring. An opened loop (:attr:`fixed` set) holds its state instead:
+        ``u - fixed`` [unit of the factor].
+        """
         u = float(x[self.index])
         if self.fixed is not None:
             return np.array([u - self.fixed])

@@ -97,6 +97,7 @@ class ThermalCoupling:
         return (Equation("hot_side", "enthalpy"), Equation("cold_side", "enthalpy"))
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
+        """The hot-side and cold-side energy balances [J/kg] (module docstring)."""
         hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
         ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
         r = self.heat_flow(x)
@@ -131,6 +132,7 @@ class ThermalCoupling:
         }
 
     def check(self, x: np.ndarray) -> list[str]:
+        """Temperatures crossing inside the cascade heat exchanger."""
         r = self.heat_flow(x)
         if r.q > 0 and r.min_dt < -1e-6:
             return [f"{self.name}: temperatures cross in the cascade heat exchanger"]

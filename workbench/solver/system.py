@@ -35,15 +35,23 @@ class Block(Protocol):
     name: str
 
     @property
-    def local_vars(self) -> list[int]: ...
+    def local_vars(self) -> list[int]:
+        """Indices of every unknown the block's residuals may depend on."""
 
-    def equations(self) -> Sequence[Equation]: ...
+    def equations(self) -> Sequence[Equation]:
+        """The block's equations, in the order of :meth:`residuals`."""
 
-    def residuals(self, x: np.ndarray) -> np.ndarray: ...
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Residuals at ``x`` [SI unit of each equation's kind]; zero at the solution."""
 
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
-    ) -> list[tuple[int, int, float]]: ...
+    ) -> list[tuple[int, int, float]]:
+        """Entries (local equation row, global column, derivative) of the block's Jacobian.
+
+        ``f0`` is :meth:`residuals` at ``x``; ``step(i, x_i)`` gives the finite-difference
+        perturbation of unknown ``i`` for blocks without analytic derivatives.
+        """
 
 
 @dataclass

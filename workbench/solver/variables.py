@@ -50,6 +50,7 @@ class Unknowns:
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
+        """Number of unknowns."""
         return len(self.names)
 
     def add(self, name: str, kind: VarKind) -> int:

@@ -161,10 +161,31 @@ class EmbeddingProvider(ABC):
         return self.embed([text])[0]
 
     def __repr__(self) -> str:
+        """The provider's class, model id and dimension."""
         return f"{type(self).__name__}(model_id={self.model_id!r}, dimension={self.dimension})"
 
 
 def check_dimension(dimension: int, model_id: str) -> int:
+    """A provider's vector dimension, checked against the store's width.
+
+    Parameters
+    ----------
+    dimension : int
+        Length of the provider's vectors [-].
+    model_id : str
+        The model, for the message.
+
+    Returns
+    -------
+    int
+        ``dimension``, unchanged.
+
+    Raises
+    ------
+    EmbeddingError
+        ``dimension`` is outside ``1..STORE_DIMENSION``: vectors are zero-padded to the store's
+        width, so a longer one cannot be stored.
+    """
     if not 1 <= dimension <= STORE_DIMENSION:
         raise EmbeddingError(
             f"{model_id}: dimension {dimension} is outside 1..{STORE_DIMENSION} (the store's width)"

@@ -120,6 +120,7 @@ class TokenRegistry:
         return found[0] if found else None
 
     def __len__(self) -> int:
+        """Number of registered tokens."""
         return len(self._by_digest)
 
     @property

@@ -42,6 +42,12 @@ class BodySizeLimit:
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection, refusing an HTTP body over the cap with 413.
+
+        A ``Content-Length`` over the cap is answered before the body is read (400 when the header
+        is not a number); otherwise the body is counted as the application reads it. Connections
+        other than HTTP (lifespan, websockets) pass through unchanged.
+        """
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -62,6 +62,13 @@ class ServerThread:
         return f"http://{self.host}:{self.port}"
 
     def __enter__(self) -> ServerThread:
+        """Start the server thread and wait until it accepts connections.
+
+        Raises
+        ------
+        NoteStoreError
+            The server stopped while starting, or did not start within ``start_timeout_s``.
+        """
         self._thread.start()
         deadline = time.monotonic() + self.start_timeout_s
         while not self._server.started:
@@ -74,5 +81,6 @@ class ServerThread:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Ask the server to exit and wait for its thread (at most 30 s)."""
         self._server.should_exit = True
         self._thread.join(30.0)
