@@ -89,6 +89,32 @@ class ClusteredProvider(EmbeddingProvider):
 
 
 def make_corpus(n: int, clusters: int, seed: int = 11):
+    """A synthetic corpus of ``n`` notes in ``clusters`` topics, deterministic for a seed.
+
+    Each topic has 30 words of its own (ending in ``x``, ``q`` or ``z``, so they never collide
+    with the 4,000 general words); a note takes three topic words as its title and 25 to 60 body
+    words, each a topic word with probability 0.35, else a general word.
+
+    Parameters
+    ----------
+    n : int
+        Number of notes.
+    clusters : int
+        Number of topics.
+    seed : int
+        Seed of the random generator.
+
+    Returns
+    -------
+    notes : list of NoteInput
+        The notes, external ids ``s0000000``, ``s0000001``, ...
+    topics : list of list of str
+        The words of each topic.
+    general : list of str
+        The general words.
+    topic_of : dict of str to int
+        Topic index of each topic word (what :class:`ClusteredProvider` reads).
+    """
     rng = random.Random(seed)
     general = list(dict.fromkeys(_word(rng) for _ in range(6000)))[:4000]
     topics = []
@@ -115,6 +141,24 @@ def make_corpus(n: int, clusters: int, seed: int = 11):
 
 
 def make_queries(q: int, topics, general, seed: int = 13) -> list[str]:
+    """``q`` search queries: two to four words of one random topic and one to three general words.
+
+    Parameters
+    ----------
+    q : int
+        Number of queries.
+    topics : list of list of str
+        The topic words of :func:`make_corpus`.
+    general : list of str
+        The general words of :func:`make_corpus`.
+    seed : int
+        Seed of the random generator.
+
+    Returns
+    -------
+    list of str
+        The queries, words shuffled.
+    """
     rng = random.Random(seed)
     out = []
     for _ in range(q):
@@ -130,6 +174,18 @@ def _pct(values: list[float], p: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+
+    Returns
+    -------
+    int
+        Exit status: 0.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)

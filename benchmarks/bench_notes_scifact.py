@@ -49,6 +49,23 @@ OWNER = "bench"
 
 
 def load(data: Path) -> tuple[list[dict], list[dict], dict[str, dict[str, int]]]:
+    """The SciFact corpus, queries and relevance judgements from the folder ``data``.
+
+    Parameters
+    ----------
+    data : pathlib.Path
+        Folder with ``corpus.jsonl``, ``queries.jsonl`` and ``qrels.tsv`` (BEIR layout; the
+        queries carry a ``split`` of ``dev`` or ``holdout``).
+
+    Returns
+    -------
+    corpus : list of dict
+        One abstract per entry (``_id``, ``title``, ``text``).
+    queries : list of dict
+        One query per entry (``_id``, ``text``, ``split``).
+    qrels : dict
+        Query id -> document id -> relevance grade [-].
+    """
     corpus = [json.loads(line) for line in (data / "corpus.jsonl").open(encoding="utf-8")]
     queries = [json.loads(line) for line in (data / "queries.jsonl").open(encoding="utf-8")]
     qrels: dict[str, dict[str, int]] = {}
@@ -59,12 +76,30 @@ def load(data: Path) -> tuple[list[dict], list[dict], dict[str, dict[str, int]]]
 
 
 def ndcg10(ranked: list[str], rel: dict[str, int]) -> float:
+    """nDCG@10 of one ranking [-]: graded gains with a log2 discount, over the ideal ranking's.
+
+    Parameters
+    ----------
+    ranked : list of str
+        Document ids, best first.
+    rel : dict of str to int
+        Relevance grade of each judged document; at least one must be above 0.
+    """
     dcg = sum(rel.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
     ideal = sorted(rel.values(), reverse=True)[:10]
     return dcg / sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
 
 
 def recall100(ranked: list[str], rel: dict[str, int]) -> float:
+    """Recall@100 of one ranking [-]: the share of the relevant documents in the first 100.
+
+    Parameters
+    ----------
+    ranked : list of str
+        Document ids, best first.
+    rel : dict of str to int
+        Relevance grade of each judged document (relevant: grade above 0).
+    """
     wanted = {d for d, r in rel.items() if r > 0}
     return len(set(ranked[:100]) & wanted) / len(wanted)
 
@@ -161,6 +196,18 @@ class QueryVectors(EmbeddingProvider):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+
+    Returns
+    -------
+    int
+        Exit status: 0.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "eval" / "scifact")
     parser.add_argument("--cache", type=Path, default=default_cache_dir())

@@ -123,6 +123,28 @@ def client_loop(
     deadline: float,
     seed: int,
 ) -> None:
+    """One client thread: search for random notes' code words until the deadline.
+
+    Each request is ``POST /api/notes/search?q=<code word>&limit=10`` as the note's owner; the
+    latency [ms] is measured from request to response. Recorded in ``phase``: the latency and the
+    server's ``took_ms`` of every answered request, a miss when the note is not among the hits,
+    and every error status or transport error.
+
+    Parameters
+    ----------
+    base : str
+        Base URL of the server.
+    tokens : dict of str to str
+        Bearer token of each owner.
+    notes : dict of str to list of NoteInput
+        Each owner's notes (:func:`make_notes`).
+    phase : Phase
+        Where the results go (shared by the threads, under its lock).
+    deadline : float
+        ``time.monotonic()`` value at which to stop [s].
+    seed : int
+        Seed of this client's random choices.
+    """
     rng = random.Random(seed)
     with httpx.Client(base_url=base, timeout=30) as client:
         while time.monotonic() < deadline:
@@ -226,6 +248,36 @@ def update_loop(
 def run_phase(
     base, tokens, notes, name, seconds, clients, reindex: bool, ids=None
 ) -> tuple[Phase, dict]:
+    """Run ``clients`` search threads for ``seconds``, with the reindex and update loops if asked.
+
+    Parameters
+    ----------
+    base : str
+        Base URL of the server.
+    tokens : dict of str to str
+        Bearer token of each owner.
+    notes : dict of str to list of NoteInput
+        Each owner's notes.
+    name : str
+        Name of the phase in the table.
+    seconds : float
+        Length of the phase [s].
+    clients : int
+        Number of concurrent search clients.
+    reindex : bool
+        Also keep a forced reindex running (:func:`reindex_loop`) and notes changing
+        (:func:`update_loop`).
+    ids : dict of str to tuple of (str, str), optional
+        Owner and note id by external id, for the update loop (needed with ``reindex``).
+
+    Returns
+    -------
+    phase : Phase
+        What the clients saw, with the phase's wall time [s].
+    jobs : dict
+        Reindex jobs completed and failed, notes re-embedded within the window, how long the
+        last job ran on after it [s], notes updated.
+    """
     phase = Phase(name)
     deadline = time.monotonic() + seconds
     threads = [
@@ -251,17 +303,35 @@ def run_phase(
 
 
 def note_ids(url: str) -> set[str]:
+    """Ids of every note in the database at ``url``."""
     with psycopg.connect(url) as conn:
         return {r[0] for r in conn.execute('SELECT id FROM "Note"')}
 
 
 def ids_by_external_id(url: str) -> dict[str, tuple[str, str]]:
+    """Owner and note id of every note in the database at ``url``, by external id."""
     with psycopg.connect(url) as conn:
         rows = conn.execute('SELECT "externalId", "ownerId", id FROM "Note"').fetchall()
     return {ext: (owner, note_id) for ext, owner, note_id in rows}
 
 
 def wait_ready(base: str, proc: subprocess.Popen, timeout_s: float = 120) -> None:
+    """Wait until the server at ``base`` answers ``/readyz`` with 200.
+
+    Parameters
+    ----------
+    base : str
+        Base URL of the server.
+    proc : subprocess.Popen
+        The ``workbench serve`` process.
+    timeout_s : float
+        How long to wait [s].
+
+    Raises
+    ------
+    SystemExit
+        The process exited, or the server was not ready within ``timeout_s``.
+    """
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -276,6 +346,11 @@ def wait_ready(base: str, proc: subprocess.Popen, timeout_s: float = 120) -> Non
 
 
 def row(phase: Phase, clients: int) -> str:
+    """The Markdown table row of one phase.
+
+    Requests, requests per second, client latency p50 / p95 / p99 [ms], the server's median
+    ``took_ms`` [ms], errors and lost notes.
+    """
     lat = phase.latencies_ms
     if not lat:
         return f"| {phase.name} | {clients} | 0 | - | - | - | - | - | {len(phase.errors)} | {phase.misses} |"
@@ -287,6 +362,14 @@ def row(phase: Phase, clients: int) -> str:
 
 
 def main() -> int:
+    """Run the load test, print the table and (unless ``--no-write``) update the docs.
+
+    Returns
+    -------
+    int
+        Exit status: 1 when a request failed, a note was lost, an embedding is stale or
+        validation failed, else 0.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=8)

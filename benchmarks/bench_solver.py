@@ -102,10 +102,12 @@ def t_dew(p: float) -> float:
 
 
 def ours_scenario() -> dict[str, Any]:
+    """The benchmark cycle as a workbench scenario (the textbook R-134a cycle, module constants)."""
     return textbook_r134a(eta_s=ETA_S, superheat_k=SUPERHEAT_K, subcooling_k=SUBCOOLING_K)
 
 
 def ours_numbers(result: Any) -> dict[str, float]:
+    """Cooling capacity ``q`` [W], compressor power ``w`` [W] and ``cop`` [-] of a solve result."""
     s = result.summary
     return {"q": s["cooling_capacity_w"], "w": s["compressor_power_w"], "cop": s["cop_cooling"]}
 
@@ -150,6 +152,7 @@ class TespyCycle:
 
 
 def tespy_version() -> str | None:
+    """TESPy's version number, or None when TESPy is not installed."""
     try:
         import tespy
     except ImportError:
@@ -355,6 +358,7 @@ def machine() -> str:
 
 
 def verdict(ratio: float | None, goal: float) -> str:
+    """``PASS`` when the speed-up ``ratio`` [-] reaches ``goal``, else ``MISS``; ``n/a`` without."""
     if ratio is None:
         return "n/a"
     return "PASS" if ratio >= goal else "MISS"

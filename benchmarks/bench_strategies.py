@@ -71,6 +71,19 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
 
 
 def run(strategy: str) -> dict[str, Any]:
+    """Solve every case cold with ``strategy`` (at most 100 iterations).
+
+    Parameters
+    ----------
+    strategy : str
+        ``solver.strategy``: ``newton``, ``picard`` or ``fallback``.
+
+    Returns
+    -------
+    dict
+        ``converged`` (cases), ``mean_iterations`` and ``max_iterations``, ``reasons`` (count of
+        each stop reason) and ``ms_per_case`` [ms].
+    """
     converged, iterations, reasons, seconds = 0, [], Counter(), 0.0
     for _name, doc in cases():
         doc = copy.deepcopy(doc)
@@ -91,6 +104,18 @@ def run(strategy: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+
+    Returns
+    -------
+    int
+        Exit status: 0.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)

@@ -38,6 +38,7 @@ INDOOR, OUTDOOR = "evap.air_inlet_temp_c", "cond.air_inlet_temp_c"
 
 
 def grid(points: int) -> dict[str, list[float]]:
+    """Indoor air 20-32 C and outdoor air 25-45 C, ``points`` values each [degC], by sweep path."""
     return {
         INDOOR: [float(v) for v in np.linspace(20.0, 32.0, points)],
         OUTDOOR: [float(v) for v in np.linspace(25.0, 45.0, points)],
@@ -45,6 +46,7 @@ def grid(points: int) -> dict[str, list[float]]:
 
 
 def load() -> str:
+    """The load average over 1, 5 and 15 minutes, or ``?`` where the platform has none."""
     return ", ".join(f"{v:.2f}" for v in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
 
 
@@ -75,6 +77,18 @@ def run_cluster(workers: int, doc: dict[str, Any], cases: dict[str, list[float]]
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+
+    Returns
+    -------
+    int
+        Exit status: 0.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=100, help="values per path (grid side)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])

@@ -65,6 +65,7 @@ class UACase:
 
     @property
     def fluid(self) -> str:
+        """The case's working fluid (the scenario's ``fluid``)."""
         return str(self.doc["fluid"])
 
 
