@@ -1,0 +1,329 @@
+"""The CoolProp backend's (p, h), (p, s) and (p, T) states: records, Newton, flashes.
+
+The middle layer of :class:`~workbench.fluids.coolprop_backend.CoolPropBackend` (design in that
+module's docstring). A (p, h) state below the critical pressure is found without CoolProp's
+(p, h) flash: in closed form inside the dome, by :func:`~workbench.fluids.coolprop_newton.newton_rho_t`
+outside it; a superheated (p, s) state by the same Newton iteration with the entropy as second
+input. Elsewhere CoolProp flashes, and a (p, h) flash is checked and polished
+(:func:`~workbench.fluids.coolprop_newton.polish_ph`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import CoolProp.CoolProp as CP
+
+from workbench.errors import FluidPropertyError
+from workbench.fluids.coolprop_core import CoolPropCore
+from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_t, polish_ph
+from workbench.fluids.coolprop_records import (
+    DT,
+    HP,
+    MEMO_SIZE,
+    NEAR_ISOBAR,
+    OP_PH,
+    OP_PQ,
+    OP_PS,
+    OP_PT,
+    PH_PHASE,
+    PH_QUALITY,
+    PH_RHO,
+    PH_T,
+    PQ,
+    PT,
+    SAT_H,
+    SAT_RHO,
+    SAT_S,
+    SAT_T,
+    TWO_PHASE,
+    PHRecord,
+    SatRecord,
+    is_bad,
+)
+
+__all__ = ["CoolPropStates"]
+
+Near = tuple[float, float, float, float, float, float, SatRecord]
+"""The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
+dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
+
+
+class CoolPropStates(CoolPropCore):
+    """(p, h), (p, s) and (p, T) states of one fluid, each remembered by its exact inputs.
+
+    Parameters
+    ----------
+    fluid : str
+        Fluid name CoolProp understands (already resolved by :func:`get_backend`).
+    tabular : bool
+        Use ``BICUBIC&HEOS`` tables instead of the ``HEOS`` equation of state.
+    """
+
+    def __init__(self, fluid: str, tabular: bool = False) -> None:
+        super().__init__(fluid, tabular)
+        self._ph_held: tuple[float, float] | None = None  # the (p, h) that _as_ph holds
+        # two-phase (p, h) states in closed form from the saturation records (HEOS only: the
+        # tables of BICUBIC interpolate their own two-phase values)
+        self._closed_two_phase = not tabular
+        self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
+        self._near_liq: Near | None = None
+        self._near_vap: Near | None = None
+
+    # == (p, h) states ============================================================================
+    def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
+        """The record of the (p, h) flash: remembered, or flashed on ``_as_ph`` and read."""
+        key = (OP_PH, p, h)
+        record: PHRecord | None = self._memo.get(key)
+        if record is not None:
+            return record
+        if self._closed_two_phase and p < self.p_crit:
+            record = self._subcritical(p, h)
+            if record is not None:
+                memo = self._memo
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = record
+                return record
+        state = self._as_ph
+        self._flashes += 1
+        try:
+            state.update(HP, h, p)
+        except ValueError as exc:
+            self._ph_held = None
+            raise self.error(what, str(exc).strip(), p=p, h=h) from None
+        self._ph_held = (p, h)
+        T = state.T()
+        s = state.smass()
+        rho = state.rhomass()
+        phase = state.phase()
+        quality = state.Q() if phase == TWO_PHASE else math.nan
+        if T != T or s != s or rho != rho:  # NaN
+            raise self.error(what, f"CoolProp returned T={T}, s={s}, rho={rho}", p=p, h=h)
+        if self._closed_two_phase and phase != TWO_PHASE:
+            polished = polish_ph(self._as_check, p, h, T, rho, phase)
+            if polished is not None:
+                T, s, rho = polished
+                self._ph_held = None  # _as_ph holds the flash, not the polished state
+        record = (T, s, rho, phase, quality)
+        memo = self._memo
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = record
+        return record
+
+    def _subcritical(self, p: float, h: float) -> PHRecord | None:
+        """The record of a (p, h) state below the critical pressure without a (p, h) flash.
+
+        Inside the dome in closed form: between the saturated liquid and vapour of ``p``, T,
+        s and v are linear in the quality (CoolProp's (p, h) flash gives the same to 1e-13).
+        Outside it by :meth:`_newton_ph` from the saturated state on that side. None when the
+        saturation flashes fail (near the critical point) or Newton does not settle, so that
+        the caller flashes.
+        """
+        if h != h:  # NaN
+            return None
+        # a state well outside the dome next to the last one on (nearly) the same isobar: its
+        # side of the dome is known without this pressure's saturation records (a solved coil's
+        # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
+        near = self._near_vap
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            h_sat = near[6][SAT_H]
+            if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], False)
+        near = self._near_liq
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            h_sat = near[6][SAT_H]
+            if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], True)
+        memo = self._memo
+        try:
+            liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
+            if h < liq[SAT_H]:
+                return self._newton_ph(p, h, liq, True)
+            vap = memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "h_vap")
+        except FluidPropertyError:
+            return None
+        h_l, h_v = liq[SAT_H], vap[SAT_H]
+        if h > h_v:
+            return self._newton_ph(p, h, vap, False)
+        if h_v <= h_l:
+            return None
+        x = (h - h_l) / (h_v - h_l)
+        v_l = 1.0 / liq[SAT_RHO]
+        return (
+            liq[SAT_T] + x * (vap[SAT_T] - liq[SAT_T]),
+            liq[SAT_S] + x * (vap[SAT_S] - liq[SAT_S]),
+            1.0 / (v_l + x * (1.0 / vap[SAT_RHO] - v_l)),
+            TWO_PHASE,
+            x,
+        )
+
+    def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
+        """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the phase imposed, from
+        the last state computed on this isobar on the same side of the dome (moved to first
+        order along the isobar with its ``dT/dh`` and ``drho/dh``), else from the saturated
+        state ``sat``. The result must be on its side of the dome (colder and denser than the
+        saturated liquid, or hotter and lighter than the saturated vapour) and inside the
+        fluid's temperature range.
+        """
+        near = self._near_liq if liquid else self._near_vap
+        if (
+            near is not None
+            and abs(near[0] - p) <= NEAR_ISOBAR * p
+            and abs(near[1] - h) < abs(sat[SAT_H] - h)
+        ):
+            # first order along the isobar from the last state: one update lands within ~1e-6
+            step = h - near[1]
+            T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        else:
+            T, rho = sat[SAT_T], sat[SAT_RHO]
+        phase = CP.iphase_liquid if liquid else CP.iphase_gas
+        self._ph_held = None
+        self._flashes += 1
+        found = newton_rho_t(self._as_ph, phase, p, h, BY_H, T, rho, self._t_min, self._t_max, True)
+        if found is None:
+            return None
+        T, rho, s, held, t_h, rho_h = found
+        t_sat, rho_sat = sat[SAT_T], sat[SAT_RHO]
+        if liquid:
+            if not (t_sat >= T and rho >= rho_sat):
+                return None
+            self._near_liq = (p, h, T, rho, t_h, rho_h, sat)
+        else:
+            if not (t_sat <= T and rho <= rho_sat):
+                return None
+            self._near_vap = (p, h, T, rho, t_h, rho_h, sat)
+        if is_bad(s):
+            return None
+        self._ph_held = (p, h) if held else None
+        return (T, s, rho, phase, math.nan)
+
+    def _held_ph(self, p: float, h: float, what: str) -> Any:
+        """``_as_ph`` holding the (p, h) state (for derivatives).
+
+        Brought back from the state's record when another state replaced it: a (rho, T) update
+        with the record's phase imposed outside the dome, a (p, Q) update inside it; both about
+        1 us where a (p, h) flash costs 25-35 us, and the same (T, rho) to the last bit.
+        """
+        if self._ph_held != (p, h):
+            record = self._ph(p, h, what)
+            state = self._as_ph
+            self._ph_held = None
+            if record[PH_PHASE] == TWO_PHASE:
+                # a flash on the dome's edge may report a quality a rounding error beyond 0..1
+                quality = min(max(record[PH_QUALITY], 0.0), 1.0)
+                self._flash(state, PQ, p, quality, what, p=p, h=h)
+            elif self.tabular:
+                self._flash(state, HP, h, p, what, p=p, h=h)
+            else:
+                state.specify_phase(record[PH_PHASE])  # type: ignore[arg-type]  # an int code
+                try:
+                    self._flash(state, DT, record[PH_RHO], record[PH_T], what, p=p, h=h)
+                finally:
+                    state.unspecify_phase()
+            self._ph_held = (p, h)
+        return self._as_ph
+
+    # == (p, T) and (p, s) states =================================================================
+    def _h_from(self, op: int, pair: Any, p: float, b: float, what: str, b_name: str) -> float:
+        """Enthalpy of a (p, T) or (p, s) flash (``b_name`` ``"T"`` or ``"s"``), remembered."""
+        key = (op, p, b)
+        memo = self._memo
+        value: float | None = memo.get(key)
+        if value is not None:
+            return value
+        if op == OP_PS and self._closed_two_phase and p < self.p_crit:
+            found = self._newton_ps(p, b)
+            if found is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = found
+                return found
+        state = self._as
+        phase = self._tabular_phase(p, b) if self.tabular and op == OP_PT else None
+        self._flashes += 1
+        try:
+            if phase is None:
+                state.update(pair, p, b)
+            else:
+                state.specify_phase(phase)
+                try:
+                    state.update(pair, p, b)
+                finally:
+                    state.unspecify_phase()
+        except ValueError as exc:
+            raise self.error(what, str(exc).strip(), p=p, **{b_name: b}) from None
+        h: float = state.hmass()
+        if h != h:  # NaN
+            raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if len(memo) >= MEMO_SIZE:
+            del memo[next(iter(memo))]
+        memo[key] = h
+        return h
+
+    def _newton_ps(self, p: float, s: float) -> float | None:
+        """Enthalpy [J/kg] of superheated vapour at (p, s) by Newton on (T, rho); else None.
+
+        As :meth:`_newton_ph` with ``s(T, rho) = s`` for the second equation (a compressor's
+        isentropic outlet: CoolProp's (p, s) flash costs 30-90 us), started from the last
+        (p, s) state when it was on the same isobar, else from the saturated vapour. Only for
+        ``s`` above the saturated vapour's entropy by a margin; None otherwise (the caller
+        flashes).
+        """
+        try:
+            vap = self._memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "s_vap")
+        except FluidPropertyError:
+            return None
+        if not s > vap[SAT_S] + max(1e-3, 1e-7 * abs(vap[SAT_S])):
+            return None
+        near = self._near_ps
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            T, rho = near[1], near[2]
+        else:
+            T, rho = vap[SAT_T], vap[SAT_RHO]
+        self._ph_held = None
+        self._flashes += 1
+        found = newton_rho_t(
+            self._as_ph, CP.iphase_gas, p, s, BY_S, T, rho, self._t_min, self._t_max, False
+        )
+        if found is None:
+            return None
+        T, rho, h = found[0], found[1], found[2]
+        if not (vap[SAT_T] <= T and rho <= vap[SAT_RHO]) or is_bad(h):
+            return None
+        self._near_ps = (p, T, rho)
+        return float(h)
+
+    def _tabular_phase(self, p: float, t: float) -> Any | None:
+        """Phase to impose on a tabular (p, T) flash, or None.
+
+        Without it a tabular flash can pick the wrong side of the saturation line a few kelvin
+        away from it (CoolProp issue #629).
+        """
+        if p >= self.p_crit:
+            return None
+        if t < self._pq(p, 0.0, "T_bubble")[SAT_T]:
+            return CP.iphase_liquid
+        if t > self._pq(p, 1.0, "T_dew")[SAT_T]:
+            return CP.iphase_gas
+        return None
+
+    def _liquid_h(self, p: float, T: float) -> float:
+        """Enthalpy [J/kg] of the liquid at (p, T), the phase imposed on the (p, T) flash."""
+        state = self._as
+        self._flashes += 1
+        state.specify_phase(CP.iphase_liquid)
+        try:
+            state.update(PT, p, T)
+            h: float = state.hmass()
+        except ValueError as exc:
+            raise self.error("h_min", str(exc).strip(), p=p, T=T) from None
+        finally:
+            state.unspecify_phase()
+        if is_bad(h):
+            raise self.error("h_min", f"CoolProp returned {h}", p=p, T=T)
+        return h
