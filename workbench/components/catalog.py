@@ -29,6 +29,7 @@ __all__ = [
     "CALIBRATION_FACTORS",
     "COMPONENT_TYPES",
     "CONTROL_OUTPUTS",
+    "CONTROL_OUTPUT_UNITS",
     "LEGACY_FACTOR_PREFIX",
     "ComponentSpec",
     "ParamKind",
@@ -39,17 +40,20 @@ __all__ = [
 ]
 
 
-CONTROL_OUTPUTS: tuple[str, ...] = (
-    "capacity",
-    "heatTransferRate",
-    "superheat",
-    "subcooling",
-    "saturationTemperature",
-    "massFlowRate",
-    "pressure",
-    "temperature",
-)
-"""Outputs a control loop may measure (SI: W, W, K, K, K, kg/s, Pa, K)."""
+CONTROL_OUTPUT_UNITS: dict[str, str] = {
+    "capacity": "W",
+    "heatTransferRate": "W",
+    "superheat": "K",
+    "subcooling": "K",
+    "saturationTemperature": "K",
+    "massFlowRate": "kg/s",
+    "pressure": "Pa",
+    "temperature": "K",
+}
+"""SI unit of each output a control loop may measure (a loop's ``target`` is in this unit)."""
+
+CONTROL_OUTPUTS: tuple[str, ...] = tuple(CONTROL_OUTPUT_UNITS)
+"""Outputs a control loop may measure, in the contract's order."""
 
 CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
 """Calibration factors of the scenario contract; each multiplies one model quantity (default 1)."""

@@ -50,6 +50,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.coil_jacobian import coil_jacobian
+from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.profile import (
     NEAR_CRITICAL,
     ProfileCheck,
@@ -62,7 +63,7 @@ from workbench.components.profile import (
 from workbench.components.zones import ZoneResult, coil_heat_flow
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
-from workbench.units import celsius_to_kelvin, kw_k_to_w_k
+from workbench.units import celsius_to_kelvin
 
 __all__ = ["SATURATION_ANCHOR_J_KG", "Coil", "Condenser", "Evaporator"]
 
@@ -124,14 +125,7 @@ class Coil(Component):
     # -- parameters ------------------------------------------------------------------------
     def ua_total(self, x: np.ndarray) -> float:
         """Available conductance of the whole bank [W/K]."""
-        par = self.params
-        ua0 = float(par["ua"]) if self.has("ua") else kw_k_to_w_k(float(par["ua_nominal_kw_k"]))
-        fan = float(par["fan_speed"])
-        if fan <= 0.0:
-            return 0.0
-        f_air = float(par["air_side_ua_fraction"])
-        scale = 1.0 / (f_air / fan ** float(par["n_air_exponent"]) + 1.0 - f_air)
-        return float(self.n_coils * self.factor(x, "z_ua") * ua0 * scale)
+        return self.n_coils * fan_scaled_ua(self, x)
 
     def secondary_cp(self) -> float:
         """Secondary specific heat [J/(kg K)] at its inlet temperature.

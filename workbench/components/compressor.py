@@ -30,7 +30,7 @@ import numpy as np
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.units import ZERO_CELSIUS_K
 
-__all__ = ["Compressor", "ahri540"]
+__all__ = ["Compressor", "ahri540", "wet_suction_warnings"]
 
 
 def ahri540(coefficients: list[float], s_c: float, d_c: float) -> float:
@@ -230,11 +230,29 @@ class Compressor(Component):
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """A two-phase suction: liquid reaching the compressor."""
-        inlet = self.port(x, "inlet")
-        q = self.fluid.quality_ph(inlet.p, inlet.h)
-        if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:
-            return [
-                f"Compressor {self.name!r}: suction is two-phase (quality {q:.4f}); "
-                "liquid reaches the compressor"
-            ]
-        return []
+        return wet_suction_warnings(self, x)
+
+
+def wet_suction_warnings(compressor: Component, x: np.ndarray) -> list[str]:
+    """The warning for a two-phase state at a compressor's ``inlet`` port (none when dry).
+
+    Parameters
+    ----------
+    compressor : Component
+        Any compressor with an ``inlet`` (suction) port.
+    x : numpy.ndarray
+        The system's unknowns (SI).
+
+    Returns
+    -------
+    list of str
+        One message naming the component's type, name and the suction quality [-], or none.
+    """
+    inlet = compressor.port(x, "inlet")
+    q = compressor.fluid.quality_ph(inlet.p, inlet.h)
+    if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:
+        return [
+            f"{type(compressor).__name__} {compressor.name!r}: suction is two-phase "
+            f"(quality {q:.4f}); liquid reaches the compressor"
+        ]
+    return []

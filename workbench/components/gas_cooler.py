@@ -82,6 +82,7 @@ from collections import OrderedDict
 import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
+from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
@@ -96,7 +97,7 @@ from workbench.components.profile import (
 )
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
-from workbench.units import ZERO_CELSIUS_K, celsius_to_kelvin, kw_k_to_w_k
+from workbench.units import ZERO_CELSIUS_K, celsius_to_kelvin
 
 __all__ = [
     "LIAO_RANGE_C",
@@ -192,14 +193,7 @@ class GasCooler(Component):
 
     def ua_total(self, x: np.ndarray) -> float:
         """Available conductance [W/K]."""
-        par = self.params
-        ua0 = float(par["ua"]) if self.has("ua") else kw_k_to_w_k(float(par["ua_nominal_kw_k"]))
-        fan = float(par["fan_speed"])
-        if fan <= 0.0:
-            return 0.0
-        f_air = float(par["air_side_ua_fraction"])
-        scale = 1.0 / (f_air / fan ** float(par["n_air_exponent"]) + 1.0 - f_air)
-        return float(self.factor(x, "z_ua") * ua0 * scale)
+        return fan_scaled_ua(self, x)
 
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate ``m_sec fan_speed cp`` [W/K]."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Equation, register_component
+from workbench.components.compressor import wet_suction_warnings
 from workbench.components.junction import Junction
 
 __all__ = ["InjectionCompressor"]
@@ -144,11 +145,4 @@ class InjectionCompressor(Junction):
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """A two-phase suction: liquid reaching the compressor."""
-        inlet = self.port(x, "inlet")
-        q = self.fluid.quality_ph(inlet.p, inlet.h)
-        if q is not None and not np.isnan(q) and q < 1.0 - 1e-6:
-            return [
-                f"InjectionCompressor {self.name!r}: suction is two-phase (quality {q:.4f}); "
-                "liquid reaches the compressor"
-            ]
-        return []
+        return wet_suction_warnings(self, x)

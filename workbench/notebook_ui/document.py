@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.components.catalog import ParamSpec, get_spec
+from workbench.components.catalog import CONTROL_OUTPUT_UNITS, ParamSpec, get_spec
 from workbench.notebook_ui.run import parse_parameter
 
 __all__ = [
@@ -43,17 +43,6 @@ __all__ = [
 JsonPath = tuple[str | int, ...]
 """Keys and list indices from the document root, e.g. ``("circuits", 0, "components", 3, "ua")``."""
 
-CONTROL_OUTPUT_UNITS = {
-    "capacity": "W",
-    "heatTransferRate": "W",
-    "superheat": "K",
-    "subcooling": "K",
-    "saturationTemperature": "K",
-    "massFlowRate": "kg/s",
-    "pressure": "Pa",
-    "temperature": "K",
-}
-"""SI unit of each output a control loop may measure (its ``target`` is in this unit)."""
 
 _PRETTY_UNITS = {"degC": "°C", "m3": "m³", "m2": "m²", "": "–"}
 

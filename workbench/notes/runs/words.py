@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from workbench.components.catalog import get_spec
+from workbench.components.catalog import CONTROL_OUTPUT_UNITS, get_spec
 from workbench.errors import SpecificationError
 from workbench.fluids.names import ALIASES, normalise
 from workbench.scenario import FlatScenario, SolverConfig
@@ -54,17 +54,6 @@ __all__ = [
     "with_unit",
 ]
 
-CONTROL_OUTPUT_UNITS = {
-    "capacity": "W",
-    "heatTransferRate": "W",
-    "superheat": "K",
-    "subcooling": "K",
-    "saturationTemperature": "K",
-    "massFlowRate": "kg/s",
-    "pressure": "Pa",
-    "temperature": "K",
-}
-"""SI unit of each output a control loop may measure (its ``target`` is in this unit)."""
 
 _UNITS = {"degC": "°C", "1/s": "Hz", "": ""}
 _HEATING = re.compile(r"heat[\s_-]*pump|heating|boiler|hot[\s_-]*water", re.IGNORECASE)
