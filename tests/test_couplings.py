@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from CoolProp.CoolProp import PropsSI
 
+from workbench.components.base import PortVars
+from workbench.components.coils import Condenser, Evaporator
 from workbench.errors import SpecificationError
+from workbench.fluids import get_backend
+from workbench.scenario.models import ThermalCouplingConfig
 from workbench.solver import solve
+from workbench.solver.couplings import ThermalCoupling
 
 CASCADE = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "cascade_v2.json"
 
@@ -69,3 +76,75 @@ def test_coupling_without_a_free_coil_names_the_coupling():
         SpecificationError, match=r"thermal_couplings\[0\]: circuit 0 needs exactly one Condenser"
     ):
         solve(doc)
+
+
+# -- the cascade exchanger's fine temperature profile (issue 16: every exchanger stays honest) --
+
+
+def _independent_min_dt(result, coupling):
+    """Smallest hot-minus-cold difference on a 2,000-step PropsSI profile of the solved exchanger."""
+    hot, cold = coupling["hot_component"], coupling["cold_component"]
+    hi = next(e for e in result.edge_states if e.dst == hot)
+    ho = next(e for e in result.edge_states if e.src == hot)
+    ci = next(e for e in result.edge_states if e.dst == cold)
+    co = next(e for e in result.edge_states if e.src == cold)
+    xs = np.linspace(0.0, 1.0, 2001)
+    t_hot = PropsSI(
+        "T", "P", hi.p_pa + xs * (ho.p_pa - hi.p_pa), "H", hi.h_j_kg + xs * (ho.h_j_kg - hi.h_j_kg),
+        "R134a",
+    )  # fmt: skip
+    t_cold = PropsSI(
+        "T", "P", co.p_pa + xs * (ci.p_pa - co.p_pa), "H", co.h_j_kg + xs * (ci.h_j_kg - co.h_j_kg),
+        "R134a",
+    )  # fmt: skip
+    return float(np.min(t_hot - t_cold))
+
+
+@pytest.mark.parametrize("ua", [300.0, 1200.0, 5000.0])
+def test_cascade_fine_profile_agrees_with_an_independent_propssi_profile(ua):
+    result = solve(cascade(ua=ua))
+    assert result.converged, result.report()
+    coupling = result.couplings[0]
+    reference = _independent_min_dt(result, coupling)
+    assert reference > -0.01  # the solved exchanger does not cross
+    assert coupling["profile_min_temperature_difference"] == pytest.approx(reference, abs=0.01)
+    assert coupling["min_temperature_difference"] == pytest.approx(reference, abs=0.01)
+    # a pinched exchanger (large ua) is not flagged as "needs less conductance"
+    assert not [w for w in result.warnings if "thermal_couplings[0]" in w], result.warnings
+
+
+def _co2_coupling():
+    """A coupled condenser/evaporator pair of CO2 states whose ends are 2 K apart.
+
+    The hot side desuperheats at 70 bar (reduced pressure 0.95) from 50 C to 0.5 K above its
+    dew point, the cold side heats vapour at 30 bar from 2 K below that to 2 K below 50 C: the
+    zone model sees 2 K at both ends, the true profile crosses by about 1.8 K in the middle.
+    """
+    fluid = get_backend("CO2", "CoolProp")
+    t_hot_out = PropsSI("T", "P", 70e5, "Q", 1, "CO2") + 0.5
+    hot_in = (70e5, PropsSI("H", "P", 70e5, "T", 323.15, "CO2"))
+    hot_out = (70e5, PropsSI("H", "P", 70e5, "T", t_hot_out, "CO2"))
+    cold_in = (30e5, PropsSI("H", "P", 30e5, "T", t_hot_out - 2.0, "CO2"))
+    cold_out = (30e5, PropsSI("H", "P", 30e5, "T", 321.15, "CO2"))
+    q = hot_in[1] - hot_out[1]  # W with 1 kg/s on the hot side
+    m_cold = q / (cold_out[1] - cold_in[1])
+    hot = Condenser("hot_condenser", {"subcooling_k": 0.0}, fluid)
+    cold = Evaporator("cold_evaporator", {"superheat_k": 5.0}, fluid)
+    hot.bind({"inlet": PortVars(0, 1, 2), "outlet": PortVars(0, 3, 4)})
+    cold.bind({"inlet": PortVars(5, 6, 7), "outlet": PortVars(5, 8, 9)})
+    config = ThermalCouplingConfig(hot_circuit=0, cold_circuit=1, ua=q / 2.0, efficiency=1.0)
+    coupling = ThermalCoupling(0, config, hot, cold)
+    x = np.array([1.0, *hot_in, *hot_out, m_cold, *cold_in, *cold_out])
+    return coupling, x
+
+
+def test_cascade_check_reports_a_crossing_the_zone_model_misses():
+    coupling, x = _co2_coupling()
+    zone = coupling.heat_flow(x)
+    assert zone.min_dt > 1.0  # the zone model sees only the two ends
+    (problem,) = coupling.check(x)
+    assert "thermal_couplings[0]" in problem
+    assert "'hot_condenser'" in problem
+    assert "cross" in problem
+    assert "reduced pressure" in problem  # the near-critical reason
+    assert coupling.result(x)["profile_min_temperature_difference"] < -1.5

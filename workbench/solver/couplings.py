@@ -17,6 +17,14 @@ refrigerant profiles (:func:`workbench.components.zones.coupled_heat_flow`). Of 
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
 the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
+
+Like every other exchanger, the solved cascade exchanger is checked on a fine temperature
+profile (:func:`workbench.components.profile.two_stream_profile`, both refrigerant streams
+linear in enthalpy and pressure): a crossing the zone model missed makes the result not
+converged, with the place and size of the crossing; a zone model whose heat flow needs a
+conductance more than 10 % away from ``ua`` on the fine profile (unless the exchanger is pinched,
+:data:`PINCHED_K`), or a profile that cannot be computed, is a warning. The fine profile's smallest difference is reported as
+``profile_min_temperature_difference``.
 """
 
 from __future__ import annotations
@@ -25,11 +33,24 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
+from workbench.components.profile import (
+    ProfileCheck,
+    accuracy_warning,
+    crossing_problem,
+    near_critical_note,
+    safe_check,
+    two_stream_profile,
+)
 from workbench.components.zones import CoupledResult, coupled_heat_flow
 from workbench.errors import SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig
 
-__all__ = ["ThermalCoupling", "find_coupled_coils"]
+__all__ = ["PINCHED_K", "ThermalCoupling", "find_coupled_coils"]
+
+PINCHED_K = 0.01
+"""Below this smallest difference [K] the exchanger is pinched: its heat flow is the pinch limit,
+no longer set by ``ua``, and the conductance a profile "needs" (a logarithm of a vanishing
+difference) says nothing, so no accuracy warning is given."""
 
 
 def find_coupled_coils(
@@ -70,6 +91,8 @@ class ThermalCoupling:
         self.name = f"thermal_couplings[{index}]"
         self.hot, self.cold = hot, cold
         self._q_last: float | None = None
+        self._profile_cache: tuple[tuple[float, ...], tuple[ProfileCheck | None, str | None]]
+        self._profile_cache = ((), (None, None))
         hot.couple()
         cold.couple()
         self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
@@ -129,11 +152,58 @@ class ThermalCoupling:
             "heat_to_cold_w": r.q_cold,
             "loss_to_ambient_w": r.q - r.q_cold,
             "min_temperature_difference": r.min_dt,
+            "profile_min_temperature_difference": (
+                check.min_dt if (check := self.profile_check(x)[0]) is not None else None
+            ),
         }
 
     def check(self, x: np.ndarray) -> list[str]:
-        """Temperatures crossing inside the cascade heat exchanger."""
+        """Temperatures crossing in the zone model, else on the fine temperature profile."""
         r = self.heat_flow(x)
         if r.q > 0 and r.min_dt < -1e-6:
             return [f"{self.name}: temperatures cross in the cascade heat exchanger"]
-        return []
+        check = self.profile_check(x)[0]
+        if check is None:
+            return []
+        text = crossing_problem(
+            f"{self.name} (cascade heat exchanger {self.hot.name!r} / {self.cold.name!r})",
+            check,
+            (f"hot side ({self.hot.name!r})", f"cold side ({self.cold.name!r})"),
+            note=self._near_critical_note(x),
+        )
+        return [text] if text else []
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """A zone model far from the fine profile, or a profile that could not be checked."""
+        check, why = self.profile_check(x)
+        if why:
+            return [f"{self.name}: {why}"]
+        if check is None or check.min_dt < PINCHED_K:
+            return []
+        text = accuracy_warning(
+            f"{self.name} (cascade heat exchanger)",
+            check,
+            float(self.config.ua),
+            note=self._near_critical_note(x),
+        )
+        return [text] if text else []
+
+    def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+        """Both solved refrigerant streams on a fine grid (None without heat flow), or why not."""
+        hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
+        ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
+        q = hi.m * (hi.h - ho.h)
+        if q <= 0.0 or co.h <= ci.h:
+            return None, None
+        key = (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h, q)
+        if self._profile_cache[0] != key:
+            found = safe_check(
+                lambda: two_stream_profile(
+                    self.hot.fluid, ((hi.p, hi.h), (ho.p, ho.h)), ((ci.p, ci.h), (co.p, co.h)), q
+                )
+            )
+            self._profile_cache = (key, found)
+        return self._profile_cache[1]
+
+    def _near_critical_note(self, x: np.ndarray) -> str:
+        return near_critical_note(self.hot.fluid, self.hot.port(x, "inlet").p)

@@ -125,6 +125,8 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         (result.controls if isinstance(block, ControlLoop) else result.couplings).append(entry)
         if result.converged and hasattr(block, "check"):
             result.problems.extend(block.check(x))
+        if hasattr(block, "warnings"):
+            result.warnings.extend(block.warnings(x))
     result.summary = {
         "cooling_capacity_w": cooling,
         "heating_capacity_w": heating,
