@@ -122,6 +122,15 @@ def test_browser_scenario_builder(notebook, lab, shots):
     assert ink(first) > 0.03
     assert ink(second) > 0.03
     assert "converged" in form.locator(".wb-results").inner_text()
+    # the T-s button redraws the same result as a temperature-entropy diagram
+    chart = form.locator(".wb-chart")
+    before = chart.get_attribute("src")
+    form.locator(".wb-diagram button", has_text="T-s").click()
+    page.wait_for_function(NEW_CHART, arg=before, timeout=30_000)
+    nb.wait_idle()
+    assert ink(chart.screenshot()) > 0.03
+    form.locator(".wb-diagram button", has_text="P-h").click()
+    page.wait_for_function(NEW_CHART, arg=chart.get_attribute("src"), timeout=30_000)
     # an invalid value: listed with its path, Solve refused, nothing stale on screen
     page.get_by_text("evaporator (Evaporator)").click()  # one section open at a time
     form.locator(".wb-field-ua_nominal_kw_k input").fill("-1")

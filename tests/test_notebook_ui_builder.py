@@ -101,6 +101,33 @@ def test_builder_solve_twice_draws_a_chart_each_time_and_no_pyplot_figure(capsys
     assert out.err == ""
 
 
+def test_builder_switches_between_p_h_and_t_s_diagrams_of_the_same_result():
+    builder = ScenarioBuilder.from_file(HP)
+    toggle = builder._diagram
+    toggle.value = "T-s"  # nothing solved yet: nothing drawn
+    assert builder._chart.value == b""
+    toggle.value = "P-h"
+    _buttons(builder.widget)["Solve"].click()
+    ph = builder._chart.value
+    result = builder.result
+    toggle.value = "T-s"
+    ts = builder._chart.value
+    assert builder.diagram == "T-s"
+    assert builder.result is result  # the same result, redrawn, not re-solved
+    assert _ink(ts) > 0.03
+    assert ts != ph
+    builder.diagram = "P-h"
+    assert builder._chart.value == ph  # the same picture as before
+    with pytest.raises(ValueError, match="unknown diagram 'h-s'"):
+        builder.diagram = "h-s"
+    # a refused solve clears the chart; switching then draws nothing stale
+    _row(builder, ("circuits", 0, "components", 0, "speed_hz")).text.value = "-5"
+    _buttons(builder.widget)["Solve"].click()
+    builder.diagram = "T-s"
+    assert builder._chart.value == b""
+    assert builder._chart.layout.display == "none"
+
+
 def test_builder_shows_solving_then_the_result():
     builder = ScenarioBuilder.from_file(HP)
     seen: list[str] = []

@@ -52,7 +52,7 @@ from workbench.notebook_ui.document import (
     write_json_atomic,
 )
 from workbench.notebook_ui.form import Section, build_sections
-from workbench.notebook_ui.results_view import chart_png, message_html, result_html
+from workbench.notebook_ui.results_view import DIAGRAMS, chart_png, message_html, result_html
 from workbench.notebook_ui.run_log import RunLogMixin
 from workbench.scenario import flatten, load_scenario, read_json
 
@@ -122,6 +122,7 @@ class ScenarioBuilder(RunLogMixin):
         self._places: dict[JsonPath, int] = {}
         self.result: Any = None
         self._solved: dict[str, Any] | None = None
+        self._solved_scenario: Any = None
         self._sections: list[Section] = []
         self.widget = self._build()
         self.validate()
@@ -328,7 +329,7 @@ class ScenarioBuilder(RunLogMixin):
         """
         from workbench.solver import solve
 
-        self.result, self._solved = None, None
+        self.result, self._solved, self._solved_scenario = None, None, None
         self._clear_results(message_html("solving...", "info"))
         self._clear_run_log()
         self._solve_button.disabled, self._solve_button.description = True, "Solving..."
@@ -349,12 +350,12 @@ class ScenarioBuilder(RunLogMixin):
         finally:
             self._solve_button.disabled, self._solve_button.description = False, "Solve"
         self.result, self._solved = result, copy.deepcopy(self.document)
+        self._solved_scenario = scenario
         self._results.value = result_html(result)
         if show:
             from workbench.plotting import style_results
 
-            self._chart.value = chart_png(result, scenario)
-            self._chart.layout.display = None
+            self._draw_chart()
             self._tables.value = style_results(result, "edges").to_html()
         self._after_solve()
         return result
@@ -370,7 +371,25 @@ class ScenarioBuilder(RunLogMixin):
         self._require_valid()
         return write_json_atomic(path, self.document)
 
+    @property
+    def diagram(self) -> str:
+        """The diagram drawn under the results: ``"P-h"`` or ``"T-s"`` (settable)."""
+        return str(self._diagram.value)
+
+    @diagram.setter
+    def diagram(self, value: str) -> None:
+        if value not in DIAGRAMS:
+            raise ValueError(f"unknown diagram {value!r}; use one of {', '.join(DIAGRAMS)}")
+        self._diagram.value = value
+
     # -- widgets ---------------------------------------------------------------------------
+    def _draw_chart(self) -> None:
+        """Draw the chosen diagram of the current result (nothing without one)."""
+        if self.result is None or self._solved_scenario is None:
+            return
+        self._chart.value = chart_png(self.result, self._solved_scenario, diagram=self.diagram)
+        self._chart.layout.display = None
+
     def _show_status(self) -> None:
         if self.issues:
             items = "".join(f"<li><code>{_escape(i)}</code></li>" for i in self.issues)
@@ -417,6 +436,13 @@ class ScenarioBuilder(RunLogMixin):
         self._results.add_class("wb-results")
         self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="820px"))
         self._chart.add_class("wb-chart")
+        self._diagram = w.ToggleButtons(
+            options=list(DIAGRAMS),
+            value="P-h",
+            tooltips=["pressure-enthalpy", "temperature-entropy"],
+        )
+        self._diagram.add_class("wb-diagram")
+        self._diagram.observe(lambda _change: self._draw_chart(), names="value")
         self._tables = w.HTML()
         self._tables.add_class("wb-tables")
         self._save_note = w.HTML()
@@ -458,6 +484,7 @@ class ScenarioBuilder(RunLogMixin):
                 self._save_note,
                 self._results,
                 self._run_log_widget(),
+                self._diagram,
                 self._chart,
                 self._tables,
             ]

@@ -136,20 +136,48 @@ def message_html(text: str, level: str = "info") -> str:
     return f"<div style='color:{colour}'><b>{html.escape(text)}</b></div>"
 
 
-def chart_png(result: Any, scenario: Any, *, dpi: int = 96) -> bytes:
-    """The P-h diagram of ``result`` as PNG bytes, drawn outside pyplot.
+DIAGRAMS = {"P-h": "plot_ph", "T-s": "plot_ts"}
+"""The builder's diagrams: button label -> function of :mod:`workbench.plotting`."""
+
+
+def chart_png(result: Any, scenario: Any, *, diagram: str = "P-h", dpi: int = 96) -> bytes:
+    """The P-h or T-s diagram of ``result`` as PNG bytes, drawn outside pyplot.
 
     A figure made by pyplot in a widget callback is also shown by the inline backend (into
     JupyterLab's log console, as no cell is running) and closed by it; a plain
     :class:`~matplotlib.figure.Figure` rendered to bytes here is shown only where the builder
     puts it.
+
+    Parameters
+    ----------
+    result : SolveResult
+        The solved cycle.
+    scenario : ScenarioConfig
+        The scenario it was solved from (fluid and backend of the diagram's dome).
+    diagram : {"P-h", "T-s"}
+        Which diagram.
+    dpi : int
+        Resolution of the PNG [dots per inch].
+
+    Returns
+    -------
+    bytes
+        The PNG file.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``diagram``.
     """
     from matplotlib.figure import Figure
 
-    from workbench.plotting import plot_ph
+    import workbench.plotting
 
+    if diagram not in DIAGRAMS:
+        raise ValueError(f"unknown diagram {diagram!r}; use one of {', '.join(DIAGRAMS)}")
+    plot = getattr(workbench.plotting, DIAGRAMS[diagram])
     fig = Figure(figsize=(8.0, 5.2), layout="constrained")
-    plot_ph(result, scenario=scenario, ax=fig.add_subplot())
+    plot(result, scenario=scenario, ax=fig.add_subplot())
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()
