@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 from solver_cases import loop_edges, textbook_r134a, ua_heat_pump
@@ -10,6 +12,8 @@ from solver_cases import loop_edges, textbook_r134a, ua_heat_pump
 from workbench.errors import ScenarioError, SpecificationError
 from workbench.solver import StopReason, solve
 from workbench.solver.diagnostics import hint_for
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
 
 
 def _components(doc):
@@ -104,6 +108,30 @@ def test_hint_never_suggests_the_strategy_already_running():
     assert "fallback" not in hint_for(worst, StopReason.MAX_ITERATIONS, "fallback")
     assert "timeout_ms" in hint_for(worst, StopReason.TIMEOUT, "fallback")
     assert "property call failed" in hint_for(worst, StopReason.PROPERTY_FAILURE, "fallback")
+
+
+def test_a_solve_stopped_while_still_converging_says_so_and_how_to_finish():
+    doc = json.loads((EXAMPLES / "two_evaporators_v2.json").read_text())
+    doc["solver"] = {"strategy": "picard", "max_iterations": 100}
+    stopped = solve(doc)
+    assert stopped.stop_reason is StopReason.MAX_ITERATIONS
+    history = stopped.residual_history
+    assert history[-21] / history[-1] >= 10.0  # Picard converges linearly on this case
+    assert "still converging" in stopped.hint
+    assert "max_iterations (e.g. 200)" in stopped.hint
+    assert "'newton'" in stopped.hint
+    # the hint is right: with the budget it names, the same Picard solve converges
+    doc["solver"]["max_iterations"] = 200
+    finished = solve(doc)
+    assert finished.converged, finished.report()
+
+
+def test_a_stalled_solve_gets_the_hint_of_its_worst_equation():
+    worst = [("evap.heat_transfer", 1e-2)]
+    flat = [1.0, 0.5, 0.4, 0.45] + [0.4] * 30
+    hint = hint_for(worst, StopReason.MAX_ITERATIONS, "picard", history=flat, max_iterations=33)
+    assert "still converging" not in hint
+    assert "evap.heat_transfer does not close" in hint
 
 
 def test_fallback_shares_one_iteration_budget_and_says_what_it_ran():

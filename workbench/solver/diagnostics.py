@@ -26,7 +26,13 @@ from workbench.solver.branch_dof import (
 from workbench.solver.iteration import StopReason
 from workbench.solver.system import System
 
-__all__ = ["check_degrees_of_freedom", "hint_for", "structural_problems", "worst_residuals"]
+__all__ = [
+    "check_degrees_of_freedom",
+    "hint_for",
+    "still_converging",
+    "structural_problems",
+    "worst_residuals",
+]
 
 
 def _circuit_counts(system: System) -> dict[int, tuple[int, int]]:
@@ -211,7 +217,44 @@ def worst_residuals(system: System, f_scaled: np.ndarray, n: int = 5) -> list[tu
     return [(system.eq_names[i], float(f_scaled[i])) for i in order]
 
 
-def hint_for(worst: list[tuple[str, float]], reason: StopReason, strategy: str = "fallback") -> str:
+STILL_FALLING = 10.0
+"""A solve stopped by ``max_iterations`` whose residual fell by this factor or more over its
+last :data:`FALL_WINDOW` iterations was still converging (its hint says so)."""
+FALL_WINDOW = 20
+"""Iterations over which :data:`STILL_FALLING` is measured."""
+
+
+def still_converging(history: list[float]) -> float | None:
+    """How much the residual fell over the last iterations, when it was still falling.
+
+    Parameters
+    ----------
+    history : list of float
+        Scaled residual norm per iteration [-].
+
+    Returns
+    -------
+    float or None
+        The factor by which it fell over the last ``min(FALL_WINDOW, len/2)`` iterations [-],
+        when that is at least :data:`STILL_FALLING`; None otherwise.
+    """
+    window = min(FALL_WINDOW, len(history) // 2)
+    if window < 2:
+        return None
+    before, now = history[-1 - window], history[-1]
+    if not (np.isfinite(before) and np.isfinite(now)) or now <= 0.0:
+        return None
+    factor = before / now
+    return float(factor) if factor >= STILL_FALLING else None
+
+
+def hint_for(
+    worst: list[tuple[str, float]],
+    reason: StopReason,
+    strategy: str = "fallback",
+    history: list[float] | None = None,
+    max_iterations: int | None = None,
+) -> str:
     """A sentence that suggests what to try after a failed solve.
 
     Parameters
@@ -222,7 +265,21 @@ def hint_for(worst: list[tuple[str, float]], reason: StopReason, strategy: str =
         Why the solve stopped.
     strategy : str
         The strategy that ran (a hint never suggests the one already used).
+    history : list of float, optional
+        Scaled residual norm per iteration; a solve stopped by ``max_iterations`` while it was
+        still converging (:func:`still_converging`) gets a hint to allow more iterations.
+    max_iterations : int, optional
+        The limit it ran into.
     """
+    fell = still_converging(history or []) if reason is StopReason.MAX_ITERATIONS else None
+    if fell is not None:
+        window = min(FALL_WINDOW, len(history or []) // 2)
+        more = f" (e.g. {2 * max_iterations})" if max_iterations else ""
+        other = "" if strategy == "newton" else ", or solver.strategy 'newton' (quadratic)"
+        return (
+            f"the solve was still converging: the residual fell {fell:,.0f}x over the last "
+            f"{window} iterations; raise solver.max_iterations{more}{other}"
+        )
     if reason is StopReason.PROPERTY_FAILURE:
         return (
             "a fluid property call failed: the iterate left the fluid's valid range; give a "

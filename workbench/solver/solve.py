@@ -332,7 +332,13 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         result.message = "the equations are satisfied but the state is physically impossible"
     if not result.converged:
         result.hint = (
-            hint_for(worst, result.stop_reason, system.flat.solver.strategy)
+            hint_for(
+                worst,
+                result.stop_reason,
+                system.flat.solver.strategy,
+                history=result.residual_history,
+                max_iterations=system.flat.solver.max_iterations,
+            )
             if not result.problems
             else ("a physically impossible state: " + result.problems[0])
         )
