@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 
 from workbench.components.base import PortVars
 from workbench.components.internal_hx import HeatExchanger
-from workbench.components.profile import two_stream_profile
+from workbench.components.profile import (
+    PINCHED_K,
+    ProfileCheck,
+    accuracy_warning,
+    two_stream_profile,
+)
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.iteration import StopReason
@@ -307,3 +312,15 @@ def test_internal_heat_exchanger_check_reports_the_crossing():
     assert "HeatExchanger 'ihx'" in problem
     assert "cross" in problem
     assert hx.outputs(x)["profile_min_temperature_difference"] < -1.0
+
+
+def test_accuracy_warning_spares_a_pinched_exchanger_but_not_a_wide_one():
+    def check(min_dt):
+        return ProfileCheck(min_dt, 1.0, 278.15, 278.15 - min_dt, 3e5, 900.0, 64, 2000.0)
+
+    # the same needed conductance (0.75 x the model's): a warning while the pinch is open ...
+    wide = accuracy_warning("Evaporator 'evap'", check(1.0), 1200.0)
+    assert wide is not None
+    assert "0.75 x the conductance 1200 W/K" in wide
+    # ... none once the exchanger is pinched: its heat flow is the pinch limit
+    assert accuracy_warning("Evaporator 'evap'", check(0.5 * PINCHED_K), 1200.0) is None

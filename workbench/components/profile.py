@@ -51,6 +51,7 @@ from workbench.fluids import FluidBackend
 __all__ = [
     "CROSSING_TOLERANCE_K",
     "NEAR_CRITICAL",
+    "PINCHED_K",
     "PROFILE_SEGMENTS",
     "UA_WARNING_RATIO",
     "ProfileCheck",
@@ -69,6 +70,11 @@ CROSSING_TOLERANCE_K = 1e-3
 """A hot-minus-cold difference below ``-CROSSING_TOLERANCE_K`` [K] is a crossing; within it,
 the difference is the noise of the property calls at a pinch."""
 
+PINCHED_K = 0.01
+"""Below this smallest difference [K] an exchanger is pinched: its heat flow is the pinch limit,
+no longer set by its conductance, and the conductance a profile "needs" (the logarithm of a
+vanishing difference) says nothing, so :func:`accuracy_warning` gives none (the pinch itself is
+reported)."""
 UA_WARNING_RATIO = 0.10
 """A warning is given when the fine profile needs a conductance that differs from the model's
 by more than this fraction (the model's heat flow is then inaccurate, not impossible)."""
@@ -353,7 +359,7 @@ def accuracy_warning(
     note : str
         Why the model may be inaccurate (appended).
     """
-    if check.crosses or ua_model <= 0.0 or check.q <= 0.0:
+    if check.crosses or ua_model <= 0.0 or check.q <= 0.0 or check.min_dt < PINCHED_K:
         return None
     ratio = check.ua_required / ua_model
     if abs(ratio - 1.0) <= UA_WARNING_RATIO:

@@ -21,9 +21,10 @@ the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal v
 Like every other exchanger, the solved cascade exchanger is checked on a fine temperature
 profile (:func:`workbench.components.profile.two_stream_profile`, both refrigerant streams
 linear in enthalpy and pressure): a crossing the zone model missed makes the result not
-converged, with the place and size of the crossing; a zone model whose heat flow needs a
-conductance more than 10 % away from ``ua`` on the fine profile (unless the exchanger is pinched,
-:data:`PINCHED_K`), or a profile that cannot be computed, is a warning. The fine profile's smallest difference is reported as
+converged, with the place and size of the crossing; a zone model whose heat flow
+needs a conductance more than 10 % away from ``ua`` on the fine profile (unless the exchanger
+is pinched, :data:`~workbench.components.profile.PINCHED_K`), or a profile that cannot be
+computed, is a warning. The fine profile's smallest difference is reported as
 ``profile_min_temperature_difference``.
 """
 
@@ -45,12 +46,7 @@ from workbench.components.zones import CoupledResult, coupled_heat_flow
 from workbench.errors import SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig
 
-__all__ = ["PINCHED_K", "ThermalCoupling", "find_coupled_coils"]
-
-PINCHED_K = 0.01
-"""Below this smallest difference [K] the exchanger is pinched: its heat flow is the pinch limit,
-no longer set by ``ua``, and the conductance a profile "needs" (a logarithm of a vanishing
-difference) says nothing, so no accuracy warning is given."""
+__all__ = ["ThermalCoupling", "find_coupled_coils"]
 
 
 def find_coupled_coils(
@@ -178,7 +174,7 @@ class ThermalCoupling:
         check, why = self.profile_check(x)
         if why:
             return [f"{self.name}: {why}"]
-        if check is None or check.min_dt < PINCHED_K:
+        if check is None:
             return []
         text = accuracy_warning(
             f"{self.name} (cascade heat exchanger)",
