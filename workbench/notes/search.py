@@ -59,6 +59,8 @@ __all__ = [
 MAX_QUERY_CHARS = 1000
 MAX_LIMIT = 1000
 _MAX_TERMS = 64
+_FIGURE = re.compile(r"[-+]?\d+(?:\.\d+)+")
+"""A query word that is a figure: a number with decimals (``2.91``, ``-7.5``, ``3.53``)."""
 _WORD = re.compile(r"[-+]?\d+(?:\.\d+)+|(?<![^\W_])[-+]\d+|[-+]\d+(?![^\W_])|[^\W_]+")
 """A query word: a decimal number with its sign (``2.91``, ``-7.5``), a signed integer (``-7``,
 ``IL-6``'s ``-6``), or a run of letters and digits. Numbers are cut as PostgreSQL's parser cuts
@@ -140,6 +142,19 @@ class SearchSettings:
         ``SET LOCAL enable_seqscan = off`` for the statement: every access in it is by index
         (the postings of a stem are one range of ``"NoteTerm"``'s primary key), and the planner
         must not trade that for a scan of the whole table on a guess.
+    figure_bonus : bool
+        Hybrid mode treats a query's figures as exact values. A figure is a number written with
+        decimals (``2.91``, ``3.53``, ``-7.5``); the embedding model cannot tell it from its
+        neighbours (runs of one fluid read alike to it), so RRF alone lets a run that reads
+        closer outrank the one with the figure asked for. With the bonus, a note holding ``n``
+        of the query's figures (and among the keyword candidates) scores ``n * B + (keyword_weight
+        + semantic_weight) / (rrf_k + keyword_rank)``, ``B = (keyword_weight + semantic_weight) /
+        (rrf_k + 1)`` the largest fused score: notes with more of the figures come first, ordered
+        among themselves by BM25 (which weighs how rare the figures and the other words are); the
+        rest keep their RRF score, below. Scores stay in rank order. Whole numbers are not
+        figures: a condition like ``-7`` (degrees) is shared by many notes, and identifiers such
+        as ``IL-6`` hold one; counting signed whole numbers cost 0.011 nDCG@10 on the SciFact
+        holdout (0.694 -> 0.683), decimals alone change nothing there (no query holds one).
     ef_search_min : int
         Lower bound of ``hnsw.ef_search`` (raised to ``semantic_candidates`` when smaller). The
         search breadth sets the recall of the HNSW branch: at 100,000 notes, recall@10 against
@@ -155,6 +170,7 @@ class SearchSettings:
     bm25_b: float = 0.75
     title_weight: float = 2.0
     ef_search_min: int = 100
+    figure_bonus: bool = True
     prefer_index_scans: bool = True
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
 
@@ -262,6 +278,13 @@ def search(
         "k": float(settings.rrf_k),
         "wk": float(settings.keyword_weight),
         "ws": float(settings.semantic_weight),
+        "figures": [w for w in terms if _FIGURE.fullmatch(w)],
+        "fig_bonus": (
+            (float(settings.keyword_weight) + float(settings.semantic_weight))
+            / (float(settings.rrf_k) + 1.0)
+            if settings.figure_bonus
+            else 0.0
+        ),
         "hl_chars": HIGHLIGHT_START + HIGHLIGHT_STOP,
         "hl_opts": HEADLINE_OPTIONS,
         "limit": limit,

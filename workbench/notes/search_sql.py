@@ -17,6 +17,8 @@ Parameters of the statement:
 ``sem_n``          semantic candidates
 ``k``, ``wk``,     RRF constant and branch weights [-]
 ``ws``
+``figures``        the query's figures (numbers with decimals, ``text[]``)
+``fig_bonus``      what each figure a note contains adds to its fused score [-]
 ``hl_opts``        ``ts_headline`` options (highlight markers)
 ``limit``          hits returned
 =================  ===========================================================================
@@ -95,6 +97,13 @@ scored AS (
 kw AS MATERIALIZED (
     SELECT id, r FROM scored ORDER BY r DESC, id LIMIT %(kw_n)s
 ),
+figure_hits AS (
+    -- how many of the query's figures each note holds (from the same postings)
+    SELECT p.id, count(*) AS n
+      FROM postings p
+     WHERE p.stem IN (SELECT "note_lexeme_stem"(w) FROM unnest(%(figures)s::text[]) AS w)
+     GROUP BY p.id
+),
 keyword AS (SELECT id, r, row_number() OVER (ORDER BY r DESC, id) AS rank FROM kw),
 headline_query AS (
     -- every form of the query's stems that the notes contain, ORed, for ts_headline
@@ -126,11 +135,20 @@ semantic AS (SELECT id, d, row_number() OVER (ORDER BY d, id) AS rank FROM sem)"
 
 _FUSE = {
     "hybrid": sql.SQL("""
-fused AS (
+rrf AS (
     SELECT coalesce(k.id, s.id) AS id, k.rank AS keyword_rank, s.rank AS semantic_rank,
            k.r AS keyword_score, 1 - s.d AS semantic_similarity,
-           coalesce(%(wk)s / (%(k)s + k.rank), 0) + coalesce(%(ws)s / (%(k)s + s.rank), 0) AS score
+           coalesce(%(wk)s / (%(k)s + k.rank), 0) + coalesce(%(ws)s / (%(k)s + s.rank), 0) AS rrf
       FROM keyword k FULL OUTER JOIN semantic s ON s.id = k.id
+),
+fused AS (
+    -- RRF; with figure_bonus > 0, a note holding n of the query's figures (exact values, see
+    -- SearchSettings.figure_bonus) scores n * bonus + (wk + ws) / (k + keyword rank) instead
+    SELECT r.*,
+           CASE WHEN %(fig_bonus)s > 0 AND f.n > 0 AND r.keyword_rank IS NOT NULL
+                THEN f.n * %(fig_bonus)s + (%(wk)s + %(ws)s) / (%(k)s + r.keyword_rank)
+                ELSE r.rrf END AS score
+      FROM rrf r LEFT JOIN figure_hits f ON f.id = r.id
 )"""),
     "keyword": sql.SQL("""
 fused AS (
