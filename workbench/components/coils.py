@@ -54,10 +54,10 @@ from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.profile import (
     NEAR_CRITICAL,
     ProfileCheck,
+    ProfileMemo,
     accuracy_warning,
     crossing_problem,
     near_critical_note,
-    safe_check,
     secondary_profile,
 )
 from workbench.components.zones import ZoneResult, coil_heat_flow
@@ -116,6 +116,7 @@ class Coil(Component):
         if self.ua_mode and not self.has("secondary_mass_flow_kg_s"):
             raise self.error("UA mode needs secondary_mass_flow_kg_s")
         self._cp_cache: float | None = None  # the secondary's cp at its inlet, read once
+        self._profile_memo = ProfileMemo()
 
     def couple(self) -> None:
         """Make this coil one side of a thermal coupling: its heat flow comes from the coupling."""
@@ -429,22 +430,18 @@ class Coil(Component):
             return None, None
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         c_sec = self.secondary_capacity_rate()
-        key = (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec)
-        cached = getattr(self, "_profile_cache", None)
-        if cached is None or cached[0] != key:
-            found = safe_check(
-                lambda: secondary_profile(
-                    self.fluid,
-                    (inlet.p, inlet.h),
-                    (outlet.p, outlet.h),
-                    inlet.m,
-                    self.t_sec_in,
-                    c_sec,
-                    self.refrigerant_is_hot,
-                )
-            )
-            cached = self._profile_cache = (key, found)
-        return cached[1]
+        return self._profile_memo.get(
+            (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec),
+            lambda: secondary_profile(
+                self.fluid,
+                (inlet.p, inlet.h),
+                (outlet.p, outlet.h),
+                inlet.m,
+                self.t_sec_in,
+                c_sec,
+                self.refrigerant_is_hot,
+            ),
+        )
 
     def profile_problems(self, x: np.ndarray) -> list[str]:
         """A crossing on the fine profile, as a problem naming where and why."""

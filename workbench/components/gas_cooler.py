@@ -91,8 +91,8 @@ from workbench.components.gas_cooler_model import (
 )
 from workbench.components.profile import (
     ProfileCheck,
+    ProfileMemo,
     crossing_problem,
-    safe_check,
     secondary_profile,
 )
 from workbench.errors import FluidPropertyError
@@ -168,7 +168,7 @@ class GasCooler(Component):
         self._tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
-        self._checks: dict[tuple[float, ...], tuple[ProfileCheck | None, str | None]] = {}
+        self._profile_memo = ProfileMemo()
 
     @property
     def pressure_set(self) -> int:
@@ -343,22 +343,18 @@ class GasCooler(Component):
             return None, None
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         c_sec = self.secondary_capacity_rate()
-        key = (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec)
-        if key not in self._checks:
-            self._checks = {
-                key: safe_check(
-                    lambda: secondary_profile(
-                        self.fluid,
-                        (inlet.p, inlet.h),
-                        (outlet.p, outlet.h),
-                        inlet.m,
-                        self.t_sec_in,
-                        c_sec,
-                        refrigerant_is_hot=True,
-                    )
-                )
-            }
-        return self._checks[key]
+        return self._profile_memo.get(
+            (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec),
+            lambda: secondary_profile(
+                self.fluid,
+                (inlet.p, inlet.h),
+                (outlet.p, outlet.h),
+                inlet.m,
+                self.t_sec_in,
+                c_sec,
+                refrigerant_is_hot=True,
+            ),
+        )
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Capacity, high-side pressure, temperatures, and what the correlation and the mode add.

@@ -24,10 +24,10 @@ import numpy as np
 from workbench.components.base import Component, Equation, register_component
 from workbench.components.profile import (
     ProfileCheck,
+    ProfileMemo,
     crossing_problem,
     near_critical_note,
-    safe_check,
-    two_stream_profile,
+    two_stream_check,
 )
 from workbench.components.zones import counterflow_effectiveness, enthalpy_at
 from workbench.units import kw_k_to_w_k
@@ -52,6 +52,7 @@ class HeatExchanger(Component):
         """
         if not (self.has("ua") or self.has("ua_nominal_kw_k") or self.has("effectiveness")):
             raise self.error("give ua, ua_nominal_kw_k or effectiveness")
+        self._profile_memo = ProfileMemo()
 
     def equations(self) -> tuple[Equation, ...]:
         """The pressure drop of each stream, then the energy balance of each stream."""
@@ -162,21 +163,12 @@ class HeatExchanger(Component):
     # -- the fine temperature profile (workbench.components.profile) -------------------------
     def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
         """Both solved streams on a fine grid (None without heat flow), or why not."""
-        hi, ho = self.port(x, "hot_inlet"), self.port(x, "hot_outlet")
-        ci, co = self.port(x, "cold_inlet"), self.port(x, "cold_outlet")
-        q = hi.m * (hi.h - ho.h)
-        if q <= 0.0:
-            return None, None
-        key = (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h)
-        cached = getattr(self, "_profile_cache", None)
-        if cached is None or cached[0] != key:
-            found = safe_check(
-                lambda: two_stream_profile(
-                    self.fluid, ((hi.p, hi.h), (ho.p, ho.h)), ((ci.p, ci.h), (co.p, co.h)), q
-                )
-            )
-            cached = self._profile_cache = (key, found)
-        return cached[1]
+        return two_stream_check(
+            self._profile_memo,
+            self.fluid,
+            (self.port(x, "hot_inlet"), self.port(x, "hot_outlet")),
+            (self.port(x, "cold_inlet"), self.port(x, "cold_outlet")),
+        )
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """A temperature profile that could not be checked."""

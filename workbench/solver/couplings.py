@@ -36,11 +36,11 @@ from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
 from workbench.components.profile import (
     ProfileCheck,
+    ProfileMemo,
     accuracy_warning,
     crossing_problem,
     near_critical_note,
-    safe_check,
-    two_stream_profile,
+    two_stream_check,
 )
 from workbench.components.zones import CoupledResult, coupled_heat_flow
 from workbench.errors import SpecificationError
@@ -87,8 +87,7 @@ class ThermalCoupling:
         self.name = f"thermal_couplings[{index}]"
         self.hot, self.cold = hot, cold
         self._q_last: float | None = None
-        self._profile_cache: tuple[tuple[float, ...], tuple[ProfileCheck | None, str | None]]
-        self._profile_cache = ((), (None, None))
+        self._profile_memo = ProfileMemo()
         hot.couple()
         cold.couple()
         self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
@@ -186,20 +185,12 @@ class ThermalCoupling:
 
     def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
         """Both solved refrigerant streams on a fine grid (None without heat flow), or why not."""
-        hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
-        ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
-        q = hi.m * (hi.h - ho.h)
-        if q <= 0.0 or co.h <= ci.h:
-            return None, None
-        key = (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h, q)
-        if self._profile_cache[0] != key:
-            found = safe_check(
-                lambda: two_stream_profile(
-                    self.hot.fluid, ((hi.p, hi.h), (ho.p, ho.h)), ((ci.p, ci.h), (co.p, co.h)), q
-                )
-            )
-            self._profile_cache = (key, found)
-        return self._profile_cache[1]
+        return two_stream_check(
+            self._profile_memo,
+            self.hot.fluid,
+            (self.hot.port(x, "inlet"), self.hot.port(x, "outlet")),
+            (self.cold.port(x, "inlet"), self.cold.port(x, "outlet")),
+        )
 
     def _near_critical_note(self, x: np.ndarray) -> str:
         return near_critical_note(self.hot.fluid, self.hot.port(x, "inlet").p)
