@@ -59,9 +59,10 @@ __all__ = [
 MAX_QUERY_CHARS = 1000
 MAX_LIMIT = 1000
 _MAX_TERMS = 64
-_FIGURE = re.compile(r"[-+]?\d+(?:\.\d+)+")
+_DECIMAL = r"[-+]?\d+(?:\.\d+)+"
+_FIGURE = re.compile(_DECIMAL)
 """A query word that is a figure: a number with decimals (``2.91``, ``-7.5``, ``3.53``)."""
-_WORD = re.compile(r"[-+]?\d+(?:\.\d+)+|(?<![^\W_])[-+]\d+|[-+]\d+(?![^\W_])|[^\W_]+")
+_WORD = re.compile(_DECIMAL + r"|(?<![^\W_])[-+]\d+|[-+]\d+(?![^\W_])|[^\W_]+")
 """A query word: a decimal number with its sign (``2.91``, ``-7.5``), a signed integer (``-7``,
 ``IL-6``'s ``-6``), or a run of letters and digits. Numbers are cut as PostgreSQL's parser cuts
 them for ``tsv`` (``to_tsvector('simple', 'COP 2.91 at -7 C')`` holds ``2.91`` and ``-7``), so a
@@ -278,13 +279,7 @@ def search(
         "k": float(settings.rrf_k),
         "wk": float(settings.keyword_weight),
         "ws": float(settings.semantic_weight),
-        "figures": [w for w in terms if _FIGURE.fullmatch(w)],
-        "fig_bonus": (
-            (float(settings.keyword_weight) + float(settings.semantic_weight))
-            / (float(settings.rrf_k) + 1.0)
-            if settings.figure_bonus
-            else 0.0
-        ),
+        "figures": [w for w in terms if settings.figure_bonus and _FIGURE.fullmatch(w)],
         "hl_chars": HIGHLIGHT_START + HIGHLIGHT_STOP,
         "hl_opts": HEADLINE_OPTIONS,
         "limit": limit,

@@ -17,8 +17,7 @@ Parameters of the statement:
 ``sem_n``          semantic candidates
 ``k``, ``wk``,     RRF constant and branch weights [-]
 ``ws``
-``figures``        the query's figures (numbers with decimals, ``text[]``)
-``fig_bonus``      what each figure a note contains adds to its fused score [-]
+``figures``        the query's figures (numbers with decimals, ``text[]``; empty: plain RRF)
 ``hl_opts``        ``ts_headline`` options (highlight markers)
 ``limit``          hits returned
 =================  ===========================================================================
@@ -142,11 +141,11 @@ rrf AS (
       FROM keyword k FULL OUTER JOIN semantic s ON s.id = k.id
 ),
 fused AS (
-    -- RRF; with figure_bonus > 0, a note holding n of the query's figures (exact values, see
-    -- SearchSettings.figure_bonus) scores n * bonus + (wk + ws) / (k + keyword rank) instead
+    -- RRF; a note holding n of the query's figures (exact values, see
+    -- SearchSettings.figure_bonus) scores (wk + ws) * (n / (k + 1) + 1 / (k + keyword rank))
     SELECT r.*,
-           CASE WHEN %(fig_bonus)s > 0 AND f.n > 0 AND r.keyword_rank IS NOT NULL
-                THEN f.n * %(fig_bonus)s + (%(wk)s + %(ws)s) / (%(k)s + r.keyword_rank)
+           CASE WHEN f.n > 0 AND r.keyword_rank IS NOT NULL
+                THEN (%(wk)s + %(ws)s) * (f.n / (%(k)s + 1) + 1 / (%(k)s + r.keyword_rank))
                 ELSE r.rrf END AS score
       FROM rrf r LEFT JOIN figure_hits f ON f.id = r.id
 )"""),
