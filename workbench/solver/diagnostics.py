@@ -224,7 +224,7 @@ FALL_WINDOW = 20
 """Iterations over which :data:`STILL_FALLING` is measured."""
 
 
-def still_converging(history: list[float]) -> float | None:
+def still_converging(history: list[float]) -> tuple[float, int] | None:
     """How much the residual fell over the last iterations, when it was still falling.
 
     Parameters
@@ -234,9 +234,10 @@ def still_converging(history: list[float]) -> float | None:
 
     Returns
     -------
-    float or None
-        The factor by which it fell over the last ``min(FALL_WINDOW, len/2)`` iterations [-],
-        when that is at least :data:`STILL_FALLING`; None otherwise.
+    tuple of (float, int) or None
+        The factor by which it fell [-] and over how many iterations (the last
+        ``min(FALL_WINDOW, len/2)``), when the factor is at least :data:`STILL_FALLING`; None
+        otherwise.
     """
     window = min(FALL_WINDOW, len(history) // 2)
     if window < 2:
@@ -245,7 +246,7 @@ def still_converging(history: list[float]) -> float | None:
     if not (np.isfinite(before) and np.isfinite(now)) or now <= 0.0:
         return None
     factor = before / now
-    return float(factor) if factor >= STILL_FALLING else None
+    return (float(factor), window) if factor >= STILL_FALLING else None
 
 
 def hint_for(
@@ -271,9 +272,9 @@ def hint_for(
     max_iterations : int, optional
         The limit it ran into.
     """
-    fell = still_converging(history or []) if reason is StopReason.MAX_ITERATIONS else None
-    if fell is not None:
-        window = min(FALL_WINDOW, len(history or []) // 2)
+    falling = still_converging(history or []) if reason is StopReason.MAX_ITERATIONS else None
+    if falling is not None:
+        fell, window = falling
         more = f" (e.g. {2 * max_iterations})" if max_iterations else ""
         other = "" if strategy == "newton" else ", or solver.strategy 'newton' (quadratic)"
         return (
