@@ -9,23 +9,16 @@ import re
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from solver_cases import solved_examples
 
 from workbench.plotting import cycle_loops, plot_ph, plot_ts
-from workbench.scenario import load_scenario
-from workbench.solver import solve
 
 EXAMPLES = ["two_stage_flash_v2", "two_evaporators_v2"]
 
 
 @pytest.fixture(scope="module")
 def solved():
-    out = {}
-    for name in EXAMPLES:
-        scenario = load_scenario(f"examples/scenarios/{name}.json")
-        result = solve(scenario)
-        assert result.converged, result.report()
-        out[name] = (scenario, result)
-    return out
+    return solved_examples(EXAMPLES)
 
 
 def test_result_loops_are_branches_between_junctions(solved):

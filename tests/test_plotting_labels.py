@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from CoolProp.CoolProp import PropsSI
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from solver_cases import solved_examples
 
 from workbench.plotting import plot_ph, plot_sweep, plot_ts
 from workbench.plotting.diagram import PressureLocator
 from workbench.plotting.dome import nice_levels
 from workbench.plotting.labels import format_celsius
-from workbench.scenario import load_scenario
 from workbench.solver import solve
 
 EXAMPLES = [
@@ -40,13 +40,7 @@ def _doc(name: str) -> dict:
 
 @pytest.fixture(scope="module")
 def solved():
-    out = {}
-    for name in EXAMPLES:
-        scenario = load_scenario(f"examples/scenarios/{name}.json")
-        result = solve(scenario)
-        assert result.converged, result.report()
-        out[name] = (scenario, result)
-    return out
+    return solved_examples(EXAMPLES)
 
 
 def _rendered(fig):
