@@ -8,6 +8,7 @@
     │   └── UnknownFluidError    unknown fluid or backend name
     ├── ConvergenceError         only raised on request; a normal solve returns a result instead
     ├── SpecificationError       a scenario the solver cannot pose (degrees of freedom, impossible specs)
+    ├── CalibrationError         bad calibration input: a catalogue table, measurements, free parameters
     └── NoteStoreError           note database, migrations, embeddings
         ├── MigrationError       a migration refused or failed; nothing was changed
         ├── EmbeddingError       an embedding provider failed or returned a bad vector
@@ -22,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "CalibrationError",
     "ConvergenceError",
     "EmbeddingError",
     "FluidPropertyError",
@@ -88,6 +90,10 @@ class ConvergenceError(WorkbenchError):
 
 class SpecificationError(WorkbenchError):
     """The scenario cannot be posed as a square system, or its specs are physically impossible."""
+
+
+class CalibrationError(WorkbenchError):
+    """Bad input to a calibration (:mod:`workbench.calibrate`); the message names the column."""
 
 
 class NoteStoreError(WorkbenchError):
