@@ -13,7 +13,9 @@ a least-squares solve of the column-scaled design matrix (SVD, :func:`numpy.lina
 
 Coverage: ten coefficients need at least ten points, at least four distinct S and four
 distinct D values (a cubic in each), and a design matrix that is well conditioned in the
-normalised temperatures ``(S - mean) / half range``: :attr:`CompressorMapFit.warnings` says
+normalised temperatures ``(S - mean) / half range`` (points along a strip of the envelope
+make it ill-conditioned), and a range of at least :data:`MIN_SPAN_K` in S and in D:
+:attr:`CompressorMapFit.warnings` says
 when the table falls short (the fit is still returned; extrapolating it is unreliable).
 :meth:`CompressorMapFit.predict` warns (:class:`EnvelopeWarning`) for points outside the convex
 hull of the table's (S, D) points, the envelope the map was fitted on.
@@ -40,6 +42,7 @@ from workbench.errors import CalibrationError
 __all__ = [
     "CONDITION_LIMIT",
     "MAP_QUANTITIES",
+    "MIN_SPAN_K",
     "CompressorMapFit",
     "EnvelopeWarning",
     "ahri540_terms",
@@ -54,6 +57,9 @@ CONDITION_LIMIT = 1.0e4
 
 _MIN_LEVELS = 4
 """Distinct S (and D) values a cubic in each needs."""
+
+MIN_SPAN_K = 10.0
+"""Smallest range of S and of D [K] before the fit warns that the table covers too little."""
 
 
 class EnvelopeWarning(UserWarning):
@@ -271,6 +277,13 @@ def _coverage(table: pd.DataFrame) -> tuple[list[str], float, int]:
             f"{levels_s} distinct t_evap_c and {levels_d} distinct t_cond_c values: a cubic in "
             f"each needs at least {_MIN_LEVELS} of both"
         )
+    for label, values in (("t_evap_c", s), ("t_cond_c", d)):
+        span = float(values.max() - values.min())
+        if span < MIN_SPAN_K:
+            found.append(
+                f"{label} spans only {span:.3g} K (less than {MIN_SPAN_K:g} K): the map is an "
+                "extrapolation everywhere else"
+            )
     if rank < 10:
         found.append(
             f"the points determine only {rank} of the ten coefficients (rank-deficient design): "

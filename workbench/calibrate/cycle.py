@@ -271,6 +271,10 @@ def _free(
         value = (start or {}).get(path)
         if value is None and spec.kind == "component":
             value = flat.components[spec.owner].params.get(spec.key)
+            comp_spec = get_spec(flat.components[spec.owner].type)
+            param = comp_spec.param(spec.key) if comp_spec else None
+            if value is None and param is not None:
+                value = param.default  # a calibration factor starts at 1
         elif value is None:
             loop = next(c for c in flat.controls if c.id == spec.owner)
             value = getattr(loop, spec.key)
@@ -444,9 +448,10 @@ def calibrate(
     unknown_sigma = sorted(set(sigma or {}) - {q.path for q in quantities})
     if unknown_sigma:
         raise _issue(f"sigma[{unknown_sigma[0]!r}]", "is not a measured column")
+    invalid = _invalid_points(base, conditions, cond)
     solver = PointSolver(flat, conditions, cond, specs, tabular=tabular)
-    first = solver.solve_all(theta0)
-    start_failures = {i: _why(r) for i, r in first.items() if _why(r) is not None}
+    first = solver.solve_all(theta0, [i for i in range(len(frame)) if i not in invalid])
+    start_failures = {**invalid, **{i: w for i, r in first.items() if (w := _why(r)) is not None}}
     points = [i for i in range(len(frame)) if i not in start_failures]
     if not points:
         raise CalibrationError(
@@ -518,6 +523,19 @@ def calibrate(
         conditions=[s.path for s in conditions],
         quantities=[q.path for q in quantities],
     )
+
+
+def _invalid_points(
+    base: dict[str, Any], conditions: list[SweepPath], values: np.ndarray
+) -> dict[int, str]:
+    """Points whose conditions fail the scenario checks -> the checks' message."""
+    out: dict[int, str] = {}
+    for i, row in enumerate(values):
+        try:
+            load_scenario(case_document(base, conditions, tuple(float(v) for v in row)))
+        except ScenarioError as exc:
+            out[i] = "invalid conditions: " + "; ".join(str(issue) for issue in exc.issues)
+    return out
 
 
 def _why(result: SolveResult | str | None) -> str | None:

@@ -151,7 +151,12 @@ def parameter_statistics(
     t = float(stats.t.ppf(0.5 + confidence / 2.0, dof)) if dof > 0 else np.inf
     half = t * std
     for k in good:
-        if not np.isfinite(half[k]) or half[k] > abs(theta[k]) > 0:
+        if dof <= 0:
+            reasons[k] = (
+                f"undetermined: {m} residuals for {p} parameters leave no degree of freedom"
+            )
+            std[k] = half[k] = np.inf
+        elif not np.isfinite(half[k]) or half[k] > abs(theta[k]) > 0:
             reasons[k] = (
                 f"undetermined: the {confidence:.0%} interval (+/- {half[k]:.3g}) is wider than "
                 "the value"

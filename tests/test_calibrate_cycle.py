@@ -1,0 +1,175 @@
+"""Cycle calibration: UA values fitted back from points solved with known values."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench import solve
+from workbench.calibrate import calibrate, read_quantity, resolve_quantity
+from workbench.errors import CalibrationError, ScenarioError
+from workbench.scenario import as_flat
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "scenarios" / "heat_pump_v1.json"
+TRUE = {"condenser.ua": 1500.0, "evaporator.ua_nominal_kw_k": 1.2}
+FREE = list(TRUE)
+WRONG_START = {"condenser.ua": 1500.0 * 1.3, "evaporator.ua_nominal_kw_k": 1.2 * 0.7}
+AIR_C = [-2.0, 3.0, 8.0, 12.0]
+WATER_K = [298.15, 308.15]
+MEASURED = ("summary.heating_capacity_w", "summary.compressor_power_w", "compressor.temperature")
+
+
+def _set(doc: dict, path: str, value: float) -> None:
+    name, key = path.split(".", 1)
+    comp = next(c for c in doc["circuits"][0]["components"] if c["name"] == name)
+    comp[key] = value
+
+
+@pytest.fixture(scope="module")
+def base_doc() -> dict:
+    return json.loads(EXAMPLE.read_text())
+
+
+@pytest.fixture(scope="module")
+def points(base_doc) -> pd.DataFrame:
+    """Operating points solved one by one with ``solve`` (not the calibration's machinery)."""
+    flat = as_flat(base_doc)
+    quantities = [resolve_quantity(flat, q) for q in MEASURED]
+    rows = []
+    for air in AIR_C:
+        for water in WATER_K:
+            doc = copy.deepcopy(base_doc)
+            _set(doc, "evaporator.air_inlet_temp_c", air)
+            _set(doc, "condenser.secondary_inlet_temp_k", water)
+            result = solve(doc).raise_for_convergence()
+            row = {"evaporator.air_inlet_temp_c": air, "condenser.secondary_inlet_temp_k": water}
+            row.update({q.path: read_quantity(result, q) for q in quantities})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_calibrate_recovers_ua_values_from_a_30_percent_wrong_start(base_doc, points):
+    result = calibrate(base_doc, points, FREE, start=WRONG_START)
+    assert result.success
+    assert result.unidentifiable == {}
+    assert result.failed.empty
+    for path, truth in TRUE.items():
+        assert result.values[path] == pytest.approx(truth, rel=5e-3)
+        low, high = result.intervals[path]
+        assert low <= truth <= high
+    assert result.start == WRONG_START
+    # residuals: one row per point and quantity, model against measured
+    assert len(result.residuals) == len(points) * len(MEASURED)
+    assert np.max(np.abs(result.residuals["residual"] / result.residuals["measured"])) < 1e-6
+    # the calibrated scenario solves to the measured figures
+    again = solve(result.scenario)
+    comp = next(c for c in result.scenario["circuits"][0]["components"] if c["name"] == "condenser")
+    assert comp["ua"] == pytest.approx(result.values["condenser.ua"])
+    assert again.converged
+
+
+def test_calibrate_with_noise_brackets_the_true_values(base_doc, points):
+    rng = np.random.default_rng(11)
+    noisy = points.copy()
+    noisy["summary.heating_capacity_w"] *= 1.0 + 0.002 * rng.standard_normal(len(points))
+    noisy["summary.compressor_power_w"] *= 1.0 + 0.002 * rng.standard_normal(len(points))
+    noisy["compressor.temperature"] += 0.05 * rng.standard_normal(len(points))
+    sigma = {
+        "summary.heating_capacity_w": 0.002 * points["summary.heating_capacity_w"].mean(),
+        "summary.compressor_power_w": 0.002 * points["summary.compressor_power_w"].mean(),
+        "compressor.temperature": 0.05,
+    }
+    result = calibrate(base_doc, noisy, FREE, start=WRONG_START, sigma=sigma)
+    assert result.unidentifiable == {}
+    for path, truth in TRUE.items():
+        value = result.values[path]
+        assert value == pytest.approx(truth, rel=5e-3)
+        low, high = result.intervals[path]
+        assert low < truth < high
+        assert 0.0 < result.std_errors[path] < 0.05 * truth  # a real interval, not a wide one
+    # the sigmas were right: the residual spread per degree of freedom is about one
+    assert 0.4 < result.residual_sigma < 1.8
+    assert result.outliers.empty
+
+
+def test_calibrate_flags_an_outlier(base_doc, points):
+    bad = points.copy()
+    bad.loc[5, "summary.compressor_power_w"] *= 1.05
+    result = calibrate(base_doc, bad, FREE, start=WRONG_START, loss="soft_l1")
+    flagged = result.outliers[["point", "quantity"]].values.tolist()
+    assert ["5", "summary.compressor_power_w"] in flagged
+    assert len(flagged) <= 3
+
+
+def test_calibrate_flags_an_insensitive_parameter(base_doc, points):
+    # the fan runs at full speed at every point: the air-side exponent changes nothing
+    free = [*FREE, "evaporator.n_air_exponent"]
+    result = calibrate(base_doc, points, free, start=WRONG_START)
+    assert list(result.unidentifiable) == ["evaporator.n_air_exponent"]
+    assert result.unidentifiable["evaporator.n_air_exponent"].startswith("insensitive")
+    assert result.std_errors["evaporator.n_air_exponent"] == np.inf
+    assert result.intervals["evaporator.n_air_exponent"] == result.bounds["evaporator.n_air_exponent"]
+    for path, truth in TRUE.items():
+        assert result.values[path] == pytest.approx(truth, rel=5e-3)
+
+
+def test_calibrate_flags_correlated_parameters(base_doc, points):
+    # the model only sees the product ua_nominal * z_ua
+    free = ["evaporator.ua_nominal_kw_k", "evaporator.z_ua"]
+    result = calibrate(base_doc, points, free, start={"evaporator.ua_nominal_kw_k": 0.9})
+    assert set(result.unidentifiable) == set(free)
+    assert all(r.startswith("correlated") for r in result.unidentifiable.values())
+    assert all(result.std_errors[p] == np.inf for p in free)
+    product = result.values["evaporator.ua_nominal_kw_k"] * result.values["evaporator.z_ua"]
+    assert product == pytest.approx(1.2, rel=5e-3)
+
+
+def test_calibrate_reports_a_point_that_does_not_solve(base_doc, points):
+    bad = points.copy()
+    bad["point"] = [f"p{i}" for i in range(len(points))]
+    bad.loc[2, "condenser.secondary_inlet_temp_k"] = -5.0
+    result = calibrate(base_doc, bad, FREE, start=WRONG_START)
+    assert result.failed["point"].tolist() == ["p2"]
+    assert "secondary_inlet_temp_k" in result.failed["error"].iloc[0]
+    assert "p2" not in set(result.residuals["point"])
+    for path, truth in TRUE.items():
+        assert result.values[path] == pytest.approx(truth, rel=5e-3)
+
+
+def test_calibrate_names_a_bad_column(base_doc, points):
+    bad = points.rename(columns={"compressor.temperature": "compresor.temperature"})
+    with pytest.raises(ScenarioError, match=r"measurements\['compresor.temperature'\]"):
+        calibrate(base_doc, bad, FREE)
+    bad = points.rename(columns={"compressor.temperature": "compressor.temprature"})
+    with pytest.raises(CalibrationError, match=r"'compressor.temprature'.*no output 'temprature'"):
+        calibrate(base_doc, bad, FREE)
+    bad = points.rename(columns={"compressor.temperature": "edges.compressor:outlet.t_f"})
+    with pytest.raises(ScenarioError, match=r"edges.compressor:outlet.t_f.*column one of t_c"):
+        calibrate(base_doc, bad, FREE)
+    bad = points.astype({"evaporator.air_inlet_temp_c": object})
+    bad.loc[1, "evaporator.air_inlet_temp_c"] = "warm"
+    with pytest.raises(ScenarioError, match=r"evaporator.air_inlet_temp_c.*row 1: 'warm'"):
+        calibrate(base_doc, bad, FREE)
+
+
+def test_calibrate_names_a_bad_free_parameter(base_doc, points):
+    with pytest.raises(ScenarioError, match=r"free\['condenser.uaa'\].*no parameter 'uaa'"):
+        calibrate(base_doc, points, ["condenser.uaa"])
+    # the evaporator is given as ua_nominal_kw_k: ua is the other alternative
+    with pytest.raises(ScenarioError, match=r"free\['evaporator.ua'\].*ua"):
+        calibrate(base_doc, points, ["evaporator.ua"], start={"evaporator.ua": 1000.0})
+
+
+def test_calibrate_reads_edge_temperatures(base_doc, points):
+    flat = as_flat(base_doc)
+    quantity = resolve_quantity(flat, "edges.compressor:outlet.t_c")
+    assert quantity.owner == "compressor:outlet -> condenser:inlet"
+    result = solve(base_doc)
+    assert read_quantity(result, quantity) == pytest.approx(
+        result.components["compressor"]["temperature"] - 273.15, abs=1e-9
+    )
