@@ -60,7 +60,11 @@ def test_fit_compressor_map_recovers_known_coefficients_without_noise():
     d = np.linspace(31.0, 59.0, 13)
     predicted = fit.predict(s, d)
     assert predicted["inside_envelope"].all()
-    for column, truth in (("mass_flow_kg_s", MASS_FLOW), ("power_w", POWER), ("capacity_w", CAPACITY)):
+    for column, truth in (
+        ("mass_flow_kg_s", MASS_FLOW),
+        ("power_w", POWER),
+        ("capacity_w", CAPACITY),
+    ):
         exact = np.array([ahri540(truth, a, b) for a, b in zip(s, d)])
         assert np.max(np.abs(predicted[column] / exact - 1.0)) < 1e-9
         assert fit.errors.loc[column, "worst_relative_pct"] < 1e-7
@@ -112,7 +116,9 @@ def test_fit_compressor_map_warns_when_the_points_lie_along_a_strip():
 
 def test_fit_compressor_map_warns_when_the_envelope_is_narrow():
     fit = fit_compressor_map(_table(np.linspace(-5.0, -1.0, 6), np.linspace(40.0, 60.0, 6)))
-    assert fit.warnings == ["t_evap_c spans only 4 K (less than 10 K): the map is an extrapolation everywhere else"]
+    assert fit.warnings == [
+        "t_evap_c spans only 4 K (less than 10 K): the map is an extrapolation everywhere else"
+    ]
 
 
 def test_fit_compressor_map_predict_warns_outside_the_envelope():
@@ -121,14 +127,16 @@ def test_fit_compressor_map_predict_warns_outside_the_envelope():
         warnings.simplefilter("error")
         inside = fit.predict(-10.0, 45.0)
     assert bool(inside["inside_envelope"].iloc[0])
-    with pytest.warns(EnvelopeWarning, match=r"1 of 2 points outside the fitted envelope.*\(20, 45\)"):
+    with pytest.warns(
+        EnvelopeWarning, match=r"1 of 2 points outside the fitted envelope.*\(20, 45\)"
+    ):
         out = fit.predict([0.0, 20.0], [45.0, 45.0])
     assert out["inside_envelope"].tolist() == [True, False]
 
 
 def test_fit_compressor_map_names_the_bad_column():
     table = _table(S_GRID, D_GRID).drop(columns=["power_w"])
-    with pytest.raises(CalibrationError, match="missing column.*power_w"):
+    with pytest.raises(CalibrationError, match=r"missing column.*power_w"):
         fit_compressor_map(table)
     table = _table(S_GRID, D_GRID)
     table.loc[3, "mass_flow_kg_s"] = -1.0

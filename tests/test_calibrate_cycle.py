@@ -113,7 +113,9 @@ def test_calibrate_flags_an_insensitive_parameter(base_doc, points):
     assert list(result.unidentifiable) == ["evaporator.n_air_exponent"]
     assert result.unidentifiable["evaporator.n_air_exponent"].startswith("insensitive")
     assert result.std_errors["evaporator.n_air_exponent"] == np.inf
-    assert result.intervals["evaporator.n_air_exponent"] == result.bounds["evaporator.n_air_exponent"]
+    assert (
+        result.intervals["evaporator.n_air_exponent"] == result.bounds["evaporator.n_air_exponent"]
+    )
     for path, truth in TRUE.items():
         assert result.values[path] == pytest.approx(truth, rel=5e-3)
 

@@ -370,7 +370,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("runs", help="list stored runs and sweeps, newest first")
     p.add_argument("--owner", help="only this owner's runs (default: all)")
-    p.add_argument("--kind", choices=["run", "sweep"])
+    p.add_argument("--kind", choices=["run", "sweep", "calibration"])
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_runs)

@@ -17,6 +17,11 @@ result at hand.
 
 from __future__ import annotations
 
+from workbench.notes.runs.calibrations import (
+    calibration_note,
+    calibration_summary,
+    save_calibration,
+)
 from workbench.notes.runs.describe import NoteText, run_note, run_summary, run_title
 from workbench.notes.runs.documents import document_changes, document_text, scenario_document
 from workbench.notes.runs.related import related, related_query
@@ -35,6 +40,8 @@ __all__ = [
     "RUN_KINDS",
     "NoteText",
     "StoredRun",
+    "calibration_note",
+    "calibration_summary",
     "document_changes",
     "document_text",
     "get_run",
@@ -45,6 +52,7 @@ __all__ = [
     "run_scenario",
     "run_summary",
     "run_title",
+    "save_calibration",
     "save_run",
     "save_sweep",
     "scenario_document",

@@ -50,8 +50,9 @@ __all__ = [
     "save_sweep",
 ]
 
-RUN_KINDS = ("run", "sweep")
-"""What a ``"NoteRun"`` row holds: one solved run, or a sweep (its table as CSV)."""
+RUN_KINDS = ("run", "sweep", "calibration")
+"""What a ``"NoteRun"`` row holds: one solved run, a sweep (its table as CSV) or a calibration
+(its residuals as CSV, :mod:`.calibrations`)."""
 
 _RUN_COLUMNS = sql.SQL('r.kind, r."scenarioText", r.summary, r.csv, r."createdAt"')
 _NOTE_COLUMNS = sql.SQL(
