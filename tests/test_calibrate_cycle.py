@@ -2,55 +2,28 @@
 
 from __future__ import annotations
 
-import copy
-import json
-from pathlib import Path
-
 import numpy as np
-import pandas as pd
 import pytest
+from calibration_cases import MEASURED, TRUE, WRONG_START, heat_pump_doc, heat_pump_points
 
 from workbench import solve
 from workbench.calibrate import calibrate, read_quantity, resolve_quantity
 from workbench.errors import CalibrationError, ScenarioError
 from workbench.scenario import as_flat
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "scenarios" / "heat_pump_v1.json"
-TRUE = {"condenser.ua": 1500.0, "evaporator.ua_nominal_kw_k": 1.2}
 FREE = list(TRUE)
-WRONG_START = {"condenser.ua": 1500.0 * 1.3, "evaporator.ua_nominal_kw_k": 1.2 * 0.7}
-AIR_C = [-2.0, 3.0, 8.0, 12.0]
-WATER_K = [298.15, 308.15]
-MEASURED = ("summary.heating_capacity_w", "summary.compressor_power_w", "compressor.temperature")
-
-
-def _set(doc: dict, path: str, value: float) -> None:
-    name, key = path.split(".", 1)
-    comp = next(c for c in doc["circuits"][0]["components"] if c["name"] == name)
-    comp[key] = value
+AIR_C = (-2.0, 3.0, 8.0, 12.0)
+WATER_K = (298.15, 308.15)
 
 
 @pytest.fixture(scope="module")
 def base_doc() -> dict:
-    return json.loads(EXAMPLE.read_text())
+    return heat_pump_doc()
 
 
 @pytest.fixture(scope="module")
-def points(base_doc) -> pd.DataFrame:
-    """Operating points solved one by one with ``solve`` (not the calibration's machinery)."""
-    flat = as_flat(base_doc)
-    quantities = [resolve_quantity(flat, q) for q in MEASURED]
-    rows = []
-    for air in AIR_C:
-        for water in WATER_K:
-            doc = copy.deepcopy(base_doc)
-            _set(doc, "evaporator.air_inlet_temp_c", air)
-            _set(doc, "condenser.secondary_inlet_temp_k", water)
-            result = solve(doc).raise_for_convergence()
-            row = {"evaporator.air_inlet_temp_c": air, "condenser.secondary_inlet_temp_k": water}
-            row.update({q.path: read_quantity(result, q) for q in quantities})
-            rows.append(row)
-    return pd.DataFrame(rows)
+def points():
+    return heat_pump_points(AIR_C, WATER_K)
 
 
 def test_calibrate_recovers_ua_values_from_a_30_percent_wrong_start(base_doc, points):
