@@ -10,6 +10,7 @@ Every plotting function returns ``(Figure, Axes)`` for further customisation and
 Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), kW.
 """
 
+from workbench.plotting.calibration import plot_parity
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
@@ -24,6 +25,7 @@ __all__ = [
     "cycle_loops",
     "plot_convergence",
     "plot_exergy",
+    "plot_parity",
     "plot_ph",
     "plot_sweep",
     "plot_ts",
