@@ -378,7 +378,6 @@ def calibrate(
     loss: str = "linear",
     f_scale: float = 1.0,
     max_evaluations: int = 100,
-    tabular: bool = False,
 ) -> CalibrationResult:
     """Fit free scenario parameters to measured operating points (see the module docstring).
 
@@ -406,8 +405,6 @@ def calibrate(
         Soft margin of a robust loss [units of sigma].
     max_evaluations : int
         Most evaluations of the residuals (each solves every point) the optimiser may make.
-    tabular : bool
-        Use CoolProp's tabular BICUBIC&HEOS backend (faster, see ``docs/sweeps.md``).
 
     Returns
     -------
@@ -449,7 +446,7 @@ def calibrate(
     if unknown_sigma:
         raise _issue(f"sigma[{unknown_sigma[0]!r}]", "is not a measured column")
     invalid = _invalid_points(base, conditions, cond)
-    solver = PointSolver(flat, conditions, cond, specs, tabular=tabular)
+    solver = PointSolver(flat, conditions, cond, specs)
     first = solver.solve_all(theta0, [i for i in range(len(frame)) if i not in invalid])
     start_failures = {**invalid, **{i: w for i, r in first.items() if (w := _why(r)) is not None}}
     points = [i for i in range(len(frame)) if i not in start_failures]

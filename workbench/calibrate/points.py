@@ -32,7 +32,9 @@ __all__ = ["CALIBRATION_TOLERANCE", "PointSolver", "neighbour_order"]
 CALIBRATION_TOLERANCE = 1e-9
 """Solver tolerance (scaled residual) of calibration solves, unless the scenario's is tighter:
 the parameter Jacobian is a finite difference of solutions, which must be converged far below
-the change a step of the free parameters makes."""
+the change a step of the free parameters makes. (For that reason calibration solves use
+CoolProp's HEOS backend, not the tabular one, whose interpolation is not smooth at that
+level.)"""
 
 
 def neighbour_order(values: np.ndarray) -> list[int]:
@@ -79,15 +81,12 @@ class PointSolver:
         Shape ``(n_points, n_conditions)`` [the document's units].
     free : list of SweepPath
         The free parameters (set per evaluation).
-    tabular : bool
-        Use CoolProp's tabular backend.
     """
 
     flat: FlatScenario
     conditions: list[SweepPath]
     condition_values: np.ndarray
     free: list[SweepPath]
-    tabular: bool = False
     solves: int = 0
     solutions: list[np.ndarray | None] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
@@ -98,7 +97,7 @@ class PointSolver:
         solver = base.setdefault("solver", {})
         solver["tolerance"] = min(float(solver.get("tolerance", 1e-6)), CALIBRATION_TOLERANCE)
         self.base = base
-        self.system = prepare(base, tabular=self.tabular)
+        self.system = prepare(base)
         self.solutions = [None] * len(self.condition_values)
         self.order = neighbour_order(np.asarray(self.condition_values, dtype=float))
 
