@@ -61,6 +61,7 @@ def test_the_notebooks_exist():
         "04_note_search",
         "05_run_log",
         "06_branching_and_exergy",
+        "08_calibration",
     ]
 
 
@@ -292,3 +293,33 @@ def test_run_notebook_command(tmp_path, capsys):
     assert "no parameter 'no_such_parameter'" in capsys.readouterr().err
     assert (tmp_path / "bad" / "02_parameter_sweep.ipynb").exists()
     assert main(["run-notebook", "99_nothing"]) == 2
+
+
+@pytest.mark.notebook
+def test_08_calibration_fits_the_map_and_the_ua_values(tmp_path, kernel):
+    summary = _run("08_calibration", tmp_path, kernel)
+    # the catalogue: 53 points of a known map with 0.5 % noise, in F, kg/h and kW
+    assert summary["map_points"] == 53
+    assert summary["map_warnings"] == []
+    for quantity in ("mass_flow_kg_s", "power_w", "capacity_w"):
+        assert 0.3 < summary["map_errors"][quantity]["rms_relative_pct"] < 0.6
+    assert len(summary["mass_flow_map_kg_s"]) == 10
+    assert len(summary["envelope_warnings"]) == 1
+    assert "(20, 45)" in summary["envelope_warnings"][0]
+    # the rig points were solved with these values (0.3 % noise): each inside its interval
+    truth = {
+        "condenser.ua": 1500.0,
+        "evaporator.ua_nominal_kw_k": 1.2,
+        "compressor.isentropic_efficiency": 0.7,
+    }
+    assert summary["unidentifiable"] == {}
+    assert summary["failed"] == []
+    for path, value in truth.items():
+        low, high = summary["intervals"][path]
+        assert low < value < high
+        assert summary["values"][path] == pytest.approx(value, rel=0.05)
+    assert summary["points"] == 20
+    assert (tmp_path / "08_calibration" / "parity.png").stat().st_size > 10_000
+    calibrated = load_scenario(summary["scenario_json"])
+    condenser = next(c for c in calibrated.circuits[0].components if c.name == "condenser")
+    assert condenser.ua == pytest.approx(summary["values"]["condenser.ua"])

@@ -49,6 +49,7 @@ __all__ = [
     "DIFF_STEP",
     "FAILED_RESIDUAL",
     "OUTLIER_LIMIT",
+    "TOLERANCE",
     "CalibrationResult",
     "calibrate",
 ]
@@ -59,9 +60,14 @@ DIFF_STEP = 1.0e-5
 FAILED_RESIDUAL = 1.0e3
 """Weighted residual given to every quantity of a point that fails at a trial step [-]."""
 
-OUTLIER_LIMIT = 3.0
+OUTLIER_LIMIT = 3.5
 """A measurement is an outlier when its weighted residual exceeds this many times the robust
-spread of all of them (1.4826 times their median absolute value, at least 0.1) [-]."""
+spread of its quantity's residuals (1.4826 times their median absolute value, at least 0.1):
+the modified z-score of Iglewicz and Hoaglin (1993) [-]."""
+
+TOLERANCE = 1.0e-6
+"""``ftol`` and ``xtol`` of the optimiser [-]: parameters to about 1e-6 of their value, far
+inside any interval real data give."""
 
 _RESERVED = ("point",)
 
@@ -478,6 +484,8 @@ def calibrate(
         f_scale=f_scale,
         max_nfev=max_evaluations,
         x_scale=1.0,
+        ftol=TOLERANCE,
+        xtol=TOLERANCE,
     )
     theta = fit.x * scale
     final = solver.solve_all(theta, points)
@@ -586,6 +594,6 @@ def _residual_table(
         rows, columns=["point", "quantity", "measured", "model", "residual", "sigma", "weighted"]
     )
     w = table["weighted"].astype(float)
-    spread = max(1.4826 * float(np.nanmedian(np.abs(w))) if len(w) else 0.0, 0.1)
-    table["outlier"] = (np.abs(w) > OUTLIER_LIMIT * spread).fillna(False).astype(bool)
+    mad = (1.4826 * w.abs().groupby(table["quantity"]).transform("median")).clip(lower=0.1)
+    table["outlier"] = (w.abs() > OUTLIER_LIMIT * mad).fillna(False).astype(bool)
     return table
