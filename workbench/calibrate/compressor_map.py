@@ -259,7 +259,8 @@ def _coverage(table: pd.DataFrame) -> tuple[list[str], float, int]:
 
     def norm(v: np.ndarray) -> np.ndarray:
         half = (v.max() - v.min()) / 2.0
-        return (v - v.mean()) / (half if half > 0 else 1.0)
+        out: np.ndarray = (v - v.mean()) / (half if half > 0 else 1.0)
+        return out
 
     design = ahri540_terms(norm(s), norm(d))
     singular = np.linalg.svd(design, compute_uv=False)

@@ -235,7 +235,8 @@ def _numbers(frame: pd.DataFrame, column: str, allow_missing: bool) -> np.ndarra
         raise _issue(
             f"measurements[{column!r}]", f"row {row}: {frame[column].iloc[row]!r} is not a number"
         )
-    return values.to_numpy(dtype=float)
+    out: np.ndarray = values.to_numpy(dtype=float)
+    return out
 
 
 def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float, float]:
@@ -247,14 +248,15 @@ def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float
         comp_spec = get_spec(flat.components[spec.owner].type)
         param = comp_spec.param(spec.key) if comp_spec else None
         if param is not None:
-            if getattr(param, "minimum", None) is not None:
+            margin = 1e-6 * max(abs(start), 1.0)
+            if param.minimum is not None:
                 low = float(param.minimum)
-            if getattr(param, "exclusive_minimum", None) is not None:
-                low = float(param.exclusive_minimum) + 1e-6 * max(abs(start), 1.0)
-            if getattr(param, "maximum", None) is not None:
+            if param.exclusive_minimum is not None:
+                low = float(param.exclusive_minimum) + margin
+            if param.maximum is not None:
                 high = float(param.maximum)
-            if getattr(param, "exclusive_maximum", None) is not None:
-                high = float(param.exclusive_maximum) - 1e-6 * max(abs(start), 1.0)
+            if param.exclusive_maximum is not None:
+                high = float(param.exclusive_maximum) - margin
     return low, high
 
 
@@ -274,7 +276,7 @@ def _free(
             raise _issue(f"free[{path!r}]", "; ".join(i.message for i in exc.issues)) from None
         if spec.kind == "solver":
             raise _issue(f"free[{path!r}]", "a solver setting cannot be calibrated")
-        value = (start or {}).get(path)
+        value: Any = (start or {}).get(path)
         if value is None and spec.kind == "component":
             value = flat.components[spec.owner].params.get(spec.key)
             comp_spec = get_spec(flat.components[spec.owner].type)

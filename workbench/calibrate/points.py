@@ -106,7 +106,9 @@ class PointSolver:
         """Condition paths, then free paths (the order of the values set)."""
         return [*self.conditions, *self.free]
 
-    def solve_point(self, index: int, theta: Sequence[float], previous: Any) -> SolveResult | str:
+    def solve_point(
+        self, index: int, theta: Sequence[float] | np.ndarray, previous: Any
+    ) -> SolveResult | str:
         """Solve point ``index`` at free values ``theta`` (a result, or the reason it failed).
 
         Parameters
@@ -161,7 +163,7 @@ class PointSolver:
         return best
 
     def solve_all(
-        self, theta: Sequence[float], points: Sequence[int] | None = None
+        self, theta: Sequence[float] | np.ndarray, points: Sequence[int] | None = None
     ) -> dict[int, SolveResult | str]:
         """Solve the points (all, or ``points``) in neighbour order at free values ``theta``.
 
