@@ -350,20 +350,30 @@ class _Problem:
                 failed.append(i)
         return np.array(out), failed
 
+    last: tuple[np.ndarray, np.ndarray] | None = None  # theta and residuals of the last evaluation
+
     def residuals(self, theta: np.ndarray) -> np.ndarray:
         self.evaluations += 1
-        return self.weighted(self.solver.solve_all(theta, self.points))[0]
+        r = self.weighted(self.solver.solve_all(theta, self.points))[0]
+        self.last = (theta.copy(), r)
+        return r
 
     def jacobian(self, theta: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
-        r0 = self.residuals(theta) if base is None else base
-        saved = list(self.solver.solutions)
+        """Forward differences; each perturbed point restarts from its solution at ``theta``."""
+        if base is not None:
+            r0 = base
+        elif self.last is not None and np.array_equal(self.last[0], theta):
+            r0 = self.last[1]  # the optimiser evaluated theta just before: its solutions stand
+        else:
+            r0 = self.residuals(theta)
+        saved = list(self.solver.solutions), list(self.solver.jacobians)
         columns = []
         for k in range(len(theta)):
             step = DIFF_STEP * max(abs(theta[k]), 1e-3)
             bumped = theta.copy()
             bumped[k] += step
             columns.append((self.residuals(bumped) - r0) / step)
-            self.solver.solutions = list(saved)
+            self.solver.solutions, self.solver.jacobians = list(saved[0]), list(saved[1])
         return np.column_stack(columns)
 
 

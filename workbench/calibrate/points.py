@@ -89,6 +89,7 @@ class PointSolver:
     free: list[SweepPath]
     solves: int = 0
     solutions: list[np.ndarray | None] = field(default_factory=list)
+    jacobians: list[np.ndarray | None] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -99,6 +100,7 @@ class PointSolver:
         self.base = base
         self.system = prepare(base)
         self.solutions = [None] * len(self.condition_values)
+        self.jacobians = [None] * len(self.condition_values)
         self.order = neighbour_order(np.asarray(self.condition_values, dtype=float))
 
     @property
@@ -139,8 +141,13 @@ class PointSolver:
             starts.append(previous)
         starts.append(None)
         best: SolveResult | None = None
+        own_jacobian = self.jacobians[index]
         try:
             for start in starts:
+                if start is own and own_jacobian is not None:
+                    # Newton reuses (and updates in place) the system's last Jacobian: the
+                    # point's own, not the previous point's
+                    self.system.last_jacobian = own_jacobian.copy()
                 result = solve(self.base, system=self.system, initial=start)
                 self.solves += 1
                 if (
@@ -160,6 +167,8 @@ class PointSolver:
         assert best is not None
         if best.converged:
             self.solutions[index] = best.x.copy()
+            jac = self.system.last_jacobian
+            self.jacobians[index] = jac.copy() if isinstance(jac, np.ndarray) else None
         return best
 
     def solve_all(
