@@ -136,7 +136,9 @@ def test_calibrate_names_a_bad_free_parameter(base_doc, points):
     with pytest.raises(ScenarioError, match=r"free\['condenser.uaa'\].*no parameter 'uaa'"):
         calibrate(base_doc, points, ["condenser.uaa"])
     # the evaporator is given as ua_nominal_kw_k: ua is the other alternative
-    with pytest.raises(ScenarioError, match=r"free\['evaporator.ua'\].*ua"):
+    with pytest.raises(
+        ScenarioError, match=r"free\['evaporator.ua'\].*give only one of ua, ua_nominal"
+    ):
         calibrate(base_doc, points, ["evaporator.ua"], start={"evaporator.ua": 1000.0})
 
 
@@ -148,3 +150,13 @@ def test_calibrate_reads_edge_temperatures(base_doc, points):
     assert read_quantity(result, quantity) == pytest.approx(
         result.components["compressor"]["temperature"] - 273.15, abs=1e-9
     )
+
+
+def test_calibrate_reports_points_that_do_not_converge(base_doc, points):
+    doc = heat_pump_doc()
+    doc["solver"]["max_iterations"] = 1
+    with pytest.raises(
+        CalibrationError,
+        match=r"no point solves at the start values: point 0: not converged \(max_iterations\)",
+    ):
+        calibrate(doc, points, FREE)

@@ -571,7 +571,8 @@ def _missing_message(quantity: Quantity, result: SolveResult) -> str:
         have = ", ".join(k for k in result.components.get(quantity.owner, {}) if k != "type")
         return (
             f"measurements[{quantity.path!r}]: component {quantity.owner!r} has no output "
-            f"{quantity.key!r}; outputs: {have}"
+            f"{quantity.key!r} (nor a parameter of that name, for a condition column); "
+            f"outputs: {have}"
         )
     return f"measurements[{quantity.path!r}]: the results have no value for it"
 
