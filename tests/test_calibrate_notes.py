@@ -11,7 +11,7 @@ from workbench.cli.main import EXIT_OK, main
 from workbench.errors import MigrationError
 from workbench.notes import get_run, list_runs
 from workbench.notes.migrations import rollback
-from workbench.notes.runs import save_calibration
+from workbench.notes import save_calibration
 
 pytest_plugins = ["notes_fixtures"]
 pytestmark = pytest.mark.db

@@ -82,6 +82,7 @@ __all__ = [
     "related_query",
     "rollback",
     "run_scenario",
+    "save_calibration",
     "save_run",
     "save_sweep",
     "search",
@@ -94,7 +95,7 @@ __all__ = [
 _RUN_LOG = frozenset(
     (
         *("StoredRun", "save_run", "save_sweep", "get_run", "run_scenario", "list_runs"),
-        *("related", "related_query"),
+        *("related", "related_query", "save_calibration"),
     )
 )
 """Names of :mod:`workbench.notes.runs`, imported on first use: the run log reads scenarios
