@@ -9,9 +9,8 @@ import workbench
 from workbench.calibrate import calibrate
 from workbench.cli.main import EXIT_OK, main
 from workbench.errors import MigrationError
-from workbench.notes import get_run, list_runs
+from workbench.notes import get_run, list_runs, save_calibration
 from workbench.notes.migrations import rollback
-from workbench.notes import save_calibration
 
 pytest_plugins = ["notes_fixtures"]
 pytestmark = pytest.mark.db
