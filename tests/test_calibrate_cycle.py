@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
-from calibration_cases import MEASURED, TRUE, WRONG_START, heat_pump_doc, heat_pump_points
+from calibration_cases import (
+    EXAMPLE,
+    MEASURED,
+    TRUE,
+    WRONG_START,
+    heat_pump_doc,
+    heat_pump_points,
+)
 
 from workbench import solve
 from workbench.calibrate import calibrate, read_quantity, resolve_quantity
 from workbench.errors import CalibrationError, ScenarioError
 from workbench.scenario import as_flat
+from workbench.sweep import sweep
 
 FREE = list(TRUE)
 AIR_C = (-2.0, 3.0, 8.0, 12.0)
@@ -160,3 +169,31 @@ def test_calibrate_reports_points_that_do_not_converge(base_doc, points):
         match=r"no point solves at the start values: point 0: not converged \(max_iterations\)",
     ):
         calibrate(doc, points, FREE)
+
+
+def test_calibrate_a_templated_scenario_by_its_flat_names():
+    # two split units from one template: flat names carry the instance (unit_a.evaporator)
+    scenario = EXAMPLE.parent / "split_units_v2.json"
+    table = sweep(
+        scenario,
+        {"unit_a.condenser.air_inlet_temp_c": [25.0, 30.0, 35.0, 40.0]},
+        outputs=["unit_a.evaporator.capacity", "unit_a.compressor.temperature"],
+        processes=1,
+        progress=False,
+    )
+    assert table["converged"].all()
+    measured = pd.DataFrame(
+        {
+            "unit_a.condenser.air_inlet_temp_c": table["unit_a.condenser.air_inlet_temp_c"],
+            "unit_a.evaporator.capacity": table["unit_a.evaporator.capacity"],
+            "edges.unit_a.compressor:outlet.t_c": table["unit_a.compressor.temperature"] - 273.15,
+        }
+    )
+    result = calibrate(
+        scenario, measured, ["unit_a.evaporator.ua"], start={"unit_a.evaporator.ua": 450.0 * 1.3}
+    )
+    assert result.values["unit_a.evaporator.ua"] == pytest.approx(450.0, rel=5e-3)
+    assert result.failed.empty
+    comps = {c["name"]: c for circ in result.scenario["circuits"] for c in circ["components"]}
+    assert comps["unit_a.evaporator"]["ua"] == pytest.approx(result.values["unit_a.evaporator.ua"])
+    assert comps["unit_b.evaporator"]["ua"] == 450  # the other instance keeps its value
