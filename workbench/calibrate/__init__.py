@@ -10,7 +10,9 @@ never imports it). Two jobs, each in its own module:
 - :mod:`~workbench.calibrate.cycle`: :func:`calibrate`, free scenario parameters (UA values,
   efficiencies, calibration factors) fitted to measured operating points of the whole cycle by
   weighted least squares, with uncertainty and identifiability
-  (:mod:`~workbench.calibrate.statistics`); measured columns name result quantities
+  (:mod:`~workbench.calibrate.statistics`) in a :class:`CalibrationResult`
+  (:mod:`~workbench.calibrate.result`); the inputs are checked first
+  (:mod:`~workbench.calibrate.inputs`), measured columns name result quantities
   (:mod:`~workbench.calibrate.quantities`), points are solved on one prepared system with warm
   starts (:mod:`~workbench.calibrate.points`).
 

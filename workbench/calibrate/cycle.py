@@ -28,22 +28,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import least_squares
 
+from workbench.calibrate.inputs import (
+    check_start,
+    default_sigma,
+    free_parameters,
+    invalid_points,
+    issue,
+    numbers,
+    read_measurements,
+    split_columns,
+)
 from workbench.calibrate.points import PointSolver
-from workbench.calibrate.quantities import Quantity, read_quantity, resolve_quantity
+from workbench.calibrate.quantities import Quantity, read_quantity
+from workbench.calibrate.result import CalibrationResult
 from workbench.calibrate.statistics import parameter_statistics
-from workbench.components.catalog import get_spec
-from workbench.errors import CalibrationError, ScenarioError, ScenarioIssue
-from workbench.scenario import ScenarioLike, as_flat, load_scenario
+from workbench.errors import CalibrationError
+from workbench.scenario import ScenarioLike, as_flat
 from workbench.solver import SolveResult
-from workbench.sweep.paths import SweepPath, case_document, resolve_path
+from workbench.sweep.paths import case_document
 
 __all__ = [
     "DIFF_STEP",
@@ -68,259 +77,6 @@ the modified z-score of Iglewicz and Hoaglin (1993) [-]."""
 TOLERANCE = 1.0e-6
 """``ftol`` and ``xtol`` of the optimiser [-]: parameters to about 1e-6 of their value, far
 inside any interval real data give."""
-
-_RESERVED = ("point",)
-
-
-@dataclass
-class CalibrationResult:
-    """The outcome of :func:`calibrate`.
-
-    Attributes
-    ----------
-    values : dict
-        Free path -> fitted value [the document's units].
-    std_errors : dict
-        Free path -> standard error (inf when unidentifiable).
-    intervals : dict
-        Free path -> (low, high), the 95 % interval clipped to the bounds (the bounds when
-        unidentifiable).
-    unidentifiable : dict
-        Free path -> why the data cannot determine it (insensitive, correlated, undetermined).
-    residuals : pandas.DataFrame
-        One row per point and quantity: ``point``, ``quantity``, ``measured``, ``model``,
-        ``residual`` (model minus measured), ``sigma``, ``weighted`` (residual / sigma),
-        ``outlier`` (bool).
-    outliers : pandas.DataFrame
-        The rows of ``residuals`` flagged as outliers.
-    failed : pandas.DataFrame
-        Points that did not solve at the fitted values (or at the start): ``point``,
-        ``error``; empty when every point converged.
-    scenario : dict
-        The calibrated scenario document (flat: templates expanded) with the fitted values.
-    start : dict
-        Free path -> start value.
-    bounds : dict
-        Free path -> (low, high) used.
-    correlation : pandas.DataFrame
-        Correlation of the estimates (free paths as index and columns).
-    success : bool
-        The optimiser met a convergence criterion (see ``message``).
-    message : str
-        The optimiser's stop message.
-    cost : float
-        Half the sum of squared weighted residuals at the fit [-].
-    residual_sigma : float
-        Root of the residual variance per degree of freedom [-] (1 when the sigmas are right).
-    evaluations : int
-        Evaluations of all points (the Jacobian's included).
-    solves : int
-        Point solves.
-    elapsed_s : float
-        Wall time [s].
-    """
-
-    values: dict[str, float]
-    std_errors: dict[str, float]
-    intervals: dict[str, tuple[float, float]]
-    unidentifiable: dict[str, str]
-    residuals: pd.DataFrame
-    outliers: pd.DataFrame
-    failed: pd.DataFrame
-    scenario: dict[str, Any]
-    start: dict[str, float]
-    bounds: dict[str, tuple[float, float]]
-    correlation: pd.DataFrame
-    success: bool
-    message: str
-    cost: float
-    residual_sigma: float
-    evaluations: int = 0
-    solves: int = 0
-    elapsed_s: float = 0.0
-    conditions: list[str] = field(default_factory=list)
-    quantities: list[str] = field(default_factory=list)
-
-    def table(self) -> pd.DataFrame:
-        """One row per free path: start, value, std_error, low, high, identifiable, reason."""
-        rows = [
-            {
-                "parameter": path,
-                "start": self.start[path],
-                "value": value,
-                "std_error": self.std_errors[path],
-                "low": self.intervals[path][0],
-                "high": self.intervals[path][1],
-                "identifiable": path not in self.unidentifiable,
-                "reason": self.unidentifiable.get(path, ""),
-            }
-            for path, value in self.values.items()
-        ]
-        return pd.DataFrame(rows).set_index("parameter")
-
-    def report(self) -> str:
-        """The fit in a few lines, for people."""
-        lines = [
-            f"calibration: {len(self.values)} free parameters, "
-            f"{self.residuals['point'].nunique() if len(self.residuals) else 0} points, "
-            f"{len(self.quantities)} quantities; {self.message} "
-            f"({self.evaluations} evaluations, {self.solves} solves, {self.elapsed_s:.1f} s)"
-        ]
-        for path, value in self.values.items():
-            low, high = self.intervals[path]
-            if path in self.unidentifiable:
-                lines.append(f"  {path} = {value:.6g}  UNIDENTIFIABLE: {self.unidentifiable[path]}")
-            else:
-                lines.append(
-                    f"  {path} = {value:.6g} +/- {self.std_errors[path]:.3g} "
-                    f"(95 %: {low:.6g} .. {high:.6g}; start {self.start[path]:.6g})"
-                )
-        lines.append(f"residual sigma {self.residual_sigma:.3g}; outliers {len(self.outliers)}")
-        for _, row in self.failed.iterrows():
-            lines.append(f"  point {row['point']} failed: {row['error']}")
-        return "\n".join(lines)
-
-
-def _issue(where: str, message: str) -> ScenarioError:
-    return ScenarioError([ScenarioIssue(where, message)], source="calibrate")
-
-
-def _read_measurements(measurements: Any) -> pd.DataFrame:
-    if isinstance(measurements, pd.DataFrame):
-        return measurements.reset_index(drop=True)
-    if isinstance(measurements, str | Path):
-        try:
-            return pd.read_csv(measurements)
-        except (OSError, ValueError) as exc:
-            raise CalibrationError(f"measurements {str(measurements)!r}: {exc}") from None
-    return pd.DataFrame(measurements)
-
-
-def _columns(
-    flat: Any, frame: pd.DataFrame, free: Sequence[str]
-) -> tuple[list[SweepPath], list[Quantity]]:
-    """Condition and measured-quantity columns (each resolved; bad ones name the column)."""
-    conditions: list[SweepPath] = []
-    quantities: list[Quantity] = []
-    for column in map(str, frame.columns):
-        if column in _RESERVED:
-            continue
-        try:
-            spec = resolve_path(flat, column)
-        except ScenarioError:
-            quantities.append(resolve_quantity(flat, column))
-            continue
-        if spec.kind == "solver":
-            raise _issue(f"measurements[{column!r}]", "a solver setting is not a condition")
-        if column in free:
-            raise _issue(
-                f"measurements[{column!r}]",
-                "is a free parameter and a condition column at once; drop one",
-            )
-        conditions.append(spec)
-    if not quantities:
-        raise _issue(
-            "measurements",
-            "no measured column: name result quantities such as summary.heating_capacity_w, "
-            "compressor.power or edges.compressor:outlet.t_c",
-        )
-    return conditions, quantities
-
-
-def _numbers(frame: pd.DataFrame, column: str, allow_missing: bool) -> np.ndarray:
-    values = pd.to_numeric(frame[column], errors="coerce")
-    bad = values.isna() & (frame[column].notna() | (not allow_missing))
-    if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise _issue(
-            f"measurements[{column!r}]", f"row {row}: {frame[column].iloc[row]!r} is not a number"
-        )
-    out: np.ndarray = values.to_numpy(dtype=float)
-    return out
-
-
-def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float, float]:
-    if given is not None:
-        low, high = (float(v) if v is not None else None for v in given)
-        return (-np.inf if low is None else low, np.inf if high is None else high)
-    low, high = -np.inf, np.inf
-    if spec.kind == "component":
-        comp_spec = get_spec(flat.components[spec.owner].type)
-        param = comp_spec.param(spec.key) if comp_spec else None
-        if param is not None:
-            margin = 1e-6 * max(abs(start), 1.0)
-            if param.minimum is not None:
-                low = float(param.minimum)
-            if param.exclusive_minimum is not None:
-                low = float(param.exclusive_minimum) + margin
-            if param.maximum is not None:
-                high = float(param.maximum)
-            if param.exclusive_maximum is not None:
-                high = float(param.exclusive_maximum) - margin
-    return low, high
-
-
-def _free(
-    flat: Any,
-    free: Sequence[str],
-    start: Mapping[str, float] | None,
-    bounds: Mapping[str, Any] | None,
-) -> tuple[list[SweepPath], np.ndarray, list[tuple[float, float]]]:
-    if not free:
-        raise _issue("free", "name at least one free parameter (e.g. condenser.ua)")
-    specs, theta0, limits = [], [], []
-    for path in free:
-        try:
-            spec = resolve_path(flat, path)
-        except ScenarioError as exc:
-            raise _issue(f"free[{path!r}]", "; ".join(i.message for i in exc.issues)) from None
-        if spec.kind == "solver":
-            raise _issue(f"free[{path!r}]", "a solver setting cannot be calibrated")
-        value: Any = (start or {}).get(path)
-        if value is None and spec.kind == "component":
-            value = flat.components[spec.owner].params.get(spec.key)
-            comp_spec = get_spec(flat.components[spec.owner].type)
-            param = comp_spec.param(spec.key) if comp_spec else None
-            if value is None and param is not None:
-                value = param.default  # a calibration factor starts at 1
-        elif value is None:
-            loop = next(c for c in flat.controls if c.id == spec.owner)
-            value = getattr(loop, spec.key)
-        if value is None:
-            raise _issue(
-                f"free[{path!r}]",
-                f"{spec.owner!r} has no {spec.key!r} to start from: give it in the scenario or "
-                "in start=",
-            )
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            raise _issue(f"free[{path!r}]", f"start value {value!r} is not a number") from None
-        low, high = _bounds(flat, spec, value, (bounds or {}).get(path))
-        if not low <= value <= high:
-            raise _issue(
-                f"free[{path!r}]", f"start value {value:g} is outside bounds ({low:g}, {high:g})"
-            )
-        specs.append(spec)
-        theta0.append(value)
-        limits.append((low, high))
-    unknown = sorted(set(start or {}) - set(free)) + sorted(set(bounds or {}) - set(free))
-    if unknown:
-        raise _issue(f"free[{unknown[0]!r}]", "has a start value or bounds but is not free")
-    return specs, np.array(theta0), limits
-
-
-def _check_start(base: dict[str, Any], specs: list[SweepPath], theta: np.ndarray) -> None:
-    """The scenario with each start value set passes the scenario checks (a clear error if not)."""
-    for spec, value in zip(specs, theta):
-        try:
-            load_scenario(case_document(base, [spec], (float(value),)))
-        except ScenarioError as exc:
-            raise _issue(
-                f"free[{spec.path!r}]",
-                "the scenario with this parameter set is invalid: "
-                + "; ".join(str(i) for i in exc.issues),
-            ) from None
 
 
 @dataclass
@@ -375,14 +131,6 @@ class _Problem:
             columns.append((self.residuals(bumped) - r0) / step)
             self.solver.solutions, self.solver.jacobians = list(saved[0]), list(saved[1])
         return np.column_stack(columns)
-
-
-def _default_sigma(quantity: Quantity, values: np.ndarray) -> float:
-    if quantity.is_temperature:
-        return 0.1
-    finite = values[np.isfinite(values)]
-    rms = float(np.sqrt(np.mean(finite**2))) if finite.size else 0.0
-    return 0.01 * rms if rms > 0 else 1.0
 
 
 def calibrate(
@@ -442,28 +190,28 @@ def calibrate(
     """
     t0 = time.perf_counter()
     flat = as_flat(scenario)
-    frame = _read_measurements(measurements)
+    frame = read_measurements(measurements)
     if frame.empty:
         raise CalibrationError("measurements: no rows")
-    conditions, quantities = _columns(flat, frame, free)
-    specs, theta0, limits = _free(flat, free, start, bounds)
+    conditions, quantities = split_columns(flat, frame, free)
+    specs, theta0, limits = free_parameters(flat, free, start, bounds)
     base = flat.to_dict()
-    _check_start(base, specs, theta0)
+    check_start(base, specs, theta0)
     cond = np.column_stack(
-        [_numbers(frame, s.path, False) for s in conditions] or [np.zeros((len(frame), 0))]
+        [numbers(frame, s.path, False) for s in conditions] or [np.zeros((len(frame), 0))]
     )
-    measured = np.column_stack([_numbers(frame, q.path, True) for q in quantities])
+    measured = np.column_stack([numbers(frame, q.path, True) for q in quantities])
     labels = [str(v) for v in frame["point"]] if "point" in frame else [str(i) for i in frame.index]
     sig = np.array(
         [
-            float((sigma or {}).get(q.path) or _default_sigma(q, measured[:, k]))
+            float((sigma or {}).get(q.path) or default_sigma(q, measured[:, k]))
             for k, q in enumerate(quantities)
         ]
     )
     unknown_sigma = sorted(set(sigma or {}) - {q.path for q in quantities})
     if unknown_sigma:
-        raise _issue(f"sigma[{unknown_sigma[0]!r}]", "is not a measured column")
-    invalid = _invalid_points(base, conditions, cond)
+        raise issue(f"sigma[{unknown_sigma[0]!r}]", "is not a measured column")
+    invalid = invalid_points(base, conditions, cond)
     solver = PointSolver(flat, conditions, cond, specs)
     first = solver.solve_all(theta0, [i for i in range(len(frame)) if i not in invalid])
     start_failures = {**invalid, **{i: w for i, r in first.items() if (w := _why(r)) is not None}}
@@ -501,6 +249,8 @@ def calibrate(
     )
     theta = fit.x * scale
     final = solver.solve_all(theta, points)
+    # a point that fails at the fitted values is reported, and left out of the statistics
+    problem.points = [i for i in points if _why(final[i]) is None] or points
     r, _failed = problem.weighted(final)
     jac_theta = problem.jacobian(theta, r)
     names = [s.path for s in specs]
@@ -540,19 +290,6 @@ def calibrate(
         conditions=[s.path for s in conditions],
         quantities=[q.path for q in quantities],
     )
-
-
-def _invalid_points(
-    base: dict[str, Any], conditions: list[SweepPath], values: np.ndarray
-) -> dict[int, str]:
-    """Points whose conditions fail the scenario checks -> the checks' message."""
-    out: dict[int, str] = {}
-    for i, row in enumerate(values):
-        try:
-            load_scenario(case_document(base, conditions, tuple(float(v) for v in row)))
-        except ScenarioError as exc:
-            out[i] = "invalid conditions: " + "; ".join(str(issue) for issue in exc.issues)
-    return out
 
 
 def _why(result: SolveResult | str | None) -> str | None:
