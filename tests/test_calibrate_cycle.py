@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +14,7 @@ from calibration_cases import (
     WRONG_START,
     heat_pump_doc,
     heat_pump_points,
+    set_parameter,
 )
 
 from workbench import solve
@@ -48,11 +51,21 @@ def test_calibrate_recovers_ua_values_from_a_30_percent_wrong_start(base_doc, po
     # residuals: one row per point and quantity, model against measured
     assert len(result.residuals) == len(points) * len(MEASURED)
     assert np.max(np.abs(result.residuals["residual"] / result.residuals["measured"])) < 1e-6
-    # the calibrated scenario solves to the measured figures
-    again = solve(result.scenario)
+    # the calibrated scenario, set to a point's conditions and solved, gives the measured figures
     comp = next(c for c in result.scenario["circuits"][0]["components"] if c["name"] == "condenser")
     assert comp["ua"] == pytest.approx(result.values["condenser.ua"])
-    assert again.converged
+    doc = copy.deepcopy(result.scenario)
+    row = points.iloc[3]
+    for path in ("evaporator.air_inlet_temp_c", "condenser.secondary_inlet_temp_k"):
+        set_parameter(doc, path, float(row[path]))
+    again = solve(doc).raise_for_convergence()
+    for path in MEASURED:
+        measured = float(row[path])
+        assert read_quantity(again, resolve_quantity(as_flat(doc), path)) == pytest.approx(
+            measured, rel=1e-6
+        )
+    # energy balance of the re-solved point: heat out = heat in + compressor power
+    assert abs(again.summary["energy_balance_w"]) < 1e-6 * again.summary["heating_capacity_w"]
 
 
 def test_calibrate_with_noise_brackets_the_true_values(base_doc, points):
