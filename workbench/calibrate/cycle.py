@@ -122,14 +122,15 @@ class _Problem:
             r0 = self.last[1]  # the optimiser evaluated theta just before: its solutions stand
         else:
             r0 = self.residuals(theta)
-        saved = list(self.solver.solutions), list(self.solver.jacobians)
+        solver = self.solver
+        saved = list(solver.solutions), list(solver.jacobians), list(solver.solved_at)
         columns = []
         for k in range(len(theta)):
             step = DIFF_STEP * max(abs(theta[k]), 1e-3)
             bumped = theta.copy()
             bumped[k] += step
             columns.append((self.residuals(bumped) - r0) / step)
-            self.solver.solutions, self.solver.jacobians = list(saved[0]), list(saved[1])
+            solver.solutions, solver.jacobians, solver.solved_at = (list(v) for v in saved)
         return np.column_stack(columns)
 
 

@@ -5,9 +5,10 @@ parameters. The points differ from each other and from one evaluation to the nex
 values, never in structure, so the system is built once (:func:`workbench.solver.prepare`) and
 each solve sets the point's conditions and the free parameters on it
 (:func:`workbench.sweep.prepared.apply_values`, the sweeps' machinery). A point is warm-started
-from its own solution at the previous parameters (the closest start there is), else from the
-previous point in neighbour order (the first evaluation), else from the scenario's own guess;
-the best of these is kept. A point that does not converge is a result with a reason, never an
+from its own solution at the previous parameters moved along its tangent
+(:meth:`PointSolver.tangent`), with its own last Jacobian; else from that solution; else from
+the previous point in neighbour order (the first evaluation); else from the scenario's own
+guess; the best of these is kept. A point that does not converge is a result with a reason, never an
 exception.
 
 Who reads it: :func:`workbench.calibrate.calibrate`.
@@ -90,6 +91,7 @@ class PointSolver:
     solves: int = 0
     solutions: list[np.ndarray | None] = field(default_factory=list)
     jacobians: list[np.ndarray | None] = field(default_factory=list)
+    solved_at: list[np.ndarray | None] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -101,6 +103,7 @@ class PointSolver:
         self.system = prepare(base)
         self.solutions = [None] * len(self.condition_values)
         self.jacobians = [None] * len(self.condition_values)
+        self.solved_at = [None] * len(self.condition_values)
         self.order = neighbour_order(np.asarray(self.condition_values, dtype=float))
 
     @property
@@ -108,8 +111,37 @@ class PointSolver:
         """Condition paths, then free paths (the order of the values set)."""
         return [*self.conditions, *self.free]
 
+    def tangent(
+        self, index: int, theta: Sequence[float] | np.ndarray, moved: Sequence[float] | np.ndarray
+    ) -> np.ndarray | None:
+        """Point ``index``'s solution at ``theta`` moved along its tangent to ``moved``.
+
+        ``dx = -J^-1 F(x; moved)`` at the point's solution ``x`` (where ``F(x; theta)`` is
+        below the solver tolerance), with ``J``
+        the point's last Jacobian (the implicit function theorem, as the sweeps' tangent
+        predictor): for a small change of the free values the start is then within the
+        square of the change, and Newton needs an iteration or none. None when the point has
+        no solution or Jacobian, or the prediction is not finite.
+        """
+        x, jac = self.solutions[index], self.jacobians[index]
+        if x is None or jac is None:
+            return None
+        system = self.system
+        try:
+            apply_values(system, self.specs, (*self.condition_values[index], *moved))
+            f1 = system.residuals(x)  # F(x; theta) is below the tolerance: taken as zero
+            dz = np.linalg.solve(jac, -f1)
+        except Exception:  # no prediction: the point starts from its solution
+            return None
+        predicted: np.ndarray = x + dz * system.var_scale
+        return predicted if np.all(np.isfinite(predicted)) else None
+
     def solve_point(
-        self, index: int, theta: Sequence[float] | np.ndarray, previous: Any
+        self,
+        index: int,
+        theta: Sequence[float] | np.ndarray,
+        previous: Any,
+        predicted: np.ndarray | None = None,
     ) -> SolveResult | str:
         """Solve point ``index`` at free values ``theta`` (a result, or the reason it failed).
 
@@ -121,6 +153,9 @@ class PointSolver:
             Values of the free parameters [the document's units].
         previous : SolveResult or ndarray or None
             The neighbouring point's solution (a start when the point has none of its own).
+        predicted : ndarray, optional
+            A start tried first; default: the point's solution moved along its tangent from
+            the free values it was solved at (:meth:`tangent`).
 
         Returns
         -------
@@ -128,12 +163,15 @@ class PointSolver:
             The best result of the starts tried (converged or not), or the error message when
             the values could not be set or the solve raised.
         """
+        at = self.solved_at[index]
+        if predicted is None and at is not None and not np.array_equal(at, theta):
+            predicted = self.tangent(index, at, theta)
         values = (*self.condition_values[index], *theta)
         try:
             apply_values(self.system, self.specs, tuple(float(v) for v in values))
         except StructureChanged as exc:
             return f"{exc} (calibrate only values that keep the model's equations)"
-        starts: list[Any] = []
+        starts: list[Any] = [] if predicted is None else [predicted]
         own = self.solutions[index]
         if own is not None:
             starts.append(own)
@@ -144,7 +182,7 @@ class PointSolver:
         own_jacobian = self.jacobians[index]
         try:
             for start in starts:
-                if start is own and own_jacobian is not None:
+                if (start is own or start is predicted) and own_jacobian is not None:
                     # Newton reuses (and updates in place) the system's last Jacobian: the
                     # point's own, not the previous point's
                     self.system.last_jacobian = own_jacobian.copy()
@@ -167,6 +205,7 @@ class PointSolver:
         assert best is not None
         if best.converged:
             self.solutions[index] = best.x.copy()
+            self.solved_at[index] = np.array(theta, dtype=float)
             jac = self.system.last_jacobian
             self.jacobians[index] = jac.copy() if isinstance(jac, np.ndarray) else None
         return best
