@@ -85,6 +85,14 @@ _DP_FLOW = ParamSpec(
     exclusive_minimum=0.0,
 )
 
+_VOLUME = ParamSpec(
+    "internal_volume_m3",
+    "number",
+    "m3",
+    "refrigerant-side internal volume, for the charge (docs/charge.md)",
+    exclusive_minimum=0.0,
+)
+
 _SECONDARY = (
     ParamSpec("ua", "number", "W/K", "overall conductance UA", exclusive_minimum=0.0),
     ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
@@ -151,6 +159,7 @@ _SECONDARY = (
     ),
     _DP,
     _DP_FLOW,
+    _VOLUME,
 )
 _SECONDARY_ALTERNATIVES = (
     ("ua", "ua_nominal_kw_k"),
@@ -294,6 +303,20 @@ HEAT_EXCHANGER = ComponentSpec(
         ),
         _DP,
         _DP_FLOW,
+        ParamSpec(
+            "hot_internal_volume_m3",
+            "number",
+            "m3",
+            "hot-side internal volume, for the charge",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "cold_internal_volume_m3",
+            "number",
+            "m3",
+            "cold-side internal volume, for the charge",
+            exclusive_minimum=0.0,
+        ),
         *factor_params(_HX_FACTORS),
     ),
     outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),

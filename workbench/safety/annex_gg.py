@@ -88,7 +88,7 @@ def max_charge_kg(lfl_kg_m3: float, room_area_m2: float, h0_m: float) -> float:
     h0_m : float
         Release height [m].
     """
-    return GG2_COEFFICIENT * lfl_kg_m3**1.25 * h0_m * math.sqrt(room_area_m2)
+    return float(GG2_COEFFICIENT * lfl_kg_m3**1.25 * h0_m * math.sqrt(room_area_m2))
 
 
 def min_room_area_m2(lfl_kg_m3: float, charge_kg: float, h0_m: float) -> float:
@@ -103,7 +103,7 @@ def min_room_area_m2(lfl_kg_m3: float, charge_kg: float, h0_m: float) -> float:
     h0_m : float
         Release height [m].
     """
-    return (charge_kg / (GG2_COEFFICIENT * lfl_kg_m3**1.25 * h0_m)) ** 2
+    return float((charge_kg / (GG2_COEFFICIENT * lfl_kg_m3**1.25 * h0_m)) ** 2)
 
 
 @dataclass(frozen=True)

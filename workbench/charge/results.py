@@ -1,0 +1,52 @@
+"""The charge of a solved state in its result: ``result.charge``, ``summary.charge_kg``, safety.
+
+Who calls it: :func:`workbench.solver.tables.collect_results`, once per result. With no volume
+in the scenario nothing is added (the result is what it was before charge existed). With a
+``safety`` block, the charge (or the block's own ``charge_kg``) is judged against
+IEC 60335-2-40 Annex GG (:func:`workbench.safety.charge_limits`) into ``result.safety``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from workbench.charge.inventory import has_volumes, inventory
+
+if TYPE_CHECKING:
+    from workbench.solver.system import System
+
+__all__ = ["charge_results"]
+
+
+def charge_results(system: System, x: np.ndarray, result: Any) -> None:
+    """Fill ``result.charge``, ``result.summary["charge_kg"]`` and ``result.safety`` at ``x``.
+
+    Raises
+    ------
+    FluidPropertyError
+        A property call failed at the state.
+    """
+    flat = system.flat
+    total: float | None = None
+    if has_volumes(system):
+        inv = inventory(system, x)
+        result.charge = inv.to_dict()
+        total = inv.total_kg
+        result.summary["charge_kg"] = total
+    cfg = getattr(flat, "safety", None)
+    if cfg is None:
+        return
+    from workbench.safety import charge_limits
+
+    judged = cfg.charge_kg if cfg.charge_kg is not None else total
+    h0 = cfg.release_height_m if cfg.release_height_m is not None else cfg.release_height
+    try:
+        limits = charge_limits(flat.fluid, cfg.room_area_m2, h0, judged)
+    except KeyError as exc:
+        result.warnings.append(f"safety: {exc.args[0]}")
+        return
+    result.safety = limits.to_dict()
+    if limits.complies is False:
+        result.warnings.append(f"safety: {limits.message}")

@@ -1,0 +1,121 @@
+"""Void-fraction models: the share of a two-phase tube's cross-section the vapour fills.
+
+Who reads them: :mod:`workbench.charge.density`, which integrates the two-phase density
+``rho = alpha rho_g + (1 - alpha) rho_l`` over quality for a coil's two-phase zone and an edge
+(line set) with two-phase flow. Each model is ``alpha(x, rho_l, rho_g)`` with the quality
+``x`` [-] and the saturated liquid and vapour densities [kg/m3]; the models here need only
+densities, so they work with every fluid backend.
+
+Slip-ratio form (homogeneous, Zivi, Smith)::
+
+    alpha = 1 / (1 + (1 - x) / x * S * rho_g / rho_l)
+
+* ``homogeneous``: ``S = 1`` (both phases at one velocity; the least charge of all models).
+* ``zivi``: ``S = (rho_l / rho_g)^(1/3)`` (minimum entropy production in annular flow;
+  Zivi 1964). The default: a simple, widely used estimate (ACHP, Rice 1987's comparison)
+  between the homogeneous model and the empirical ones.
+* ``smith``: ``S = e + (1 - e) sqrt((rho_l / rho_g + e (1 - x) / x) / (1 + e (1 - x) / x))``
+  with ``e = 0.4`` the entrained liquid fraction (Smith 1969).
+* ``lockhart_martinelli`` (density-only form of the turbulent-turbulent parameter with the
+  viscosity ratio left out; Rice 1987)::
+
+      X = ((1 - x) / x)^0.9 (rho_g / rho_l)^0.5,   alpha = (1 + X^0.8)^(-0.378)
+
+References
+----------
+Zivi, S. M., "Estimation of steady-state steam void-fraction by means of the principle of
+minimum entropy production", J. Heat Transfer 86 (1964) 247-252.
+Smith, S. L., "Void fractions in two-phase flow: a correlation based upon an equal velocity
+head model", Proc. Inst. Mech. Eng. 184 (1969) 647-664.
+Lockhart, R. W., Martinelli, R. C., Chem. Eng. Prog. 45 (1949) 39-48.
+Rice, C. K., "The effect of void fraction correlation and heat flux assumption on refrigerant
+charge inventory predictions", ASHRAE Trans. 93(1) (1987) 341-367.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_VOID_FRACTION",
+    "VOID_FRACTION_MODELS",
+    "VoidFraction",
+    "homogeneous",
+    "lockhart_martinelli",
+    "smith",
+    "void_fraction",
+    "zivi",
+]
+
+VoidFraction = Callable[[np.ndarray, float, float], np.ndarray]
+"""``alpha(x, rho_l, rho_g)``: void fraction [-] at qualities ``x`` [-]."""
+
+DEFAULT_VOID_FRACTION = "zivi"
+"""The model used when a scenario's ``charge.void_fraction`` is absent."""
+
+SMITH_ENTRAINMENT = 0.4
+"""Smith's (1969) entrained liquid fraction ``e`` [-]."""
+
+
+def _slip(x: np.ndarray, rho_l: float, rho_g: float, slip: np.ndarray | float) -> np.ndarray:
+    x = np.clip(np.asarray(x, dtype=float), 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = 1.0 / (1.0 + (1.0 - x) / x * slip * rho_g / rho_l)
+    out: np.ndarray = np.where(x <= 0.0, 0.0, np.where(x >= 1.0, 1.0, alpha))
+    return out
+
+
+def homogeneous(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
+    """Homogeneous void fraction (slip ratio 1) [-]."""
+    return _slip(x, rho_l, rho_g, 1.0)
+
+
+def zivi(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
+    """Zivi (1964) void fraction, slip ``(rho_l / rho_g)^(1/3)`` [-]."""
+    return _slip(x, rho_l, rho_g, (rho_l / rho_g) ** (1.0 / 3.0))
+
+
+def smith(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
+    """Smith (1969) void fraction with entrained liquid fraction 0.4 [-]."""
+    x = np.clip(np.asarray(x, dtype=float), 1e-12, 1.0)
+    e = SMITH_ENTRAINMENT
+    ratio = (1.0 - x) / x
+    slip = e + (1.0 - e) * np.sqrt((rho_l / rho_g + e * ratio) / (1.0 + e * ratio))
+    return _slip(x, rho_l, rho_g, slip)
+
+
+def lockhart_martinelli(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
+    """Lockhart-Martinelli void fraction, density-only Martinelli parameter [-]."""
+    x = np.clip(np.asarray(x, dtype=float), 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        big_x = ((1.0 - x) / x) ** 0.9 * (rho_g / rho_l) ** 0.5
+        alpha = (1.0 + big_x**0.8) ** -0.378
+    out: np.ndarray = np.where(x <= 0.0, 0.0, np.where(x >= 1.0, 1.0, alpha))
+    return out
+
+
+VOID_FRACTION_MODELS: dict[str, VoidFraction] = {
+    "homogeneous": homogeneous,
+    "zivi": zivi,
+    "smith": smith,
+    "lockhart_martinelli": lockhart_martinelli,
+}
+"""The models a scenario's ``charge.void_fraction`` may name."""
+
+
+def void_fraction(name: str) -> VoidFraction:
+    """The model called ``name``.
+
+    Raises
+    ------
+    KeyError
+        An unknown name; the message lists the models.
+    """
+    try:
+        return VOID_FRACTION_MODELS[name]
+    except KeyError:
+        raise KeyError(
+            f"unknown void fraction model {name!r}; models: {', '.join(VOID_FRACTION_MODELS)}"
+        ) from None
