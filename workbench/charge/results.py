@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from workbench.charge.block import CircuitCharge
 from workbench.charge.inventory import has_volumes, inventory
 
 if TYPE_CHECKING:
@@ -22,6 +23,9 @@ __all__ = ["charge_results"]
 
 def charge_results(system: System, x: np.ndarray, result: Any) -> None:
     """Fill ``result.charge``, ``result.summary["charge_kg"]`` and ``result.safety`` at ``x``.
+
+    With fixed charges, ``result.charge["fixed"]`` lists them (circuit, fixed and computed kg,
+    what the charge sets) and an undercharged circuit (negative subcooling) gets a warning.
 
     Raises
     ------
@@ -35,6 +39,11 @@ def charge_results(system: System, x: np.ndarray, result: Any) -> None:
         result.charge = inv.to_dict()
         total = inv.total_kg
         result.summary["charge_kg"] = total
+        fixed = [b for b in system.blocks if isinstance(b, CircuitCharge)]
+        if fixed:
+            result.charge["fixed"] = [b.result(x) for b in fixed]
+        for block in fixed:
+            _undercharge_warning(block, result)
     cfg = getattr(flat, "safety", None)
     if cfg is None:
         return
@@ -50,3 +59,15 @@ def charge_results(system: System, x: np.ndarray, result: Any) -> None:
     result.safety = limits.to_dict()
     if limits.complies is False:
         result.warnings.append(f"safety: {limits.message}")
+
+
+def _undercharge_warning(block: CircuitCharge, result: Any) -> None:
+    """A warning when the charge leaves the freed condenser's outlet not fully condensed."""
+    name, _, output = block.freed.rpartition(".")
+    value = (result.components.get(name) or {}).get(output)
+    if output == "subcooling" and value is not None and value < 0.0:
+        result.warnings.append(
+            f"{block.path}: the charge {block.charge_kg:.4g} kg leaves {name!r} not fully "
+            f"condensed (subcooling {value:.2f} K): the circuit is undercharged and flash gas "
+            "reaches the expansion device"
+        )

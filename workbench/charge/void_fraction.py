@@ -79,9 +79,9 @@ def zivi(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
 
 def smith(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
     """Smith (1969) void fraction with entrained liquid fraction 0.4 [-]."""
-    x = np.clip(np.asarray(x, dtype=float), 1e-12, 1.0)
     e = SMITH_ENTRAINMENT
-    ratio = (1.0 - x) / x
+    xc = np.clip(np.asarray(x, dtype=float), 1e-12, 1.0)
+    ratio = (1.0 - xc) / xc
     slip = e + (1.0 - e) * np.sqrt((rho_l / rho_g + e * ratio) / (1.0 + e * ratio))
     return _slip(x, rho_l, rho_g, slip)
 

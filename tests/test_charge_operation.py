@@ -1,0 +1,121 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from charge_cases import charge_doc
+
+import workbench
+from workbench.errors import ScenarioError
+from workbench.sweep.paths import resolve_path
+
+
+@pytest.fixture(scope="module")
+def reference():
+    r = workbench.solve(charge_doc(subcooling_k=3.0))
+    assert r.converged
+    return r
+
+
+def test_fixed_charge_gives_the_subcooling_back(reference):
+    charge = reference.summary["charge_kg"]
+    r = workbench.solve(charge_doc(charge_kg=charge))
+    assert r.converged
+    assert r.components["condenser"]["subcooling"] == pytest.approx(3.0, abs=0.02)
+    assert r.summary["cop_heating"] == pytest.approx(reference.summary["cop_heating"], rel=1e-4)
+    assert r.summary["charge_kg"] == pytest.approx(charge, abs=1e-6)
+    assert "circuit[0].charge" in r.eq_names
+    assert "condenser.subcooling" not in r.eq_names
+
+
+def test_fixed_charge_keeps_mass_and_energy_balance(reference):
+    r = workbench.solve(charge_doc(charge_kg=reference.summary["charge_kg"] + 0.02))
+    assert r.converged
+    assert abs(r.summary["energy_balance_w"]) < 1e-3
+    flows = {s.label: s.m_kg_s for s in r.edge_states}
+    assert max(flows.values()) - min(flows.values()) < 1e-12
+
+
+def test_more_charge_more_subcooling(reference):
+    c = reference.summary["charge_kg"]
+    frame = workbench.sweep(
+        charge_doc(charge_kg=c),
+        {"circuits[0].charge_kg": [c - 0.02, c - 0.01, c, c + 0.01, c + 0.02]},
+        outputs=["condenser.subcooling"],
+    )
+    assert frame["converged"].all()
+    sub = frame["condenser.subcooling"].to_numpy()
+    assert (sub[1:] > sub[:-1]).all()
+    assert sub[2] == pytest.approx(3.0, abs=0.02)
+
+
+def test_undercharged_circuit_flashes_before_the_valve_and_says_so(reference):
+    r = workbench.solve(charge_doc(charge_kg=reference.summary["charge_kg"] - 0.04))
+    assert r.converged
+    assert r.components["condenser"]["subcooling"] < 0
+    assert any("undercharged" in w for w in r.warnings)
+
+
+def test_charge_and_subcooling_together_name_both_paths():
+    doc = charge_doc(charge_kg=0.25, subcooling_k=3.0)
+    with pytest.raises(ScenarioError) as info:
+        workbench.load_scenario(doc)
+    text = str(info.value)
+    assert "circuits[0].charge_kg" in text
+    assert "circuits[0].components[1].subcooling_k" in text
+
+
+def test_charge_and_subcooling_together_exit_2(tmp_path):
+    path = tmp_path / "both.json"
+    path.write_text(json.dumps(charge_doc(charge_kg=0.25, subcooling_k=3.0)))
+    proc = subprocess.run(
+        [sys.executable, "-m", "workbench.cli.main", "solve", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "circuits[0].charge_kg" in proc.stderr + proc.stdout
+    assert "circuits[0].components[1].subcooling_k" in proc.stderr + proc.stdout
+
+
+def test_fixed_charge_without_volumes_is_refused():
+    doc = charge_doc(volumes=False)
+    doc["circuits"][0]["charge_kg"] = 0.3
+    with pytest.raises(ScenarioError, match=r"circuits\[0\]\.charge_kg: a fixed charge needs"):
+        workbench.load_scenario(doc)
+
+
+def test_sweep_path_addresses_the_circuit_charge():
+    flat = workbench.load_scenario(charge_doc(charge_kg=0.25))
+    spec = resolve_path(workbench.flatten(flat), "circuits[0].charge_kg")
+    assert spec.kind == "circuit"
+    with pytest.raises(ScenarioError, match="1 circuit"):
+        resolve_path(workbench.flatten(flat), "circuits[3].charge_kg")
+
+
+def test_cli_json_has_charge_and_safety(tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "workbench.cli.main",
+            "solve",
+            "examples/scenarios/r290_heat_pump_charge_v2.json",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["summary"]["charge_kg"] == pytest.approx(0.25, abs=1e-6)
+    assert doc["charge"]["total_kg"] == pytest.approx(0.25, abs=1e-6)
+    kinds = {i["name"]: i for i in doc["charge"]["items"]}
+    assert [z["zone"] for z in kinds["condenser"]["zones"]] == [
+        "superheated",
+        "two-phase",
+        "subcooled",
+    ]
+    assert doc["safety"]["complies"] is True
