@@ -2,8 +2,8 @@ import math
 
 import numpy as np
 import pytest
-from CoolProp.CoolProp import PropsSI
 from charge_cases import charge_doc
+from CoolProp.CoolProp import PropsSI
 from scipy.integrate import quad
 
 import workbench
