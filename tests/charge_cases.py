@@ -36,3 +36,18 @@ def charge_doc(
         doc.pop("charge", None)
         doc.pop("safety", None)
     return copy.deepcopy(doc)
+
+
+def receiver_doc(*, charge_kg: float | None = None, level: float | None = None) -> dict[str, Any]:
+    """The example with a 1 L receiver after the condenser (no subcooling spec)."""
+    doc = charge_doc()
+    circuit = doc["circuits"][0]
+    if charge_kg is not None:
+        circuit["charge_kg"] = charge_kg
+    receiver: dict[str, Any] = {"name": "receiver", "type": "Receiver", "internal_volume_m3": 1e-3}
+    if level is not None:
+        receiver["liquid_level"] = level
+    circuit["components"].insert(2, receiver)
+    circuit["edges"][1] = {"from": "condenser:outlet", "to": "receiver:inlet", "volume_m3": 5e-5}
+    circuit["edges"].insert(2, {"from": "receiver:outlet", "to": "valve:inlet", "volume_m3": 5e-5})
+    return doc

@@ -3,7 +3,8 @@ import subprocess
 import sys
 
 import pytest
-from charge_cases import charge_doc
+from charge_cases import charge_doc, receiver_doc
+from CoolProp.CoolProp import PropsSI
 
 import workbench
 from workbench.errors import ScenarioError
@@ -119,3 +120,39 @@ def test_cli_json_has_charge_and_safety(tmp_path):
         "subcooled",
     ]
     assert doc["safety"]["complies"] is True
+
+
+@pytest.fixture(scope="module")
+def receiver_reference():
+    r = workbench.solve(receiver_doc(level=0.5))
+    assert r.converged
+    return r
+
+
+def test_receiver_holds_level_times_liquid_plus_vapour(receiver_reference):
+    r = receiver_reference
+    p = r.components["receiver"]["pressure"]
+    rho_l, rho_g = PropsSI("D", "P", p, "Q", 0, "R290"), PropsSI("D", "P", p, "Q", 1, "R290")
+    item = next(i for i in r.charge["items"] if i["name"] == "receiver")
+    assert item["kg"] == pytest.approx(1e-3 * (0.5 * rho_l + 0.5 * rho_g), rel=1e-9)
+    assert r.components["condenser"]["subcooling"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_fixed_charge_with_a_receiver_sets_its_level(receiver_reference):
+    r0 = receiver_reference
+    p = r0.components["receiver"]["pressure"]
+    rho_l, rho_g = PropsSI("D", "P", p, "Q", 0, "R290"), PropsSI("D", "P", p, "Q", 1, "R290")
+    r = workbench.solve(receiver_doc(charge_kg=r0.summary["charge_kg"] + 0.1))
+    assert r.converged
+    # the extra charge only fills the receiver: the cycle is the same, the level rises
+    assert r.components["receiver"]["liquid_level"] == pytest.approx(
+        0.5 + 0.1 / (1e-3 * (rho_l - rho_g)), abs=1e-5
+    )
+    assert r.summary["cop_heating"] == pytest.approx(r0.summary["cop_heating"], rel=1e-6)
+    assert r.charge["fixed"][0]["sets"] == "receiver.level"
+
+
+def test_overfilled_receiver_is_a_problem(receiver_reference):
+    r = workbench.solve(receiver_doc(charge_kg=receiver_reference.summary["charge_kg"] + 0.5))
+    assert not r.converged
+    assert any("flooded" in p for p in r.problems)

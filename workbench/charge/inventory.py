@@ -177,7 +177,7 @@ def has_volumes(system: System) -> bool:
     if any(getattr(e, "volume_m3", None) for e in system.flat.edges):
         return True
     return any(
-        any(c.params.get(k) for k in VOLUME_PARAMS) or c.type_name in ("Receiver", "Accumulator")
+        any(c.params.get(k) for k in VOLUME_PARAMS) or hasattr(c, "charge_zones")
         for c in system.components.values()
     )
 

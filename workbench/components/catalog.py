@@ -24,6 +24,7 @@ from workbench.components.catalog_types import (
     factor_params,
     port_role,
 )
+from workbench.components.catalog_vessels import ACCUMULATOR, RECEIVER
 
 __all__ = [
     "CALIBRATION_FACTORS",
@@ -388,6 +389,8 @@ COMPONENT_TYPES: dict[str, ComponentSpec] = {
         SPLITTER,
         FLASH_TANK,
         INJECTION_COMPRESSOR,
+        RECEIVER,
+        ACCUMULATOR,
     )
 }
 """Registry of component types by their ``type`` name."""
