@@ -17,6 +17,7 @@ its equations) and nothing here calls the solver except :mod:`~workbench.charge.
 
 from __future__ import annotations
 
+from workbench.charge.curve import charge_curve
 from workbench.charge.density import path_zones, single_phase_density, two_phase_density
 from workbench.charge.inventory import ChargeItem, Inventory, ZoneCharge, inventory
 from workbench.charge.void_fraction import (
@@ -31,6 +32,7 @@ __all__ = [
     "ChargeItem",
     "Inventory",
     "ZoneCharge",
+    "charge_curve",
     "inventory",
     "path_zones",
     "single_phase_density",

@@ -10,6 +10,7 @@ Every plotting function returns ``(Figure, Axes)`` for further customisation and
 Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), kW.
 """
 
+from workbench.plotting.charge import plot_charge, plot_charge_curve
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
@@ -22,6 +23,8 @@ __all__ = [
     "TABLES",
     "CycleLoop",
     "cycle_loops",
+    "plot_charge",
+    "plot_charge_curve",
     "plot_convergence",
     "plot_exergy",
     "plot_ph",
