@@ -1,8 +1,8 @@
 import json
 
 import pytest
-from CoolProp.CoolProp import PropsSI
 from charge_cases import EXAMPLE, charge_doc
+from CoolProp.CoolProp import PropsSI
 from scipy.integrate import quad
 from solver_cases import textbook_r134a
 
