@@ -9,9 +9,11 @@ from scipy.integrate import quad
 import workbench
 from workbench.charge.density import path_zones, single_phase_density, two_phase_density
 from workbench.charge.void_fraction import (
+    STATE_MODELS,
     VOID_FRACTION_MODELS,
     homogeneous,
     lockhart_martinelli,
+    premoli,
     smith,
     zivi,
 )
@@ -102,7 +104,46 @@ def test_slip_models_hold_less_vapour_than_homogeneous(model):
 
 
 def test_scenario_void_fraction_names_are_the_models():
-    assert set(VOID_FRACTION_NAMES) == set(VOID_FRACTION_MODELS)
+    assert set(VOID_FRACTION_NAMES) == set(VOID_FRACTION_MODELS) | set(STATE_MODELS)
+
+
+def test_premoli_by_hand():
+    rho_l, rho_g, x = 480.0, 30.0, 0.4
+    mu_l, sigma, g, d = 1e-4, 5e-3, 250.0, 0.008
+    re, we = g * d / mu_l, g**2 * d / (sigma * rho_l)
+    e1 = 1.578 * re**-0.19 * (rho_l / rho_g) ** 0.22
+    e2 = 0.0273 * we * re**-0.51 * (rho_l / rho_g) ** -0.08
+    beta = x * rho_l / (x * rho_l + (1 - x) * rho_g)
+    y = beta / (1 - beta)
+    slip = 1 + e1 * math.sqrt(y / (1 + y * e2) - y * e2)
+    alpha = 1 / (1 + (1 - x) / x * slip * rho_g / rho_l)
+    got = premoli(np.array([x]), rho_l, rho_g, mu_l=mu_l, sigma=sigma, mass_flux=g, diameter=d)
+    assert float(got[0]) == pytest.approx(alpha, rel=1e-12)
+    assert slip > 1.0
+
+
+def test_premoli_scenario_uses_coolprop_viscosity_and_surface_tension():
+    doc = charge_doc(subcooling_k=3.0)
+    doc["charge"] = {"void_fraction": "premoli", "mass_flux_kg_m2s": 300, "tube_diameter_m": 0.006}
+    r = workbench.solve(doc)
+    assert r.converged
+    assert r.charge["void_fraction"] == "premoli"
+    zone = next(z for z in _item(r, "evaporator")["zones"] if z["zone"] == "two-phase")
+    inlet = next(s for s in r.edge_states if s.dst == "evaporator")
+    p = inlet.p_pa
+    rho_l = PropsSI("D", "P", p, "Q", 0, "R290")
+    rho_g = PropsSI("D", "P", p, "Q", 1, "R290")
+    mu_l, sigma = PropsSI("V", "P", p, "Q", 0, "R290"), PropsSI("I", "P", p, "Q", 0, "R290")
+    x_in = PropsSI("Q", "P", p, "H", inlet.h_j_kg, "R290")
+
+    def rho(x):
+        a = premoli(
+            np.array([x]), rho_l, rho_g, mu_l=mu_l, sigma=sigma, mass_flux=300, diameter=0.006
+        )[0]
+        return a * rho_g + (1 - a) * rho_l
+
+    expected = quad(rho, x_in, 1.0, limit=200)[0] / (1.0 - x_in)
+    assert zone["density_kg_m3"] == pytest.approx(expected, rel=2e-3)
 
 
 def test_single_phase_density_is_the_enthalpy_mean():

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.charge.void_fraction import VoidFraction, homogeneous
+from workbench.charge.void_fraction import Premoli, VoidFraction, homogeneous
 from workbench.fluids import FluidBackend
 
 __all__ = [
@@ -123,7 +123,7 @@ def single_phase_density(fluid: FluidBackend, p: float, h_a: float, h_b: float) 
 
 
 def path_zones(
-    fluid: FluidBackend, p: float, h_in: float, h_out: float, model: VoidFraction
+    fluid: FluidBackend, p: float, h_in: float, h_out: float, model: VoidFraction | Premoli
 ) -> list[ZoneDensity]:
     """The zones of the path ``h_in -> h_out`` at pressure ``p`` and their mean densities.
 
@@ -138,8 +138,8 @@ def path_zones(
         Pressure [Pa].
     h_in, h_out : float
         Inlet and outlet enthalpy [J/kg].
-    model : callable
-        Void fraction model of the two-phase zone.
+    model : callable or Premoli
+        Void fraction model of the two-phase zone (a :class:`Premoli` is bound to ``p``).
     """
     if p >= fluid.p_crit:
         return [
@@ -162,6 +162,8 @@ def path_zones(
         elif mid <= h_liq:
             zones.append(ZoneDensity("subcooled", a, b, single_phase_density(fluid, p, a, b)))
         else:
+            if isinstance(model, Premoli):
+                model = model.bind(fluid, p)
             if rho_l == 0.0:
                 rho_l = float(fluid.rho_ph(p, h_liq))
                 rho_g = float(fluid.rho_ph(p, h_vap))
@@ -185,7 +187,7 @@ def _point_zone(h: float, h_liq: float, h_vap: float) -> str:
     return "two-phase"
 
 
-def point_density(fluid: FluidBackend, p: float, h: float, model: VoidFraction) -> float:
+def point_density(fluid: FluidBackend, p: float, h: float, model: VoidFraction | Premoli) -> float:
     """Density of the refrigerant at one state [kg/m3]; inside the dome ``alpha rho_g + ...``.
 
     Parameters
@@ -204,6 +206,7 @@ def point_density(fluid: FluidBackend, p: float, h: float, model: VoidFraction) 
         if h_liq < h < h_vap:
             rho_l, rho_g = float(fluid.rho_ph(p, h_liq)), float(fluid.rho_ph(p, h_vap))
             x = np.array([(h - h_liq) / (h_vap - h_liq)])
-            alpha = float(model(x, rho_l, rho_g)[0])
+            alpha_of = model.bind(fluid, p) if isinstance(model, Premoli) else model
+            alpha = float(alpha_of(x, rho_l, rho_g)[0])
             return alpha * rho_g + (1.0 - alpha) * rho_l
     return float(fluid.rho_ph(p, h))

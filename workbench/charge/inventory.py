@@ -28,7 +28,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from workbench.charge.density import ZoneDensity, path_zones, point_density
-from workbench.charge.void_fraction import DEFAULT_VOID_FRACTION, VoidFraction, void_fraction
+from workbench.charge.void_fraction import (
+    DEFAULT_VOID_FRACTION,
+    Premoli,
+    VoidFraction,
+    void_fraction,
+)
 from workbench.components.coils import Coil
 from workbench.components.gas_cooler import GasCooler
 
@@ -165,10 +170,12 @@ class Inventory:
         }
 
 
-def model_of(system: System) -> tuple[str, VoidFraction]:
+def model_of(system: System) -> tuple[str, VoidFraction | Premoli]:
     """The void fraction model named by the scenario's ``charge`` block (or the default)."""
     cfg = getattr(system.flat, "charge", None)
     name = getattr(cfg, "void_fraction", None) or DEFAULT_VOID_FRACTION
+    if name == "premoli" and cfg is not None:
+        return name, Premoli(cfg.mass_flux_kg_m2s, cfg.tube_diameter_m)
     return name, void_fraction(name)
 
 
@@ -197,7 +204,7 @@ def _enthalpy_shares(zones: list[ZoneDensity]) -> list[float]:
     return [abs(z.h_b - z.h_a) for z in zones]
 
 
-def _coil_item(comp: Any, x: np.ndarray, model: VoidFraction, circuit: int) -> ChargeItem:
+def _coil_item(comp: Any, x: np.ndarray, model: VoidFraction | Premoli, circuit: int) -> ChargeItem:
     fl = comp.fluid
     inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
     volume = float(comp.params["internal_volume_m3"])
@@ -213,7 +220,7 @@ def _coil_item(comp: Any, x: np.ndarray, model: VoidFraction, circuit: int) -> C
     )
 
 
-def _hx_item(comp: Any, x: np.ndarray, model: VoidFraction, circuit: int) -> ChargeItem:
+def _hx_item(comp: Any, x: np.ndarray, model: VoidFraction | Premoli, circuit: int) -> ChargeItem:
     zc: list[ZoneCharge] = []
     volume = 0.0
     for side in ("hot", "cold"):

@@ -3,8 +3,9 @@
 Who reads them: :mod:`workbench.charge.density`, which integrates the two-phase density
 ``rho = alpha rho_g + (1 - alpha) rho_l`` over quality for a coil's two-phase zone and an edge
 (line set) with two-phase flow. Each model is ``alpha(x, rho_l, rho_g)`` with the quality
-``x`` [-] and the saturated liquid and vapour densities [kg/m3]; the models here need only
-densities, so they work with every fluid backend.
+``x`` [-] and the saturated liquid and vapour densities [kg/m3]; all but Premoli need only
+densities, so they work with every fluid backend (Premoli is bound to a pressure first, for
+the liquid viscosity and the surface tension: :meth:`Premoli.bind`).
 
 Slip-ratio form (homogeneous, Zivi, Smith)::
 
@@ -21,8 +22,21 @@ Slip-ratio form (homogeneous, Zivi, Smith)::
 
       X = ((1 - x) / x)^0.9 (rho_g / rho_l)^0.5,   alpha = (1 + X^0.8)^(-0.378)
 
+* ``premoli`` (CISE correlation; Premoli, Di Francesco, Prina 1970), which also needs the
+  mass flux ``G`` [kg/(m2 s)], the tube's inner diameter ``D`` [m], the liquid viscosity
+  ``mu_l`` [Pa s] and the surface tension ``sigma`` [N/m] (from CoolProp at the zone's
+  pressure; ``G`` and ``D`` from the scenario's ``charge`` block)::
+
+      beta = x rho_l / (x rho_l + (1 - x) rho_g),   y = beta / (1 - beta)
+      Re = G D / mu_l,   We = G^2 D / (sigma rho_l)
+      E1 = 1.578 Re^-0.19 (rho_l / rho_g)^0.22,   E2 = 0.0273 We Re^-0.51 (rho_l / rho_g)^-0.08
+      S = 1 + E1 sqrt(max(y / (1 + y E2) - y E2, 0))
+
 References
 ----------
+Premoli, A., Di Francesco, D., Prina, A., "An empirical correlation for evaluating two-phase
+mixture density under adiabatic conditions", European Two-Phase Flow Group Meeting, Milan, 1970
+(as given by Rice 1987).
 Zivi, S. M., "Estimation of steady-state steam void-fraction by means of the principle of
 minimum entropy production", J. Heat Transfer 86 (1964) 247-252.
 Smith, S. L., "Void fractions in two-phase flow: a correlation based upon an equal velocity
@@ -35,15 +49,20 @@ charge inventory predictions", ASHRAE Trans. 93(1) (1987) 341-367.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 __all__ = [
     "DEFAULT_VOID_FRACTION",
+    "STATE_MODELS",
     "VOID_FRACTION_MODELS",
+    "Premoli",
     "VoidFraction",
     "homogeneous",
     "lockhart_martinelli",
+    "premoli",
     "smith",
     "void_fraction",
     "zivi",
@@ -96,13 +115,98 @@ def lockhart_martinelli(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray
     return out
 
 
+@dataclass(frozen=True)
+class Premoli:
+    """The Premoli (CISE) void fraction for a mass flux and a tube diameter.
+
+    Parameters
+    ----------
+    mass_flux_kg_m2s : float
+        Refrigerant mass flux ``G`` [kg/(m2 s)].
+    tube_diameter_m : float
+        Inner tube diameter ``D`` [m].
+    """
+
+    mass_flux_kg_m2s: float = 200.0
+    tube_diameter_m: float = 0.007
+
+    def bind(self, fluid: Any, p: float) -> VoidFraction:
+        """The model at pressure ``p`` [Pa]: liquid viscosity and surface tension from CoolProp.
+
+        Raises
+        ------
+        FluidPropertyError
+            The fluid has no CoolProp viscosity or surface tension (the Test backend).
+        """
+        from CoolProp.CoolProp import PropsSI
+
+        from workbench.errors import FluidPropertyError
+
+        try:
+            mu_l = float(PropsSI("V", "P", p, "Q", 0, fluid.name))
+            sigma = float(PropsSI("I", "P", p, "Q", 0, fluid.name))
+        except ValueError as exc:
+            raise FluidPropertyError(
+                f"the premoli void fraction needs CoolProp's viscosity and surface tension of "
+                f"{fluid.name}: {exc}"
+            ) from None
+        g, d = self.mass_flux_kg_m2s, self.tube_diameter_m
+
+        def alpha(x: np.ndarray, rho_l: float, rho_g: float) -> np.ndarray:
+            return premoli(x, rho_l, rho_g, mu_l=mu_l, sigma=sigma, mass_flux=g, diameter=d)
+
+        return alpha
+
+
+def premoli(
+    x: np.ndarray,
+    rho_l: float,
+    rho_g: float,
+    *,
+    mu_l: float,
+    sigma: float,
+    mass_flux: float,
+    diameter: float,
+) -> np.ndarray:
+    """Premoli (CISE) void fraction [-] (module docstring).
+
+    Parameters
+    ----------
+    x : ndarray
+        Quality [-].
+    rho_l, rho_g : float
+        Saturated liquid and vapour density [kg/m3].
+    mu_l : float
+        Liquid viscosity [Pa s].
+    sigma : float
+        Surface tension [N/m].
+    mass_flux : float
+        Mass flux [kg/(m2 s)].
+    diameter : float
+        Inner tube diameter [m].
+    """
+    xc = np.clip(np.asarray(x, dtype=float), 1e-12, 1.0 - 1e-12)
+    re = mass_flux * diameter / mu_l
+    we = mass_flux**2 * diameter / (sigma * rho_l)
+    e1 = 1.578 * re**-0.19 * (rho_l / rho_g) ** 0.22
+    e2 = 0.0273 * we * re**-0.51 * (rho_l / rho_g) ** -0.08
+    beta = xc * rho_l / (xc * rho_l + (1.0 - xc) * rho_g)
+    y = beta / (1.0 - beta)
+    slip = 1.0 + e1 * np.sqrt(np.maximum(y / (1.0 + y * e2) - y * e2, 0.0))
+    return _slip(x, rho_l, rho_g, slip)
+
+
 VOID_FRACTION_MODELS: dict[str, VoidFraction] = {
     "homogeneous": homogeneous,
     "zivi": zivi,
     "smith": smith,
     "lockhart_martinelli": lockhart_martinelli,
 }
-"""The models a scenario's ``charge.void_fraction`` may name."""
+"""The models a scenario's ``charge.void_fraction`` may name, besides ``premoli``
+(:class:`Premoli`, which needs the mass flux and tube diameter of the ``charge`` block)."""
+
+STATE_MODELS = ("premoli",)
+"""Models that need the state and the tube (bound per pressure with ``bind(fluid, p)``)."""
 
 
 def void_fraction(name: str) -> VoidFraction:

@@ -245,15 +245,21 @@ class ControlConfig(StrictModel):
     )
 
 
-VOID_FRACTION_NAMES = ("zivi", "homogeneous", "smith", "lockhart_martinelli")
+VOID_FRACTION_NAMES = ("zivi", "homogeneous", "smith", "lockhart_martinelli", "premoli")
 """Void fraction models of ``charge.void_fraction`` (see :mod:`workbench.charge.void_fraction`)."""
 
 
 class ChargeConfig(StrictModel):
     """How the refrigerant inventory is computed (see docs/charge.md)."""
 
-    void_fraction: Literal["zivi", "homogeneous", "smith", "lockhart_martinelli"] = Field(
-        "zivi", description="void fraction model of two-phase zones (default zivi)"
+    void_fraction: Literal["zivi", "homogeneous", "smith", "lockhart_martinelli", "premoli"] = (
+        Field("zivi", description="void fraction model of two-phase zones (default zivi)")
+    )
+    mass_flux_kg_m2s: float = Field(
+        200.0, gt=0, description="refrigerant mass flux in the tubes [kg/(m2 s)] (premoli only)"
+    )
+    tube_diameter_m: float = Field(
+        0.007, gt=0, description="inner tube diameter [m] (premoli only)"
     )
 
 
