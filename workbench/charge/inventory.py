@@ -10,7 +10,8 @@ What holds refrigerant (volumes are the refrigerant side, given in the scenario)
   two-phase, subcooled; supercritical above the critical pressure). Each zone holds its share
   of the volume times its mean density (:func:`workbench.charge.density.path_zones`). The
   share is the zone's share of the coil's conductance in UA mode (the zone model's area
-  share: ``V_zone = V * UA_zone / sum UA``), and its share of the enthalpy change otherwise;
+  share: ``V_zone = V * UA_zone / sum UA``), and its share of the enthalpy change otherwise
+  (ideal mode, a coil coupled to another circuit, a gas cooler);
 * each side of a ``HeatExchanger`` (internal HX) with ``hot_internal_volume_m3`` /
   ``cold_internal_volume_m3``: zones by enthalpy share;
 * an edge with ``volume_m3`` (a line set): ``V * rho(p, h)`` at the edge's state, the void
@@ -210,7 +211,7 @@ def _coil_item(comp: Any, x: np.ndarray, model: VoidFraction | Premoli, circuit:
     volume = float(comp.params["internal_volume_m3"])
     zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
     shares = _enthalpy_shares(zones)
-    if isinstance(comp, Coil) and comp.ua_mode:
+    if isinstance(comp, Coil) and comp.ua_mode and not comp.coupled:
         ua = {name: u for name, _q, u in comp.zones(x).zones}
         if all(z.name in ua for z in zones):
             shares = [max(float(ua[z.name]), 0.0) for z in zones]
