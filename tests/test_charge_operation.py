@@ -45,6 +45,7 @@ def test_more_charge_more_subcooling(reference):
         outputs=["condenser.subcooling"],
     )
     assert frame["converged"].all()
+    assert frame["charge_kg"].to_numpy() == pytest.approx(frame["circuits[0].charge_kg"], abs=1e-6)
     sub = frame["condenser.subcooling"].to_numpy()
     assert (sub[1:] > sub[:-1]).all()
     assert sub[2] == pytest.approx(3.0, abs=0.02)

@@ -87,6 +87,8 @@ def charge_curve(
         progress=progress,
         outputs=[output] if output else [],
     )
+    # the computed charge equals the swept one in a converged case: keep the swept column
+    frame = frame.drop(columns=["charge_kg"], errors="ignore")
     frame = frame.rename(columns={path: "charge_kg", output: column})
     keep = [
         "charge_kg",
