@@ -51,3 +51,20 @@ def receiver_doc(*, charge_kg: float | None = None, level: float | None = None) 
     circuit["edges"][1] = {"from": "condenser:outlet", "to": "receiver:inlet", "volume_m3": 5e-5}
     circuit["edges"].insert(2, {"from": "receiver:outlet", "to": "valve:inlet", "volume_m3": 5e-5})
     return doc
+
+
+def accumulator_doc(*, charge_kg: float | None = None) -> dict[str, Any]:
+    """The example with a 0.5 L suction accumulator (the evaporator loses its superheat spec)."""
+    doc = charge_doc(subcooling_k=3.0)
+    circuit = doc["circuits"][0]
+    if charge_kg is not None:
+        circuit["charge_kg"] = charge_kg  # the condenser keeps its subcooling: the level is free
+    del circuit["components"][3]["superheat_k"]
+    circuit["components"].append(
+        {"name": "accumulator", "type": "Accumulator", "internal_volume_m3": 5e-4}
+    )
+    circuit["edges"][3] = {"from": "evaporator:outlet", "to": "accumulator:inlet"}
+    circuit["edges"].append(
+        {"from": "accumulator:outlet", "to": "compressor:inlet", "volume_m3": 3e-4}
+    )
+    return doc

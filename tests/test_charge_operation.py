@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 import pytest
-from charge_cases import charge_doc, receiver_doc
+from charge_cases import accumulator_doc, charge_doc, receiver_doc
 from CoolProp.CoolProp import PropsSI
 
 import workbench
@@ -157,3 +157,19 @@ def test_overfilled_receiver_is_a_problem(receiver_reference):
     r = workbench.solve(receiver_doc(charge_kg=receiver_reference.summary["charge_kg"] + 0.5))
     assert not r.converged
     assert any("flooded" in p for p in r.problems)
+
+
+def test_accumulator_passes_saturated_vapour_and_its_level_takes_the_charge():
+    r0 = workbench.solve(accumulator_doc())
+    assert r0.converged
+    assert r0.components["evaporator"]["superheat"] == pytest.approx(0.0, abs=1e-6)
+    suction = next(s for s in r0.edge_states if s.src == "accumulator")
+    assert suction.h_j_kg == pytest.approx(PropsSI("H", "P", suction.p_pa, "Q", 1, "R290"))
+    p = r0.components["accumulator"]["pressure"]
+    rho_l, rho_g = PropsSI("D", "P", p, "Q", 0, "R290"), PropsSI("D", "P", p, "Q", 1, "R290")
+    r = workbench.solve(accumulator_doc(charge_kg=r0.summary["charge_kg"] - 0.02))
+    assert r.converged
+    assert r.charge["fixed"][0]["sets"] == "accumulator.level"
+    assert r.components["accumulator"]["liquid_level"] == pytest.approx(
+        0.5 - 0.02 / (5e-4 * (rho_l - rho_g)), abs=1e-5
+    )

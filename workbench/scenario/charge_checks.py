@@ -3,7 +3,8 @@
 Rules (each issue names its JSON path):
 
 - ``circuits[i].charge_kg`` and a ``subcooling_k`` on a condenser of that circuit both fix the
-  circuit's charge: give one (the issue names both paths).
+  circuit's charge: give one (the issue names both paths). Not with a receiver or accumulator in
+  the circuit: its level takes the charge (an accumulator's circuit keeps the subcooling spec).
 - ``circuits[i].charge_kg`` needs refrigerant volumes in that circuit (``internal_volume_m3``
   on a coil, ``hot_/cold_internal_volume_m3`` on a heat exchanger, ``volume_m3`` on an edge).
 - ``safety`` needs a fluid with safety data (:mod:`workbench.safety.refrigerants`).
@@ -25,8 +26,9 @@ def check_charge(flat: FlatScenario) -> list[ScenarioIssue]:
     issues = []
     for cid, path in flat.charge_paths.items():
         comps = flat.circuit_components(cid)
+        vessel = any(comp.type in ("Receiver", "Accumulator") for comp in comps)
         for comp in comps:
-            if comp.type == "Condenser" and "subcooling_k" in comp.params:
+            if comp.type == "Condenser" and "subcooling_k" in comp.params and not vessel:
                 issues.append(
                     ScenarioIssue(
                         path,
