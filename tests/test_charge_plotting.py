@@ -2,7 +2,7 @@ import pytest
 from charge_cases import charge_doc
 
 import workbench
-from workbench.charge import charge_curve
+from workbench.charge import charge_curve, charge_table
 from workbench.errors import ScenarioError
 from workbench.plotting import plot_charge, plot_charge_curve
 from workbench.safety import charge_limits
@@ -49,3 +49,15 @@ def test_charge_curve_table_and_chart():
 def test_charge_curve_needs_a_fixed_charge():
     with pytest.raises(ScenarioError, match="give the circuit a charge_kg"):
         charge_curve(charge_doc(subcooling_k=3.0), [0.2, 0.3])
+
+
+def test_charge_table_has_a_row_per_zone_and_line(result):
+    table = charge_table(result)
+    assert table["kg"].sum() == pytest.approx(result.charge["total_kg"], rel=1e-12)
+    assert table["share"].sum() == pytest.approx(1.0, rel=1e-12)
+    cond = table[table["item"] == "condenser"]
+    assert list(cond["zone"]) == ["superheated", "two-phase", "subcooled"]
+    lines = table[table["kind"] == "edge"]
+    assert (lines["zone"] == "line").all()
+    expected = (lines["volume_m3"] * lines["density_kg_m3"]).to_numpy()
+    assert lines["kg"].to_numpy() == pytest.approx(expected, rel=1e-12)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from workbench.charge.curve import charge_curve
 from workbench.charge.density import path_zones, single_phase_density, two_phase_density
 from workbench.charge.inventory import ChargeItem, Inventory, ZoneCharge, inventory
+from workbench.charge.results import charge_table
 from workbench.charge.void_fraction import (
     DEFAULT_VOID_FRACTION,
     VOID_FRACTION_MODELS,
@@ -33,6 +34,7 @@ __all__ = [
     "Inventory",
     "ZoneCharge",
     "charge_curve",
+    "charge_table",
     "inventory",
     "path_zones",
     "single_phase_density",

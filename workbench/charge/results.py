@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from workbench.charge.block import CircuitCharge
 from workbench.charge.inventory import has_volumes, inventory
@@ -18,7 +19,7 @@ from workbench.charge.inventory import has_volumes, inventory
 if TYPE_CHECKING:
     from workbench.solver.system import System
 
-__all__ = ["charge_results"]
+__all__ = ["charge_results", "charge_table"]
 
 
 def charge_results(system: System, x: np.ndarray, result: Any) -> None:
@@ -71,3 +72,53 @@ def _undercharge_warning(block: CircuitCharge, result: Any) -> None:
             f"condensed (subcooling {value:.2f} K): the circuit is undercharged and flash gas "
             "reaches the expansion device"
         )
+
+
+def charge_table(charge: Any) -> pd.DataFrame:
+    """The inventory as a table: one row per zone of a coil or vessel, one per edge.
+
+    Parameters
+    ----------
+    charge : SolveResult or dict
+        A result with a charge, or its ``charge`` dict.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``item``, ``kind``, ``type``, ``circuit``, ``zone`` (``line`` for an edge),
+        ``volume_m3``, ``density_kg_m3``, ``kg`` and ``share`` (of the total) [-].
+
+    Raises
+    ------
+    ValueError
+        The result holds no charge (no volumes in its scenario).
+    """
+    doc = getattr(charge, "charge", charge)
+    if not doc:
+        raise ValueError("the result holds no charge: give internal_volume_m3 / volume_m3")
+    total = float(doc["total_kg"])
+    rows = []
+    for item in doc["items"]:
+        zones = item.get("zones") or [
+            {
+                "zone": "line",
+                "volume_m3": item["volume_m3"],
+                "density_kg_m3": item["kg"] / item["volume_m3"],
+                "kg": item["kg"],
+            }
+        ]
+        for z in zones:
+            rows.append(
+                {
+                    "item": item["name"],
+                    "kind": item["kind"],
+                    "type": item["type"],
+                    "circuit": item["circuit"],
+                    "zone": z["zone"],
+                    "volume_m3": z["volume_m3"],
+                    "density_kg_m3": z["density_kg_m3"],
+                    "kg": z["kg"],
+                    "share": z["kg"] / total if total > 0 else None,
+                }
+            )
+    return pd.DataFrame(rows)
