@@ -265,4 +265,5 @@ def charge_limits(
 
 
 def _release(value: float | str) -> float:
+    """:func:`release_height_m` (shadowed inside :func:`charge_limits` by its parameter)."""
     return release_height_m(value)
