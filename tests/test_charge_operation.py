@@ -2,6 +2,7 @@ import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 from charge_cases import accumulator_doc, charge_doc, receiver_doc
 from CoolProp.CoolProp import PropsSI
@@ -173,3 +174,31 @@ def test_accumulator_passes_saturated_vapour_and_its_level_takes_the_charge():
     assert r.components["accumulator"]["liquid_level"] == pytest.approx(
         0.5 - 0.02 / (5e-4 * (rho_l - rho_g)), abs=1e-5
     )
+
+
+def test_cli_sweep_over_the_charge(tmp_path):
+    out = tmp_path / "curve.csv"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "workbench.cli.main",
+            "sweep",
+            "examples/scenarios/r290_heat_pump_charge_v2.json",
+            "--set",
+            "circuits[0].charge_kg=0.22:0.26:3",
+            "-o",
+            str(out),
+            "--processes",
+            "1",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    frame = pd.read_csv(out)
+    assert list(frame["circuits[0].charge_kg"]) == pytest.approx([0.22, 0.24, 0.26])
+    assert frame["charge_kg"].to_numpy() == pytest.approx([0.22, 0.24, 0.26], abs=1e-6)
+    assert frame["cop_heating"].notna().all()
