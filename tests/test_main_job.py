@@ -27,3 +27,6 @@ def test_main_job_solves_every_example_including_the_transcritical_ones(tmp_path
     heat_pump = json.loads((tmp_path / "results" / "r744_heat_pump_v2.json").read_text())
     gas_cooler = next(c for c in heat_pump["components"] if c["type"] == "GasCooler")
     assert gas_cooler["pressure"] > 7.3773e6  # rejects heat above the critical pressure
+    charged = json.loads((tmp_path / "results" / "r290_heat_pump_charge_v2.json").read_text())
+    assert abs(charged["charge"]["total_kg"] - 0.25) < 1e-6  # the example's fixed charge
+    assert (tmp_path / "figures" / "r290_heat_pump_charge_v2_charge.png").stat().st_size > 10_000

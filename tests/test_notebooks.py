@@ -62,6 +62,7 @@ def test_the_notebooks_exist():
         "05_run_log",
         "06_branching_and_exergy",
         "08_calibration",
+        "10_charge",
     ]
 
 
@@ -186,6 +187,27 @@ def test_06_branching_and_exergy(tmp_path, kernel):
     assert abs(evaps["exergy"]["balance_w"]) < 1e-6 * evaps["exergy"]["fuel_w"]
     folder = tmp_path / "06_branching_and_exergy"
     for png in ("flash_ph.png", "flash_ts.png", "flash_exergy.png", "evaporators_ph.png"):
+        assert (folder / png).stat().st_size > 10_000, png
+
+
+@pytest.mark.notebook
+def test_10_charge(tmp_path, kernel):
+    charges = [0.2, 0.22, 0.24, 0.26]
+    summary = _run("10_charge", tmp_path, kernel, charges_kg=charges)
+    design, fixed, curve = summary["design"], summary["fixed"], summary["curve"]
+    assert design["subcooling_k"] == pytest.approx(3.0, abs=1e-6)
+    assert design["charge_kg"] == pytest.approx(sum(design["items"].values()), rel=1e-12)
+    assert fixed["converged"]
+    assert fixed["subcooling_k"] == pytest.approx(3.0, abs=0.02)
+    assert fixed["cop_heating"] == pytest.approx(design["cop_heating"], rel=1e-4)
+    assert curve["charge_kg"] == charges
+    assert all(curve["converged"])
+    assert curve["subcooling_k"] == sorted(curve["subcooling_k"])
+    limits = summary["limits"]
+    assert limits["m1_kg"] == pytest.approx(4 * 0.038)
+    assert limits["m_max_kg"] == pytest.approx(2.5 * 0.038**1.25 * 1.8 * 15**0.5, rel=1e-12)
+    folder = tmp_path / "10_charge"
+    for png in ("charge.png", "charge_curve.png"):
         assert (folder / png).stat().st_size > 10_000, png
 
 

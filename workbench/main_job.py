@@ -11,6 +11,8 @@ folder (``output/`` by default), then prints where the results are::
                                     exergy analysis of the examples whose metadata gives
                                     ambient_k (the branching examples)
     output/figures/<name>_ts.png    T-s diagrams
+    output/figures/<name>_charge.png
+                                    where the charge sits, for the examples with volumes
     output/notebooks/<nb>.ipynb     executed notebooks, their artefacts in output/notebooks/<nb>/
 
 A step that fails is reported and makes the exit code 1; the other steps still run.
@@ -56,6 +58,7 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
                 figure_path.parent.mkdir(parents=True, exist_ok=True)
                 fig.savefig(figure_path, dpi=120, bbox_inches="tight")
             _exergy(scenario, result, name, output)
+            _charge(result, name, output)
             s = result.summary
             cop = s.get("cop_heating")
             state = "converged" if result.converged else "NOT converged"
@@ -72,6 +75,22 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
             failures += 1
             print(f"  FAILED {path.name}: {exc}")
     return failures
+
+
+def _charge(result: object, name: str, output: Path) -> None:
+    """Where the charge sits, for an example with refrigerant volumes (docs/charge.md)."""
+    charge = getattr(result, "charge", None)
+    if not charge:
+        return
+    from workbench.plotting import plot_charge
+
+    fig, _ax = plot_charge(result)
+    path = output / "figures" / f"{name}_charge.png"
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    safety = getattr(result, "safety", None) or {}
+    print(f"  charge of {name}: {1e3 * charge['total_kg']:.1f} g -> {path}")
+    if safety.get("message"):
+        print(f"    safety: {safety['message']}")
 
 
 def _exergy(scenario: object, result: object, name: str, output: Path) -> None:

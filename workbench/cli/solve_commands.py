@@ -104,3 +104,6 @@ def _print_tables(result) -> None:
         if result.controls:
             print()
             print(pd.DataFrame(result.controls).to_string(index=False))
+        if result.safety:
+            print()
+            print(f"safety ({result.safety['standard']}): {result.safety['message']}")

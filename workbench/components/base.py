@@ -38,7 +38,7 @@ __all__ = [
     "register_component",
 ]
 
-ResidualKind = Literal["mass", "pressure", "enthalpy", "temperature", "power", "control"]
+ResidualKind = Literal["mass", "pressure", "enthalpy", "temperature", "power", "control", "charge"]
 """Physical kind of a residual; it selects the residual's scale in :data:`RESIDUAL_SCALES`."""
 
 StepFunction = Callable[[int, float], float]
@@ -51,6 +51,7 @@ RESIDUAL_SCALES: dict[str, float] = {
     "temperature": 1.0e-2,  # K
     "power": 1.0,  # W
     "control": 1.0,  # dimensionless (already normalised by the loop's band)
+    "charge": 1.0,  # kg (a circuit's refrigerant charge: converged to 1 mg at tolerance 1e-6)
 }
 """Scale [unit of the residual] dividing each kind of residual before the convergence test.
 

@@ -24,6 +24,7 @@ from workbench.components.catalog_types import (
     factor_params,
     port_role,
 )
+from workbench.components.catalog_vessels import ACCUMULATOR, RECEIVER
 
 __all__ = [
     "CALIBRATION_FACTORS",
@@ -82,6 +83,14 @@ _DP_FLOW = ParamSpec(
     "number",
     "kg/s",
     "mass flow at which dp_pa applies (default: dp_pa applies at the solved flow, no scaling)",
+    exclusive_minimum=0.0,
+)
+
+_VOLUME = ParamSpec(
+    "internal_volume_m3",
+    "number",
+    "m3",
+    "refrigerant-side internal volume, for the charge (docs/charge.md)",
     exclusive_minimum=0.0,
 )
 
@@ -151,6 +160,7 @@ _SECONDARY = (
     ),
     _DP,
     _DP_FLOW,
+    _VOLUME,
 )
 _SECONDARY_ALTERNATIVES = (
     ("ua", "ua_nominal_kw_k"),
@@ -294,6 +304,20 @@ HEAT_EXCHANGER = ComponentSpec(
         ),
         _DP,
         _DP_FLOW,
+        ParamSpec(
+            "hot_internal_volume_m3",
+            "number",
+            "m3",
+            "hot-side internal volume, for the charge",
+            exclusive_minimum=0.0,
+        ),
+        ParamSpec(
+            "cold_internal_volume_m3",
+            "number",
+            "m3",
+            "cold-side internal volume, for the charge",
+            exclusive_minimum=0.0,
+        ),
         *factor_params(_HX_FACTORS),
     ),
     outputs=("capacity", "heatTransferRate", "massFlowRate", "pressure", "temperature"),
@@ -365,6 +389,8 @@ COMPONENT_TYPES: dict[str, ComponentSpec] = {
         SPLITTER,
         FLASH_TANK,
         INJECTION_COMPRESSOR,
+        RECEIVER,
+        ACCUMULATOR,
     )
 }
 """Registry of component types by their ``type`` name."""

@@ -11,9 +11,11 @@ from workbench.components.junction import Junction
 from workbench.components.mixer import Mixer
 from workbench.components.splitter import Splitter
 from workbench.components.valve import ExpansionValve
+from workbench.components.vessel import Accumulator, Receiver
 
 __all__ = [
     "COMPONENT_CLASSES",
+    "Accumulator",
     "Component",
     "Compressor",
     "Condenser",
@@ -25,6 +27,7 @@ __all__ = [
     "InjectionCompressor",
     "Junction",
     "Mixer",
+    "Receiver",
     "Splitter",
     "component_class",
 ]

@@ -11,6 +11,7 @@ Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), 
 """
 
 from workbench.plotting.calibration import plot_parity
+from workbench.plotting.charge import plot_charge, plot_charge_curve
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
@@ -23,6 +24,8 @@ __all__ = [
     "TABLES",
     "CycleLoop",
     "cycle_loops",
+    "plot_charge",
+    "plot_charge_curve",
     "plot_convergence",
     "plot_exergy",
     "plot_parity",

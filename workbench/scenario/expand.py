@@ -94,6 +94,8 @@ def expand(scenario: ScenarioConfig) -> Expansion:
         solver=scenario.solver.model_copy(),
         thermal_couplings=[c.model_copy() for c in scenario.thermal_couplings],
         metadata=copy.deepcopy(scenario.metadata),
+        charge=scenario.charge.model_copy() if scenario.charge is not None else None,
+        safety=scenario.safety.model_copy() if scenario.safety is not None else None,
     )
     result = Expansion(flat)
     issues = result.issues
@@ -111,6 +113,9 @@ def expand(scenario: ScenarioConfig) -> Expansion:
             seen_circuit[circuit.id] = i
             flat.circuits.append(circuit.id)
             flat.initial_state[circuit.id] = circuit.initial_state
+            if circuit.charge_kg is not None:
+                flat.charge_kg[circuit.id] = circuit.charge_kg
+                flat.charge_paths[circuit.id] = f"circuits[{i}].charge_kg"
         local: dict[str, str] = {}
         for k, comp in enumerate(circuit.components):
             path = f"circuits[{i}].components[{k}]"

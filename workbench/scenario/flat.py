@@ -13,11 +13,13 @@ from typing import Any
 
 from workbench.scenario.models import (
     COMPONENT_CONTRACT_FIELDS,
+    ChargeConfig,
     CircuitConfig,
     ComponentConfig,
     ControlConfig,
     EdgeConfig,
     InitialStateConfig,
+    SafetyConfig,
     ScenarioConfig,
     SolverConfig,
     ThermalCouplingConfig,
@@ -67,6 +69,8 @@ class FlatEdge:
     dst_port: str
     circuit: int
     path: str
+    volume_m3: float | None = None
+    """Refrigerant volume of the line [m3] (None: holds no charge)."""
 
     @property
     def source(self) -> str:
@@ -100,6 +104,12 @@ class FlatScenario:
     circuits: list[int] = field(default_factory=list)
     initial_state: dict[int, InitialStateConfig | None] = field(default_factory=dict)
     metadata: dict[str, Any] | None = None
+    charge: ChargeConfig | None = None
+    safety: SafetyConfig | None = None
+    charge_kg: dict[int, float] = field(default_factory=dict)
+    """Fixed charge [kg] per circuit id (``circuits[i].charge_kg``)."""
+    charge_paths: dict[int, str] = field(default_factory=dict)
+    """JSON path of each circuit's ``charge_kg``."""
 
     def circuit_components(self, circuit: int) -> list[FlatComponent]:
         """Components of one circuit, in document order."""
@@ -124,8 +134,10 @@ class FlatScenario:
                     {"name": c.name, "type": c.type, **copy.deepcopy(c.params)}
                     for c in self.circuit_components(cid)
                 ],
-                "edges": [{"from": e.source, "to": e.target} for e in self.circuit_edges(cid)],
+                "edges": [_edge_doc(e) for e in self.circuit_edges(cid)],
             }
+            if cid in self.charge_kg:
+                circuit["charge_kg"] = self.charge_kg[cid]
             state = self.initial_state.get(cid)
             if state is not None:
                 circuit["initial_state"] = state.model_dump(exclude_none=True)
@@ -138,6 +150,10 @@ class FlatScenario:
         doc["solver"] = self.solver.model_dump()
         if self.metadata is not None:
             doc["metadata"] = copy.deepcopy(self.metadata)
+        if self.charge is not None:
+            doc["charge"] = self.charge.model_dump()
+        if self.safety is not None:
+            doc["safety"] = self.safety.model_dump(exclude_none=True)
         return doc
 
     def to_scenario(self) -> ScenarioConfig:
@@ -150,16 +166,14 @@ class FlatScenario:
                 typed = {k: params.pop(k) for k in COMPONENT_CONTRACT_FIELDS if k in params}
                 model = ComponentConfig(name=comp.name, type=comp.type, **typed, **params)
                 components.append(model)
-            edges = [
-                EdgeConfig.model_validate({"from": e.source, "to": e.target})
-                for e in self.circuit_edges(cid)
-            ]
+            edges = [EdgeConfig.model_validate(_edge_doc(e)) for e in self.circuit_edges(cid)]
             circuits.append(
                 CircuitConfig(
                     id=cid,
                     components=components,
                     edges=edges,
                     initial_state=self.initial_state.get(cid),
+                    charge_kg=self.charge_kg.get(cid),
                 )
             )
         return ScenarioConfig(
@@ -172,4 +186,14 @@ class FlatScenario:
             thermal_couplings=[c.model_copy() for c in self.thermal_couplings],
             solver=self.solver.model_copy(),
             metadata=copy.deepcopy(self.metadata),
+            charge=self.charge.model_copy() if self.charge is not None else None,
+            safety=self.safety.model_copy() if self.safety is not None else None,
         )
+
+
+def _edge_doc(edge: FlatEdge) -> dict[str, Any]:
+    """The JSON of an edge: from, to and, when given, volume_m3."""
+    doc: dict[str, Any] = {"from": edge.source, "to": edge.target}
+    if edge.volume_m3 is not None:
+        doc["volume_m3"] = edge.volume_m3
+    return doc

@@ -24,7 +24,9 @@ __all__ = [
     "COMPONENT_CONTRACT_FIELDS",
     "PARAM_REF_PATTERN",
     "V2_ONLY_FIELDS",
+    "VOID_FRACTION_NAMES",
     "ActuatorConfig",
+    "ChargeConfig",
     "CircuitConfig",
     "ComponentConfig",
     "CondenserBankConfig",
@@ -33,6 +35,7 @@ __all__ = [
     "InitialStateConfig",
     "InstanceConfig",
     "MeasureConfig",
+    "SafetyConfig",
     "ScenarioConfig",
     "SolverConfig",
     "StrictModel",
@@ -156,6 +159,9 @@ class EdgeConfig(StrictModel):
 
     src: str = Field(alias="from", description="source endpoint <component>:<port>")
     dst: str = Field(alias="to", description="target endpoint <component>:<port>")
+    volume_m3: float | None = Field(
+        None, gt=0, description="refrigerant volume of the line (a line set) [m3], for the charge"
+    )
 
 
 class InitialStateConfig(StrictModel):
@@ -173,6 +179,12 @@ class CircuitConfig(StrictModel):
     components: list[ComponentConfig] = Field(description="components in the circuit")
     edges: list[EdgeConfig] = Field(default_factory=list, description="edges between components")
     initial_state: InitialStateConfig | None = Field(None, description="initial state for edges")
+    charge_kg: float | None = Field(
+        None,
+        gt=0,
+        description="fixed refrigerant charge of the circuit [kg]; the condenser's subcooling "
+        "(or a receiver's level) becomes an unknown",
+    )
 
 
 class SolverConfig(StrictModel):
@@ -233,6 +245,42 @@ class ControlConfig(StrictModel):
     )
 
 
+VOID_FRACTION_NAMES = ("zivi", "homogeneous", "smith", "lockhart_martinelli", "premoli")
+"""Void fraction models of ``charge.void_fraction`` (see :mod:`workbench.charge.void_fraction`)."""
+
+
+class ChargeConfig(StrictModel):
+    """How the refrigerant inventory is computed (see docs/charge.md)."""
+
+    void_fraction: Literal["zivi", "homogeneous", "smith", "lockhart_martinelli", "premoli"] = (
+        Field("zivi", description="void fraction model of two-phase zones (default zivi)")
+    )
+    mass_flux_kg_m2s: float = Field(
+        200.0, gt=0, description="refrigerant mass flux in the tubes [kg/(m2 s)] (premoli only)"
+    )
+    tube_diameter_m: float = Field(
+        0.007, gt=0, description="inner tube diameter [m] (premoli only)"
+    )
+
+
+class SafetyConfig(StrictModel):
+    """The room a unit serves, for the charge limits of IEC 60335-2-40 Annex GG."""
+
+    standard: Literal["IEC 60335-2-40:2022"] = Field(
+        "IEC 60335-2-40:2022", description="the standard applied"
+    )
+    room_area_m2: float = Field(gt=0, description="floor area of the room [m2]")
+    release_height: Literal["floor", "window", "wall", "ceiling"] = Field(
+        "floor", description="installation: floor 0.6 m, window 1.0, wall 1.8, ceiling 2.2"
+    )
+    release_height_m: float | None = Field(
+        None, gt=0, description="release height h0 [m]; overrides release_height"
+    )
+    charge_kg: float | None = Field(
+        None, ge=0, description="charge to judge [kg]; default: the computed charge"
+    )
+
+
 class SubsystemTemplate(StrictModel):
     """A reusable group of components; names are local to the template."""
 
@@ -276,6 +324,10 @@ class ScenarioConfig(StrictModel):
     thermal_couplings: list[ThermalCouplingConfig] = Field(default_factory=list)
     solver: SolverConfig = Field(default_factory=SolverConfig)
     metadata: dict[str, Any] | None = Field(None, description="free metadata")
+    charge: ChargeConfig | None = Field(None, description="refrigerant inventory settings")
+    safety: SafetyConfig | None = Field(
+        None, description="room and release height for the charge limits (IEC 60335-2-40)"
+    )
 
 
 V2_ONLY_FIELDS: tuple[str, ...] = ("controls", "subsystems", "instances", "connections")

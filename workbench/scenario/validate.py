@@ -19,6 +19,8 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
   ``output`` is one of the type's outputs; ``factor`` one of the type's factors (legacy ``f_``
   accepted); ``min < max`` and ``min <= initial <= max``.
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
+- Charge (:mod:`.charge_checks`): a fixed ``charge_kg`` without a subcooling spec beside it and
+  with volumes to hold it; a ``safety`` block for a fluid with safety data.
 - The fluid's critical point (:mod:`.critical`): condensers and evaporators below it, gas
   coolers with a backend and correlation that reach above it.
 - Connections of circuits without junctions: every port joined, no unconnected component, one
@@ -43,6 +45,7 @@ from workbench.components.catalog import (
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.branches import check_branches
+from workbench.scenario.charge_checks import check_charge
 from workbench.scenario.connectivity import check_connectivity
 from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
@@ -127,6 +130,7 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
     issues.extend(check_branches(flat))
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
+    issues.extend(check_charge(flat))
     issues.extend(check_critical_point(scenario, flat))
     origins = {
         (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions

@@ -1,7 +1,8 @@
-"""Blocks beyond components: control loops and thermal couplings, attached before solving."""
+"""Blocks beyond components: control loops, thermal couplings and fixed charges, attached before solving."""
 
 from __future__ import annotations
 
+from workbench.charge.block import attach_charges
 from workbench.components.coils import Coil
 from workbench.solver.controls import ControlLoop
 from workbench.solver.couplings import ThermalCoupling, find_coupled_coils
@@ -43,6 +44,8 @@ def attach(system: System) -> dict[int, int]:
             index,
         )
         system.blocks.append(loop)
+    for circuit, n in attach_charges(system).items():  # circuits[i].charge_kg (docs/charge.md)
+        extra[circuit] = extra.get(circuit, 0) + n
     return extra
 
 

@@ -134,6 +134,11 @@ class SolveResult:
         The mixers, splitters and flash tanks with the rows at their ports.
     fluid, fluid_backend : str or None
         The working fluid and its backend (what :meth:`exergy` evaluates the dead state with).
+    charge : dict or None
+        The refrigerant inventory (``total_kg``, ``items`` per component and edge; see
+        docs/charge.md); None when the scenario gives no volumes.
+    safety : dict or None
+        The IEC 60335-2-40 Annex GG verdict on the charge, with a ``safety`` block.
     """
 
     converged: bool
@@ -163,6 +168,8 @@ class SolveResult:
     edge_states: list[EdgeState] = field(default_factory=list)
     fluid: str | None = None
     fluid_backend: str | None = None
+    charge: dict[str, Any] | None = None
+    safety: dict[str, Any] | None = None
 
     @property
     def loops(self) -> list[StateLoop]:
@@ -270,6 +277,10 @@ class SolveResult:
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,
         }
+        if self.charge is not None:
+            doc["charge"] = self.charge
+        if self.safety is not None:
+            doc["safety"] = self.safety
         cleaned: dict[str, Any] = _clean(doc)
         return cleaned
 

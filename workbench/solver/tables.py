@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.charge.results import charge_results
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.gas_cooler import GasCooler
@@ -121,8 +122,9 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
             balance -= comp.model_heat_flow(x)
     for block in system.blocks[len(system.components) :]:
         balance += getattr(block, "balance_w", lambda _x: 0.0)(x)
-        entry = block.result(x)
-        (result.controls if isinstance(block, ControlLoop) else result.couplings).append(entry)
+        if isinstance(block, ControlLoop) or hasattr(block, "balance_w"):
+            entry = block.result(x)
+            (result.controls if isinstance(block, ControlLoop) else result.couplings).append(entry)
         if result.converged and hasattr(block, "check"):
             result.problems.extend(block.check(x))
         if hasattr(block, "warnings"):
@@ -135,3 +137,4 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         "cop_heating": heating / power if power > 0 else None,
         "energy_balance_w": balance,
     }
+    charge_results(system, x, result)  # charge and safety, only when the scenario asks

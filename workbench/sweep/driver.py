@@ -147,6 +147,8 @@ def sweep(
                     rows.update(future.result())
                     bar.update(futures[future])
     columns = [s.path for s in specs] + list(RESULT_COLUMNS) + [o.path for o in out_specs]
+    if any("charge_kg" in rows[k] for k in range(n)):  # a scenario with volumes (docs/charge.md)
+        columns.append("charge_kg")
     frame = pd.DataFrame([rows[k] for k in range(n)], columns=columns)
     frame["converged"] = frame["converged"].astype(bool)
     return frame

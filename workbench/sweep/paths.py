@@ -7,6 +7,8 @@ Inputs (set before each solve):
   path wins, so instance names with dots work. Legacy ``f_`` factors are read as ``z_``.
 - ``controls.<id>.<field>``: ``target``, ``gain``, ``band`` or ``smooth_eps`` of a control loop.
 - ``solver.<field>``: a solver setting (``tolerance``, ``max_iterations`` ...).
+- ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
+  charge curve; the base scenario must fix that circuit's charge, docs/charge.md).
 
 Outputs (read after each solve, optional extra columns):
 
@@ -17,6 +19,7 @@ Outputs (read after each solve, optional extra columns):
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,9 +49,9 @@ class SweepPath:
     path : str
         The path as written (the column name).
     kind : str
-        ``"component"``, ``"control"`` or ``"solver"``.
+        ``"component"``, ``"control"``, ``"circuit"`` or ``"solver"``.
     owner : str
-        Component name or control id (empty for the solver).
+        Component name, control id, circuit index (as text) or empty for the solver.
     key : str
         Parameter, field or output name.
     integer : bool
@@ -104,6 +107,12 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         if key not in CONTROL_FIELDS:
             raise _fail(path, f"controls.<id>.<field> takes one of {', '.join(CONTROL_FIELDS)}")
         return SweepPath(path, "control", cid, key)
+    circuit = re.fullmatch(r"circuits\[(\d+)\]\.charge_kg", path)
+    if circuit is not None:
+        index = int(circuit.group(1))
+        if index >= len(flat.circuits):
+            raise _fail(path, f"the scenario has {len(flat.circuits)} circuit(s)")
+        return SweepPath(path, "circuit", str(index), "charge_kg")
     if path.startswith("solver."):
         key = path[len("solver.") :]
         fields = SolverConfig.model_fields
@@ -170,6 +179,9 @@ def _set_value(doc: dict[str, Any], spec: SweepPath, value: Any) -> None:
                 loop[spec.key] = value
                 return
         raise _fail(spec.path, f"control loop {spec.owner!r} is not in the scenario")
+    if spec.kind == "circuit":
+        doc["circuits"][int(spec.owner)][spec.key] = value
+        return
     doc.setdefault("solver", {})[spec.key] = value
 
 

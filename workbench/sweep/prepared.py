@@ -34,6 +34,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.charge.block import CircuitCharge
 from workbench.errors import WorkbenchError
 from workbench.solver import prepare
 from workbench.solver.controls import ControlLoop
@@ -144,6 +145,8 @@ def _get(system: System, kind: str, owner: str, key: str) -> Any:
         return system.components[owner].given.get(key, _MISSING)
     if kind == "control":
         return getattr(_loop(system, owner).config, key)
+    if kind == "circuit":
+        return system.flat.charge_kg.get(system.flat.circuits[int(owner)], _MISSING)
     return getattr(system.flat.solver, key)
 
 
@@ -171,7 +174,19 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
         loop.config = loop.config.model_copy(update={key: value})
         loop.eps = loop.config.smooth_eps
         return
+    if kind == "circuit":
+        _set_charge(system, system.flat.circuits[int(owner)], value)
+        return
     system.flat.solver = system.flat.solver.model_copy(update={key: value})
+
+
+def _set_charge(system: System, circuit: int, value: Any) -> None:
+    """Set the fixed charge of ``circuit`` on its charge block (a structure change without one)."""
+    blocks = [b for b in system.blocks if isinstance(b, CircuitCharge) and b.circuit == circuit]
+    if not blocks or value is _MISSING or value is None:
+        raise StructureChanged(f"circuit {circuit}: charge_kg = {value!r} changes the equations")
+    blocks[0].charge_kg = float(value)
+    system.flat.charge_kg[circuit] = float(value)
 
 
 _BASE = frozenset(("name", "path", "fluid", "spec", "given", "params", "ports", "factor_sources"))

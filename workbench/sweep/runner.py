@@ -44,6 +44,8 @@ def _row(result: SolveResult | None, error: str | None) -> dict[str, Any]:
         for key in SUMMARY_KEYS:
             value = result.summary.get(key)
             row[key] = None if value is None else float(value)
+        if "charge_kg" in result.summary:  # a scenario with volumes: its charge (docs/charge.md)
+            row["charge_kg"] = float(result.summary["charge_kg"])  # type: ignore[arg-type]
         if not result.converged:
             error = error or (result.hint or result.message)
     else:

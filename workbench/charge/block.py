@@ -1,0 +1,168 @@
+"""The charge residual of a circuit whose refrigerant charge is fixed (``circuits[i].charge_kg``).
+
+Who reads it: the solver attaches one :class:`CircuitCharge` block per circuit with a charge
+(:func:`attach_charges`), so the charge closes the circuit in the same Newton system as the
+components. Equation::
+
+    0 = sum_items m_item(x) - charge_kg                           (charge) [kg]
+
+with ``m_item`` the inventory of :mod:`workbench.charge.inventory`. What becomes free in
+exchange: the circuit's condenser no longer holds a subcooling (its ``subcooling``
+equation is dropped), so the subcooling is what the charge sets: more charge, more liquid
+backed up in the condenser, more subcooling (or, with a ``Receiver``, its liquid level, an
+unknown of its own). The Jacobian row is a forward difference (relative step :data:`FD_STEP`) over the unknowns the
+inventory reads (the ports of every component and edge holding refrigerant); the inventory is
+a smooth function of them (fixed-node quadratures, :mod:`workbench.charge.density`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from workbench.charge.inventory import circuit_charge, has_volumes
+from workbench.components.base import Equation, StepFunction
+from workbench.components.coils import Coil
+from workbench.errors import ScenarioError, ScenarioIssue
+
+if TYPE_CHECKING:
+    from workbench.solver.system import System
+
+__all__ = ["FD_STEP", "CircuitCharge", "attach_charges"]
+
+FD_STEP = 1e-5
+"""Relative forward-difference step of the charge row. Larger than the components' 1e-7: a
+coil's zone shares come from its zone model, converged to 1e-8 of its heat flow, and that
+noise divided by a 1e-7 step would spoil the derivative (Newton then converges linearly)."""
+
+
+class CircuitCharge:
+    """The charge residual of one circuit (see module docstring).
+
+    Parameters
+    ----------
+    system : System
+        The assembled system.
+    circuit : int
+        Circuit id.
+    charge_kg : float
+        The circuit's fixed charge [kg].
+    path : str
+        JSON path of ``charge_kg`` (for messages).
+    freed : str
+        What the charge sets (``condenser.subcooling`` or ``receiver.level``).
+    """
+
+    def __init__(
+        self, system: System, circuit: int, charge_kg: float, path: str, freed: str
+    ) -> None:
+        self.system, self.circuit, self.charge_kg = system, circuit, float(charge_kg)
+        self.path, self.freed = path, freed
+        self.name = f"circuit[{circuit}]"
+        self._local: list[int] | None = None
+
+    @property
+    def local_vars(self) -> list[int]:
+        """Every unknown the circuit's inventory reads (ports, driven factors, levels)."""
+        if self._local is None:
+            system, cols = self.system, set()
+            for comp in system.components.values():
+                if system.flat.components[comp.name].circuit == self.circuit:
+                    cols.update(comp.local_vars)
+            for i, edge in enumerate(system.flat.edges):
+                if edge.circuit == self.circuit:
+                    v = system.topology.edge_vars[i]
+                    cols.update((v.m, v.p, v.h))
+            self._local = sorted(cols)
+        return self._local
+
+    def equations(self) -> tuple[Equation, ...]:
+        """One equation, ``charge`` (kind ``charge``, in kg)."""
+        return (Equation("charge", "charge"),)
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        """Computed minus fixed charge [kg]."""
+        return np.array([circuit_charge(self.system, x, self.circuit) - self.charge_kg])
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Forward differences of the charge over :attr:`local_vars` [kg per unit of x]."""
+        del step  # the inventory wants a larger step than the components (module docstring)
+        out = []
+        scale = self.system.var_scale
+        for col in self.local_vars:
+            dx = FD_STEP * max(abs(float(x[col])), 0.01 * float(scale[col]))
+            xp = x.copy()
+            xp[col] += dx
+            d = (float(self.residuals(xp)[0]) - float(f0[0])) / dx
+            if d != 0.0:
+                out.append((0, col, d))
+        return out
+
+    def result(self, x: np.ndarray) -> dict[str, Any]:
+        """``circuit``, ``charge_kg`` (fixed), ``computed_kg`` and what the charge sets."""
+        return {
+            "circuit": self.circuit,
+            "charge_kg": self.charge_kg,
+            "computed_kg": circuit_charge(self.system, x, self.circuit),
+            "sets": self.freed,
+        }
+
+
+def attach_charges(system: System) -> dict[int, int]:
+    """Attach a :class:`CircuitCharge` block for every circuit with ``charge_kg``.
+
+    The circuit's condenser gives up its subcooling equation (or a receiver's level becomes an
+    unknown); the block adds the charge equation.
+
+    Returns
+    -------
+    dict
+        Extra equations per circuit beyond its components' (1 where a condenser gave up its
+        subcooling; 0 with a receiver, whose level unknown and the charge equation cancel).
+
+    Raises
+    ------
+    ScenarioError
+        The circuit has nothing whose state the charge can set (no condenser or receiver, or
+        several condensers), or holds no volume at all; the issue names ``charge_kg``'s path.
+    """
+    flat = system.flat
+    extra: dict[int, int] = {}
+    for cid, kg in flat.charge_kg.items():
+        path = flat.charge_paths.get(cid, f"circuit {cid}.charge_kg")
+        comps = [c for c in system.components.values() if flat.components[c.name].circuit == cid]
+        vessels = [c for c in comps if hasattr(c, "free_level")]
+        condensers = [c for c in comps if isinstance(c, Coil) and c.refrigerant_is_hot]
+        if not has_volumes(system):
+            raise ScenarioError(
+                [
+                    ScenarioIssue(
+                        path,
+                        "a fixed charge needs volumes: give internal_volume_m3 "
+                        "on the coils or volume_m3 on the edges",
+                    )
+                ]
+            )
+        if len(vessels) == 1:
+            vessels[0].free_level(system.add_variable(f"level[{vessels[0].name}]", "z"))
+            freed = f"{vessels[0].name}.level"  # one unknown and one equation: they cancel
+        elif len(condensers) == 1:
+            condensers[0].outlet_spec_given = False
+            freed = f"{condensers[0].name}.subcooling"
+            extra[cid] = extra.get(cid, 0) + 1  # the charge equation replaces the subcooling
+        else:
+            raise ScenarioError(
+                [
+                    ScenarioIssue(
+                        path,
+                        "a fixed charge sets the subcooling of the circuit's one "
+                        f"Condenser or the level of its one Receiver; circuit {cid} has "
+                        f"{len(condensers)} condensers and {len(vessels)} receivers",
+                    )
+                ]
+            )
+        system.blocks.append(CircuitCharge(system, cid, kg, path, freed))
+    return extra
