@@ -1,0 +1,19 @@
+"""Seasonal performance: the EN 14825 bin method, part load and the rating of a scenario."""
+
+from __future__ import annotations
+
+from workbench.seasonal.bins import (
+    RatingInputError,
+    SeasonalCooling,
+    SeasonalHeating,
+    scop_from_declared,
+    seer_from_declared,
+)
+
+__all__ = [
+    "RatingInputError",
+    "SeasonalCooling",
+    "SeasonalHeating",
+    "scop_from_declared",
+    "seer_from_declared",
+]
