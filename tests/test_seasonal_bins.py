@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -83,7 +84,7 @@ def test_bins_annex_h_fixed_capacity_air_water_scop_on():
 def _hand_line(t, pts):
     """Linear through the two neighbouring (or the two nearest end) points, by hand."""
     pts = sorted(pts)
-    for (t0, y0), (t1, y1) in zip(pts, pts[1:]):
+    for (t0, y0), (t1, y1) in itertools.pairwise(pts):
         if t <= t1 or (t1, y1) == pts[-1]:
             if t < t0 and (t0, y0) != pts[0]:
                 continue

@@ -70,25 +70,27 @@ def _bins(first_c: int, hours: list[int]) -> tuple[tuple[float, float], ...]:
     return tuple((float(first_c + i), float(h)) for i, h in enumerate(hours))
 
 
+# fmt: off
 # EN 14825:2018 Annex A, Table A.1 (heating bins j, Tj, hj, for the three reference heating
 # seasons; bins 1..20 of the colder season at -30..-23 degC hold 0 h and are left out).
 _AVERAGE = _bins(
     -10,
-    [1, 25, 23, 24, 27, 68, 91, 89, 165, 173, 240, 280, 320]
-    + [357, 356, 303, 330, 326, 348, 335, 315, 215, 169, 151, 105, 74],
+    [1, 25, 23, 24, 27, 68, 91, 89, 165, 173, 240, 280, 320,
+     357, 356, 303, 330, 326, 348, 335, 315, 215, 169, 151, 105, 74],
 )
 _WARMER = _bins(2, [3, 22, 63, 63, 175, 162, 259, 360, 428, 430, 503, 444, 384, 294])
 _COLDER = _bins(
     -22,
-    [1, 6, 13, 17, 19, 26, 39, 41, 35, 52, 37, 41, 43, 54, 90, 125, 169, 195, 278, 306]
-    + [454, 385, 490, 533, 380, 228, 261, 279, 229, 269, 233, 230, 243, 191, 146, 150, 97, 61],
+    [1, 6, 13, 17, 19, 26, 39, 41, 35, 52, 37, 41, 43, 54, 90, 125, 169, 195, 278, 306,
+     454, 385, 490, 533, 380, 228, 261, 279, 229, 269, 233, 230, 243, 191, 146, 150, 97, 61],
 )
 # EN 14825:2018 Annex A, Table A.2 (cooling bins 17..40 degC, reference cooling season).
 _COOLING = _bins(
     17,
-    [205, 227, 225, 225, 216, 215, 218, 197, 178, 158, 137, 109, 88, 63, 39, 31, 24, 17, 13]
-    + [9, 4, 3, 1, 0],
+    [205, 227, 225, 225, 216, 215, 218, 197, 178, 158, 137, 109, 88, 63, 39, 31, 24, 17, 13,
+     9, 4, 3, 1, 0],
 )
+# fmt: on
 
 CLIMATES: dict[str, Climate] = {
     # Design temperatures: EN 14825:2018 clause 5 (Table 3, Tdesignh); equivalent active-mode
