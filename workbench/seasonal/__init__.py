@@ -9,11 +9,14 @@ from workbench.seasonal.bins import (
     scop_from_declared,
     seer_from_declared,
 )
+from workbench.seasonal.rating import SeasonalRating, rate
 
 __all__ = [
     "RatingInputError",
     "SeasonalCooling",
     "SeasonalHeating",
+    "SeasonalRating",
+    "rate",
     "scop_from_declared",
     "seer_from_declared",
 ]

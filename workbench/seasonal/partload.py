@@ -1,0 +1,260 @@
+"""Part load: solve a scenario for a required capacity, the control parameter as the unknown.
+
+The control parameter (a compressor's ``speed_hz``) is found by a bracketed scalar root find
+(:func:`scipy.optimize.brentq`) around :func:`workbench.solve` on one prepared system
+(:func:`workbench.solver.prepare`); values are set the way sweeps set them
+(:func:`workbench.sweep.prepared.apply_values`) and each solve is warm-started from the last
+converged one. The parameter is clamped to its range: above the maximum the unit delivers its
+full capacity (the rest is back-up heat); below the minimum it runs at the minimum and cycles
+(the bin method's degradation then applies).
+
+The water side can be held at its outlet: the inlet temperature ``T_in`` is moved until the
+solved outlet meets the required supply temperature, ``T_in = T_supply - Q / C`` with the
+water's capacity rate ``C = Q / (T_out - T_in)`` read from the solve (C depends on T_in only
+through the water's heat capacity, so two or three rounds settle it to 1e-9 K).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from scipy.optimize import brentq
+
+from workbench.scenario import FlatScenario
+from workbench.solver import SolveResult, prepare, solve
+from workbench.sweep.paths import SweepPath, read_output, resolve_output, resolve_path
+from workbench.sweep.prepared import apply_values
+from workbench.units import ZERO_CELSIUS_K
+
+__all__ = ["CapacitySolver", "PartLoadResult"]
+
+WATER_TOLERANCE_K = 1e-9
+"""How closely a held water outlet meets its temperature [K]."""
+
+CAPACITY_RTOL = 1e-10
+"""Relative tolerance of the control parameter found by the root find [-]."""
+
+
+@dataclass
+class PartLoadResult:
+    """One operating point solved for a required capacity.
+
+    Attributes
+    ----------
+    target_w : float
+        Required capacity [W].
+    capacity_w : float
+        Capacity reached [W] (NaN when not converged).
+    cop : float
+        COP of the solved point [-] (NaN when not converged).
+    control : float
+        Value of the control parameter (speed [Hz]).
+    limit : str or None
+        ``"max"`` (capacity short of the target), ``"min"`` (the unit cycles) or None.
+    water_inlet : float
+        Water inlet value as set (in the parameter's unit, K or degC).
+    converged : bool
+        Every solve of the point converged.
+    hint : str
+        Why not, when not converged.
+    values : dict
+        Path -> value set on the scenario (re-solving the document with these gives the point).
+    result : SolveResult or None
+        The final solve.
+    """
+
+    target_w: float
+    capacity_w: float = math.nan
+    cop: float = math.nan
+    control: float = math.nan
+    limit: str | None = None
+    water_inlet: float = math.nan
+    converged: bool = False
+    hint: str = ""
+    values: dict[str, float] = field(default_factory=dict)
+    result: SolveResult | None = None
+
+
+class _NotConverged(Exception):
+    def __init__(self, result: SolveResult) -> None:
+        super().__init__(result.hint or result.stop_reason)
+        self.result = result
+
+
+def _in_kelvin(path: str) -> bool:
+    return path.endswith("_k")
+
+
+class CapacitySolver:
+    """Solves one scenario at several conditions for a required capacity.
+
+    Parameters
+    ----------
+    flat : FlatScenario
+        The scenario (its values are the starting point).
+    outdoor : str
+        Path of the outdoor temperature (``_c`` or ``_k``).
+    water : str
+        Path of the water inlet temperature (``_c`` or ``_k``).
+    control : str
+        Path of the control parameter.
+    output : str
+        Path of the capacity output [W] (its component must report
+        ``secondary_outlet_temperature`` when the water outlet is held).
+    bounds : tuple of float
+        Lowest and highest control value.
+    cop_key : str
+        Summary key of the COP (``cop_heating``).
+    """
+
+    def __init__(
+        self,
+        flat: FlatScenario,
+        outdoor: str,
+        water: str,
+        control: str,
+        output: str,
+        bounds: tuple[float, float],
+        cop_key: str = "cop_heating",
+    ) -> None:
+        self.doc = flat.to_dict()
+        self.system = prepare(copy.deepcopy(self.doc))
+        self.specs: list[SweepPath] = [
+            resolve_path(flat, outdoor),
+            resolve_path(flat, water),
+            resolve_path(flat, control),
+        ]
+        self.output = resolve_output(flat, output)
+        self.water_out = SweepPath(
+            f"{self.output.owner}.secondary_outlet_temperature",
+            "component",
+            self.output.owner,
+            "secondary_outlet_temperature",
+        )
+        self.lo, self.hi = bounds
+        self.cop_key = cop_key
+        self.last: SolveResult | None = None
+        self.solves = 0
+
+    # -- one solve --------------------------------------------------------------------------
+    def run(self, outdoor: float, water_in: float, control: float) -> SolveResult:
+        """Solve at the given values (warm start, then cold); raise when not converged."""
+        apply_values(self.system, self.specs, (outdoor, water_in, control))
+        starts: list[SolveResult | None] = [self.last] if self.last is not None else []
+        starts.append(None)
+        result: SolveResult | None = None
+        for start in starts:
+            self.solves += 1
+            result = solve(self.doc, system=self.system, initial=start)
+            if result.converged:
+                self.last = result
+                return result
+        assert result is not None
+        raise _NotConverged(result)
+
+    def capacity(self, result: SolveResult) -> float:
+        """Capacity output of a result [W]."""
+        return float(read_output(result, self.output))
+
+    def _water_c(self, result: SolveResult, water_in: float) -> tuple[float, float]:
+        """Water outlet temperature [unit of the water path] and capacity rate [W/unit]."""
+        t_out_k = float(read_output(result, self.water_out))
+        t_out = t_out_k if _in_kelvin(self.specs[1].path) else t_out_k - ZERO_CELSIUS_K
+        q = self.capacity(result)
+        rate = q / (t_out - water_in) if t_out != water_in else math.inf
+        return t_out, rate
+
+    # -- a point ----------------------------------------------------------------------------
+    def solve_for(
+        self, outdoor: float, target_w: float, supply: float | None, water_in: float
+    ) -> PartLoadResult:
+        """The operating point at ``outdoor`` that delivers ``target_w`` (clamped).
+
+        Parameters
+        ----------
+        outdoor : float
+            Outdoor temperature [unit of its path].
+        target_w : float
+            Required capacity [W].
+        supply : float or None
+            Water outlet temperature to hold [unit of the water path]; None: the water inlet is
+            ``water_in`` as given.
+        water_in : float
+            Starting (or fixed) water inlet temperature [unit of the water path].
+
+        Returns
+        -------
+        PartLoadResult
+            Converged or not (with the hint of the solve that failed).
+        """
+        point = PartLoadResult(target_w=target_w)
+        try:
+            control = self._start_control()
+            if supply is not None:
+                for _ in range(4):  # settle the capacity rate at the target heat
+                    res = self.run(outdoor, water_in, control)
+                    _, rate = self._water_c(res, water_in)
+                    new = supply - target_w / rate
+                    if abs(new - water_in) < WATER_TOLERANCE_K:
+                        break
+                    water_in = new
+            control, limit, res = self._control_for(outdoor, water_in, target_w)
+            for _ in range(40):
+                if supply is None:
+                    break
+                t_out, rate = self._water_c(res, water_in)
+                if abs(t_out - supply) < WATER_TOLERANCE_K:
+                    break
+                water_in = supply - self.capacity(res) / rate
+                if limit is None:  # the capacity is the target: find the control again
+                    control, limit, res = self._control_for(outdoor, water_in, target_w)
+                else:  # held at a bound: only the water moves
+                    res = self.run(outdoor, water_in, control)
+            point.limit = limit
+        except _NotConverged as exc:
+            point.hint = exc.result.hint or f"stopped: {exc.result.stop_reason}"
+            point.result = exc.result
+            point.values = self._values(outdoor, water_in, control)
+            point.control, point.water_inlet = control, water_in
+            return point
+        point.converged = True
+        point.result = res
+        point.control, point.water_inlet = control, water_in
+        point.capacity_w = self.capacity(res)
+        point.cop = float(res.summary[self.cop_key])
+        point.values = self._values(outdoor, water_in, control)
+        return point
+
+    def _values(self, outdoor: float, water_in: float, control: float) -> dict[str, float]:
+        return {s.path: float(v) for s, v in zip(self.specs, (outdoor, water_in, control))}
+
+    def _start_control(self) -> float:
+        if self.last is not None:
+            return float(self.system.components[self.specs[2].owner].params[self.specs[2].key])
+        return 0.5 * (self.lo + self.hi)
+
+    def _control_for(
+        self, outdoor: float, water_in: float, target_w: float
+    ) -> tuple[float, str | None, SolveResult]:
+        """Control value for the target at fixed water inlet, clamped to the bounds."""
+        memo: dict[float, SolveResult] = {}
+
+        def at(value: float) -> SolveResult:
+            if value not in memo:
+                memo[value] = self.run(outdoor, water_in, value)
+            return memo[value]
+
+        if self.capacity(at(self.hi)) <= target_w:
+            return self.hi, "max", at(self.hi)
+        if self.capacity(at(self.lo)) >= target_w:
+            return self.lo, "min", at(self.lo)
+
+        def gap(value: float) -> float:
+            return self.capacity(at(value)) - target_w
+
+        found: Any = brentq(gap, self.lo, self.hi, rtol=CAPACITY_RTOL, xtol=1e-12)
+        value = float(found)
+        return value, None, at(value)

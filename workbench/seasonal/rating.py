@@ -1,0 +1,334 @@
+"""The rating of a scenario: solve the EN 14825 test points, then apply the bin method.
+
+For each test point of the climate (A, B, C, D, G for the colder season, E at the operation limit
+TOL and F at the bivalent temperature Tbiv) the scenario is solved at the point's outdoor and
+water outlet temperature, the control parameter chosen so the capacity meets the part load
+``Pdesignh (Tj - 16)/(Tdesignh - 16)`` (clamped to its range, :mod:`workbench.seasonal.partload`).
+The solved capacity and COP are the declared points of :func:`workbench.seasonal.scop_from_declared`.
+
+Where the standard leaves a choice (docs/seasonal.md):
+
+* Water outlet of a variable-outlet unit at E and F: linear in Tj between the standard's points
+  (the design point at Tdesignh with 35/55 degC and A..D); below Tdesignh, 35/55 degC.
+* E and F below the climate's design temperature (TOL -15 degC in the warmer season) are
+  solved at the design temperature: the season has no colder bin.
+* A point whose temperature equals another's (F at A's -7 degC) is solved once, under the
+  standard's name first (``A/F``).
+* A test point that does not converge leaves the rating incomplete: the figures are None, the
+  point is named with its solver hint.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario import FlatScenario, ScenarioConfig, flatten, load_scenario
+from workbench.scenario.seasonal import SeasonalConfig
+from workbench.scenario.types import ScenarioLike
+from workbench.seasonal import en14825
+from workbench.seasonal.bins import SeasonalHeating, part_load_ratio, scop_from_declared
+from workbench.seasonal.partload import CapacitySolver, PartLoadResult
+from workbench.units import ZERO_CELSIUS_K
+
+__all__ = ["TEST_POINT_COLUMNS", "SeasonalRating", "rate", "rating_conditions"]
+
+TEST_POINT_COLUMNS = (
+    "name",
+    "t_c",
+    "supply_c",
+    "load_kw",
+    "capacity_kw",
+    "cop",
+    "part_load",
+    "speed_hz",
+    "limit",
+    "converged",
+    "hint",
+)
+"""Columns of the test points table (``speed_hz``: the control parameter's value)."""
+
+
+@dataclass
+class SeasonalRating:
+    """A scenario's seasonal rating.
+
+    Attributes
+    ----------
+    name : str
+        Scenario name.
+    settings : SeasonalConfig
+        The ``seasonal`` block used (climate possibly overridden).
+    complete : bool
+        Every test point converged; False leaves the figures None.
+    scop, scop_on, scop_net, eta_s : float or None
+        Seasonal figures [-, %] (None when incomplete).
+    test_points : pandas.DataFrame
+        One row per test point (:data:`TEST_POINT_COLUMNS`).
+    bins : pandas.DataFrame or None
+        The bin method's table (None when incomplete).
+    heating : SeasonalHeating or None
+        The bin method's full result.
+    points : list of PartLoadResult
+        The solved points (values to re-solve each, solve results).
+    solves : int
+        Solver calls spent.
+    """
+
+    name: str
+    settings: SeasonalConfig
+    complete: bool
+    scop: float | None
+    scop_on: float | None
+    scop_net: float | None
+    eta_s: float | None
+    test_points: pd.DataFrame
+    bins: pd.DataFrame | None
+    heating: SeasonalHeating | None = None
+    points: list[PartLoadResult] = field(default_factory=list)
+    solves: int = 0
+
+    @property
+    def limiting_point(self) -> str | None:
+        """The converged test point with the lowest COP (None when there is none)."""
+        ok = self.test_points[self.test_points["converged"]]
+        if ok.empty:
+            return None
+        return str(ok.loc[ok["cop"].idxmin(), "name"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: figures, test points and bins (NaN as None)."""
+
+        def rows(frame: pd.DataFrame | None) -> list[dict[str, Any]] | None:
+            if frame is None:
+                return None
+            out = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+            return [{str(k): _plain(v) for k, v in row.items()} for row in out]
+
+        s = self.settings
+        return {
+            "name": self.name,
+            "standard": s.standard,
+            "climate": s.climate,
+            "application": s.application,
+            "design_load_kw": s.design_load_kw,
+            "complete": self.complete,
+            "scop": self.scop,
+            "scop_on": self.scop_on,
+            "scop_net": self.scop_net,
+            "eta_s": self.eta_s,
+            "limiting_point": self.limiting_point,
+            "test_points": rows(self.test_points),
+            "bins": rows(self.bins),
+        }
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _outlet_c(settings: SeasonalConfig, t_c: float) -> float:
+    """Water outlet temperature of the test condition at ``t_c`` [degC]."""
+    design_out = en14825.APPLICATIONS[settings.application]
+    if settings.outlet == "fixed":
+        return design_out
+    season = en14825.CLIMATES[settings.climate]
+    table = sorted(
+        [(season.design_c, design_out)]
+        + [
+            (p.t_c, p.outlet_c[settings.application])
+            for p in en14825.HEATING_TEST_POINTS[settings.climate]
+        ]
+    )
+    if t_c <= table[0][0]:
+        return table[0][1]
+    if t_c >= table[-1][0]:
+        return table[-1][1]
+    for (t0, y0), (t1, y1) in itertools.pairwise(table):
+        if t0 <= t_c <= t1:
+            return y0 + (y1 - y0) * (t_c - t0) / (t1 - t0)
+    raise AssertionError(t_c)
+
+
+def rating_conditions(settings: SeasonalConfig) -> list[tuple[str, float, float]]:
+    """The test points of a rating: ``(name, Tj [degC], water outlet [degC])``, coldest first.
+
+    Parameters
+    ----------
+    settings : SeasonalConfig
+        The ``seasonal`` block.
+
+    Returns
+    -------
+    list of tuple
+        A..D (G) of the climate, E at TOL and F at Tbiv; points at one temperature merged
+        (``A/F``).
+    """
+    season = en14825.CLIMATES[settings.climate]
+    named: dict[float, list[str]] = {}
+    for p in en14825.HEATING_TEST_POINTS[settings.climate]:
+        named.setdefault(p.t_c, []).append(p.name)
+    tol = settings.operation_limit_c if settings.operation_limit_c is not None else season.design_c
+    named.setdefault(max(float(tol), season.design_c), []).append("E")
+    named.setdefault(max(float(settings.bivalent_c), season.design_c), []).append("F")
+    return [(("/".join(n)), t, _outlet_c(settings, t)) for t, n in sorted(named.items())]
+
+
+def _bounds(flat: FlatScenario, settings: SeasonalConfig) -> tuple[float, float]:
+    cap = settings.capacity
+    owner = cap.parameter.rsplit(".", 1)[0]
+    params = flat.components[owner].params if owner in flat.components else {}
+    lo = cap.min if cap.min is not None else params.get("min_speed_hz")
+    hi = cap.max if cap.max is not None else params.get("max_speed_hz")
+    if lo is None or hi is None or not lo < hi:
+        raise ScenarioError(
+            [
+                ScenarioIssue(
+                    "seasonal.capacity",
+                    f"the range of {cap.parameter} is unknown or empty ({lo}..{hi}): give "
+                    "min/max here or min_speed_hz/max_speed_hz on the component",
+                )
+            ],
+            source="seasonal",
+        )
+    return float(lo), float(hi)
+
+
+def _temperature(path: str, t_c: float) -> float:
+    return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
+
+
+def rate(scenario: ScenarioLike, climate: str | None = None) -> SeasonalRating:
+    """Rate a scenario to EN 14825:2018 (heating, air-to-water) from its ``seasonal`` block.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, dict, str or path
+        A schema-version-2 scenario with a ``seasonal`` block.
+    climate : str, optional
+        ``average``, ``warmer`` or ``colder`` in place of the block's.
+
+    Returns
+    -------
+    SeasonalRating
+        Complete (figures set) or incomplete (a test point did not converge: named with its
+        hint, figures None).
+
+    Raises
+    ------
+    ScenarioError
+        Invalid document, no ``seasonal`` block, a path that names nothing, an unknown
+        climate or no range for the control parameter.
+    """
+    config = scenario if isinstance(scenario, ScenarioConfig) else load_scenario(scenario)
+    if config.seasonal is None:
+        raise ScenarioError(
+            [
+                ScenarioIssue(
+                    "seasonal", "the scenario has no seasonal block (see docs/seasonal.md)"
+                )
+            ],
+            source="seasonal",
+        )
+    settings = config.seasonal
+    if climate is not None:
+        if climate not in en14825.CLIMATES:
+            raise ScenarioError(
+                [
+                    ScenarioIssue(
+                        "climate", f"{climate!r} is not one of {', '.join(en14825.CLIMATES)}"
+                    )
+                ],
+                source="seasonal",
+            )
+        settings = settings.model_copy(update={"climate": climate})
+    flat = flatten(config)
+    bounds = _bounds(flat, settings)
+    try:
+        solver = CapacitySolver(
+            flat,
+            settings.outdoor,
+            settings.water.parameter,
+            settings.capacity.parameter,
+            settings.capacity.output,
+            bounds,
+        )
+    except ScenarioError as exc:  # name the block's field
+        raise ScenarioError(
+            [ScenarioIssue(f"seasonal.{i.path}", i.message) for i in exc.issues], source="seasonal"
+        ) from exc
+    season = en14825.CLIMATES[settings.climate]
+    water_path = settings.water.parameter
+    hold = settings.water.hold == "outlet"
+    water_start = float(solver.system.components[solver.specs[1].owner].params[solver.specs[1].key])
+    rows, points = [], []
+    for name, t_c, supply_c in rating_conditions(settings):
+        pl = part_load_ratio(t_c, season.design_c)
+        load_kw = settings.design_load_kw * pl
+        supply = _temperature(water_path, supply_c)
+        point = solver.solve_for(
+            _temperature(settings.outdoor, t_c),
+            load_kw * 1e3,
+            supply if hold else None,
+            water_start if hold else supply,
+        )
+        if point.converged:
+            water_start = point.water_inlet
+        points.append(point)
+        rows.append(
+            {
+                "name": name,
+                "t_c": t_c,
+                "supply_c": supply_c,
+                "load_kw": load_kw,
+                "capacity_kw": point.capacity_w / 1e3,
+                "cop": point.cop,
+                "part_load": pl,
+                "speed_hz": point.control,
+                "limit": point.limit,
+                "converged": point.converged,
+                "hint": point.hint or None,
+            }
+        )
+    table = pd.DataFrame(rows, columns=list(TEST_POINT_COLUMNS))
+    complete = bool(table["converged"].all())
+    base = SeasonalRating(
+        name=config.name or "",
+        settings=settings,
+        complete=complete,
+        scop=None,
+        scop_on=None,
+        scop_net=None,
+        eta_s=None,
+        test_points=table,
+        bins=None,
+        points=points,
+        solves=solver.solves,
+    )
+    if not complete:
+        return base
+    heating = scop_from_declared(
+        [
+            {"name": r["name"], "t_c": r["t_c"], "capacity_kw": r["capacity_kw"], "cop": r["cop"]}
+            for r in rows
+        ],
+        settings.design_load_kw,
+        settings.climate,
+        operation_limit_c=settings.operation_limit_c,
+        cd=settings.cd,
+        off_mode_kw=settings.off_mode_kw.model_dump(),
+    )
+    base.heating = heating
+    base.bins = heating.bins
+    base.scop, base.scop_on = heating.scop, heating.scop_on
+    base.scop_net, base.eta_s = heating.scop_net, heating.eta_s
+    return base
