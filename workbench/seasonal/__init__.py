@@ -10,13 +10,17 @@ from workbench.seasonal.bins import (
     seer_from_declared,
 )
 from workbench.seasonal.rating import SeasonalRating, rate
+from workbench.seasonal.us import USRating, hspf2_from_declared, seer2_from_declared
 
 __all__ = [
     "RatingInputError",
     "SeasonalCooling",
     "SeasonalHeating",
     "SeasonalRating",
+    "USRating",
+    "hspf2_from_declared",
     "rate",
     "scop_from_declared",
+    "seer2_from_declared",
     "seer_from_declared",
 ]

@@ -50,6 +50,8 @@ __all__ = [
     "SeasonalHeating",
     "Table",
     "declared_points",
+    "degraded",
+    "line_through",
     "part_load_ratio",
     "scop_from_declared",
     "seer_from_declared",
@@ -190,8 +192,23 @@ def degraded(cop_d: float, capacity_ratio: float, cd: float) -> float:
     return cop_d * capacity_ratio / (cd * capacity_ratio + 1.0 - cd)
 
 
-def _line(t: float, ts: np.ndarray, ys: np.ndarray) -> float:
-    """Linear in t between neighbours; beyond the ends, the line through the nearest two."""
+def line_through(t: float, ts: np.ndarray, ys: np.ndarray) -> float:
+    """Linear interpolation between neighbouring points; beyond the ends, the nearest two's line.
+
+    Parameters
+    ----------
+    t : float
+        Where [degC].
+    ts : numpy.ndarray
+        Rising point temperatures [degC] (at least two).
+    ys : numpy.ndarray
+        Values at the points [any unit].
+
+    Returns
+    -------
+    float
+        The value at ``t`` [unit of ``ys``].
+    """
     if t <= ts[0]:
         i = 0
     elif t >= ts[-1]:
@@ -351,8 +368,8 @@ def scop_from_declared(
         if operation_limit_c is not None and t < operation_limit_c:
             cap, cop, backup = 0.0, math.nan, load
         else:
-            cap = _line(t, ts, caps)
-            cop = _line(t, ts, cops)
+            cap = line_through(t, ts, caps)
+            cop = line_through(t, ts, cops)
             backup = max(0.0, load - cap)
         if not (math.isnan(cop) or cop > 0):
             raise RatingInputError(
@@ -444,8 +461,8 @@ def seer_from_declared(
     for t, hours in season.bins:
         pl = part_load_ratio(t, season.design_c)
         load = design_load_kw * pl
-        cap = _line(t, ts, caps)
-        eer = _line(t, ts, eers)
+        cap = line_through(t, ts, caps)
+        eer = line_through(t, ts, eers)
         if not eer > 0:
             raise RatingInputError(f"bin {t:g} degC: the interpolated EERbin is {eer:.3f}")
         rows.append(
