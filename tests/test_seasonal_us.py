@@ -25,11 +25,13 @@ def test_us_region_iv_table_matches_the_standard():
 
 
 def test_us_hspf2_constant_cop_without_cycling_loss_is_3412_cop():
+    # more capacity in the cold than the load line ever asks (1.348 Qh(47) at -8 degF)
     pts = [
-        {"t_c": -20, "capacity_kw": 100, "cop": 3.0},
+        {"t_c": -30, "capacity_kw": 300, "cop": 3.0},
         {"t_c": 20, "capacity_kw": 100, "cop": 3.0},
     ]
     r = hspf2_from_declared(pts, cd=0.0)
+    assert (r.bins["backup_kw"] == 0).all()
     assert r.value == pytest.approx(3.0 * 3.412, rel=1e-12)
 
 
