@@ -75,7 +75,7 @@ def run_seasonal(args: argparse.Namespace) -> int:
         if rating.bins is None:
             print("no chart: the rating is incomplete", file=sys.stderr)
         else:
-            fig = plot_bins(rating)
+            fig, _ax = plot_bins(rating)
             fig.savefig(args.plot, dpi=120, bbox_inches="tight")
             print(f"chart written to {args.plot}", file=sys.stderr)
     return EXIT_OK if rating.complete else EXIT_FAILED

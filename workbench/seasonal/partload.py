@@ -56,6 +56,8 @@ class PartLoadResult:
         ``"max"`` (capacity short of the target), ``"min"`` (the unit cycles) or None.
     water_inlet : float
         Water inlet value as set (in the parameter's unit, K or degC).
+    full_capacity_w : float
+        Capacity at the highest control value (full speed) at the same conditions [W].
     converged : bool
         Every solve of the point converged.
     hint : str
@@ -72,6 +74,7 @@ class PartLoadResult:
     control: float = math.nan
     limit: str | None = None
     water_inlet: float = math.nan
+    full_capacity_w: float = math.nan
     converged: bool = False
     hint: str = ""
     values: dict[str, float] = field(default_factory=dict)
@@ -138,6 +141,7 @@ class CapacitySolver:
         self.cop_key = cop_key
         self.last: SolveResult | None = None
         self.solves = 0
+        self.full_capacity_w = math.nan
 
     # -- one solve --------------------------------------------------------------------------
     def run(self, outdoor: float, water_in: float, control: float) -> SolveResult:
@@ -224,6 +228,7 @@ class CapacitySolver:
         point.result = res
         point.control, point.water_inlet = control, water_in
         point.capacity_w = self.capacity(res)
+        point.full_capacity_w = self.full_capacity_w
         point.cop = float(res.summary[self.cop_key])
         point.values = self._values(outdoor, water_in, control)
         return point
@@ -247,7 +252,8 @@ class CapacitySolver:
                 memo[value] = self.run(outdoor, water_in, value)
             return memo[value]
 
-        if self.capacity(at(self.hi)) <= target_w:
+        self.full_capacity_w = self.capacity(at(self.hi))
+        if self.full_capacity_w <= target_w:
             return self.hi, "max", at(self.hi)
         if self.capacity(at(self.lo)) >= target_w:
             return self.lo, "min", at(self.lo)

@@ -47,11 +47,13 @@ TEST_POINT_COLUMNS = (
     "cop",
     "part_load",
     "speed_hz",
+    "full_capacity_kw",
     "limit",
     "converged",
     "hint",
 )
-"""Columns of the test points table (``speed_hz``: the control parameter's value)."""
+"""Columns of the test points table (``speed_hz``: the control parameter's value;
+``full_capacity_kw``: the capacity at the highest value, same conditions)."""
 
 
 @dataclass
@@ -294,6 +296,7 @@ def rate(scenario: ScenarioLike, climate: str | None = None) -> SeasonalRating:
                 "cop": point.cop,
                 "part_load": pl,
                 "speed_hz": point.control,
+                "full_capacity_kw": point.full_capacity_w / 1e3,
                 "limit": point.limit,
                 "converged": point.converged,
                 "hint": point.hint or None,
