@@ -61,6 +61,7 @@ def test_the_notebooks_exist():
         "04_note_search",
         "05_run_log",
         "06_branching_and_exergy",
+        "07_seasonal",
     ]
 
 

@@ -145,7 +145,23 @@ def test_rating_cli_tables_name_the_limiting_point(capsys):
     assert main(["seasonal", str(EXAMPLE)]) == 0
     text = capsys.readouterr().out
     assert "SCOP" in text
-    assert "lowest COP at test point E" in text
+    assert "limited most by test point B" in text
+    assert "lowest COP at E" in text
+
+
+def test_rating_sensitivity_finds_the_point_that_limits_scop(rating):
+    sens = rating.sensitivity(1.1)
+    assert list(sens["gain"]) == sorted(sens["gain"], reverse=True)
+    assert (sens["gain"] > 0).all()  # a better COP anywhere raises SCOP
+    assert rating.limiting_point == sens.loc[0, "name"]
+    # by hand: the SCOP with B's COP raised 10 %
+    pts = rating.test_points[["t_c", "capacity_kw", "cop"]].to_dict(orient="records")
+    pts[2]["cop"] *= 1.1
+    again = scop_from_declared(
+        pts, 9.5, "average", operation_limit_c=-10.0, cd=0.9,
+        off_mode_kw={"to": 0.015, "sb": 0.010, "ck": 0.0, "off": 0.010},
+    )  # fmt: skip
+    assert sens.set_index("name").loc["B", "scop"] == pytest.approx(again.scop, rel=1e-12)
 
 
 def test_rating_bad_input_names_the_place(tmp_path, capsys):

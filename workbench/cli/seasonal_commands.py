@@ -107,5 +107,6 @@ def _print_tables(rating: object) -> None:
     print()
     print(
         f"SCOP {rating.scop:.2f}  SCOPon {rating.scop_on:.2f}  SCOPnet {rating.scop_net:.2f}  "
-        f"eta_s {rating.eta_s:.0f} %  (lowest COP at test point {rating.limiting_point})"
+        f"eta_s {rating.eta_s:.0f} %  (SCOP is limited most by test point "
+        f"{rating.limiting_point}; lowest COP at {rating.lowest_cop_point})"
     )

@@ -4,7 +4,7 @@ Reads a :class:`workbench.seasonal.SeasonalRating` (or its bins and test points 
 top axes hold the heating load line, the unit's capacity at full speed (interpolated between the
 test points), the capacity it delivers and the back-up heat per bin [kW], with the bin hours as
 grey bars on a second axis; the bottom axes hold COPbin per bin with the test points marked and
-the one with the lowest COP named.
+the one that limits SCOP named (:meth:`SeasonalRating.limiting_point`).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
         ax_cop.text(
             0.01,
             0.95,
-            f"lowest COP: test point {limiting}",
+            f"SCOP limited most by test point {limiting}",
             transform=ax_cop.transAxes,
             va="top",
             fontsize=8,

@@ -51,8 +51,9 @@ def rating_note(rating: SeasonalRating) -> tuple[str, str]:
         head = (
             f"Seasonal rating of {rating.name}: {where}. SCOP {_num(rating.scop)}, SCOPon "
             f"{_num(rating.scop_on or 0)}, SCOPnet {_num(rating.scop_net or 0)}, seasonal space "
-            f"heating efficiency ηs {rating.eta_s:.0f} %. The lowest COP is at test point "
-            f"{rating.limiting_point}."
+            f"heating efficiency ηs {rating.eta_s:.0f} %. SCOP is limited most by test point "
+            f"{rating.limiting_point} (a 10 % better COP there raises SCOP most); the lowest COP "
+            f"is at test point {rating.lowest_cop_point}."
         )
     else:
         failed = rating.test_points[~rating.test_points["converged"]]

@@ -96,12 +96,65 @@ class SeasonalRating:
     solves: int = 0
 
     @property
-    def limiting_point(self) -> str | None:
+    def lowest_cop_point(self) -> str | None:
         """The converged test point with the lowest COP (None when there is none)."""
         ok = self.test_points[self.test_points["converged"]]
         if ok.empty:
             return None
         return str(ok.loc[ok["cop"].idxmin(), "name"])
+
+    @property
+    def limiting_point(self) -> str | None:
+        """The test point that limits SCOP: the one whose 10 % better COP raises SCOP most.
+
+        None when the rating is incomplete (see :meth:`sensitivity`).
+        """
+        if not self.complete:
+            return None
+        return str(self.sensitivity().loc[0, "name"])
+
+    def sensitivity(self, factor: float = 1.1) -> pd.DataFrame:
+        """Which test point limits SCOP: the SCOP with each point's COP raised by ``factor``.
+
+        Parameters
+        ----------
+        factor : float
+            Multiplier on one test point's COP at a time [-].
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``name``, ``t_c``, ``cop``, ``scop`` (with that point improved) and ``gain``
+            (``scop`` minus the rating's SCOP), largest gain first: the first row is the point
+            whose efficiency matters most.
+
+        Raises
+        ------
+        ValueError
+            The rating is incomplete.
+        """
+        if not self.complete or self.scop is None:
+            raise ValueError("the rating is incomplete: no SCOP to vary")
+        s = self.settings
+        base = self.test_points[["name", "t_c", "capacity_kw", "cop"]].to_dict(orient="records")
+        rows = []
+        for i, point in enumerate(base):
+            varied = [dict(p) for p in base]
+            varied[i]["cop"] = point["cop"] * factor
+            r = scop_from_declared(
+                varied,
+                s.design_load_kw,
+                s.climate,
+                operation_limit_c=s.operation_limit_c,
+                cd=s.cd,
+                off_mode_kw=s.off_mode_kw.model_dump(),
+            )
+            rows.append(
+                {"name": point["name"], "t_c": point["t_c"], "cop": point["cop"], "scop": r.scop}
+            )
+        out = pd.DataFrame(rows)
+        out["gain"] = out["scop"] - self.scop
+        return out.sort_values("gain", ascending=False, ignore_index=True)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: figures, test points and bins (NaN as None)."""
@@ -125,6 +178,7 @@ class SeasonalRating:
             "scop_net": self.scop_net,
             "eta_s": self.eta_s,
             "limiting_point": self.limiting_point,
+            "lowest_cop_point": self.lowest_cop_point,
             "test_points": rows(self.test_points),
             "bins": rows(self.bins),
         }
@@ -209,7 +263,9 @@ def _temperature(path: str, t_c: float) -> float:
     return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
 
 
-def rate(scenario: ScenarioLike, climate: str | None = None) -> SeasonalRating:
+def rate(
+    scenario: ScenarioLike, climate: str | None = None, application: str | None = None
+) -> SeasonalRating:
     """Rate a scenario to EN 14825:2018 (heating, air-to-water) from its ``seasonal`` block.
 
     Parameters
@@ -218,6 +274,8 @@ def rate(scenario: ScenarioLike, climate: str | None = None) -> SeasonalRating:
         A schema-version-2 scenario with a ``seasonal`` block.
     climate : str, optional
         ``average``, ``warmer`` or ``colder`` in place of the block's.
+    application : str, optional
+        ``low`` or ``medium`` in place of the block's.
 
     Returns
     -------
@@ -253,6 +311,18 @@ def rate(scenario: ScenarioLike, climate: str | None = None) -> SeasonalRating:
                 source="seasonal",
             )
         settings = settings.model_copy(update={"climate": climate})
+    if application is not None:
+        if application not in en14825.APPLICATIONS:
+            raise ScenarioError(
+                [
+                    ScenarioIssue(
+                        "application",
+                        f"{application!r} is not one of {', '.join(en14825.APPLICATIONS)}",
+                    )
+                ],
+                source="seasonal",
+            )
+        settings = settings.model_copy(update={"application": application})
     flat = flatten(config)
     bounds = _bounds(flat, settings)
     try:
