@@ -21,15 +21,24 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
 from scipy.optimize import brentq
 
-from workbench.scenario import FlatScenario
+from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario import FlatScenario, as_flat
+from workbench.scenario.types import ScenarioLike
 from workbench.solver import SolveResult, prepare, solve
-from workbench.sweep.paths import SweepPath, read_output, resolve_output, resolve_path
+from workbench.sweep.paths import (
+    SweepPath,
+    case_document,
+    read_output,
+    resolve_output,
+    resolve_path,
+)
 from workbench.sweep.prepared import apply_values
 from workbench.units import ZERO_CELSIUS_K
 
-__all__ = ["CapacitySolver", "PartLoadResult"]
+__all__ = ["CapacitySolver", "PartLoadResult", "part_load_sweep", "solve_for_capacity"]
 
 WATER_TOLERANCE_K = 1e-9
 """How closely a held water outlet meets its temperature [K]."""
@@ -98,10 +107,10 @@ class CapacitySolver:
     ----------
     flat : FlatScenario
         The scenario (its values are the starting point).
-    outdoor : str
-        Path of the outdoor temperature (``_c`` or ``_k``).
-    water : str
-        Path of the water inlet temperature (``_c`` or ``_k``).
+    outdoor : str or None
+        Path of the outdoor temperature (``_c`` or ``_k``), or of any value set per point.
+    water : str or None
+        Path of the water inlet temperature (``_c`` or ``_k``); None: the water is not set.
     control : str
         Path of the control parameter.
     output : str
@@ -116,8 +125,8 @@ class CapacitySolver:
     def __init__(
         self,
         flat: FlatScenario,
-        outdoor: str,
-        water: str,
+        outdoor: str | None,
+        water: str | None,
         control: str,
         output: str,
         bounds: tuple[float, float],
@@ -125,11 +134,10 @@ class CapacitySolver:
     ) -> None:
         self.doc = flat.to_dict()
         self.system = prepare(copy.deepcopy(self.doc))
-        self.specs: list[SweepPath] = [
-            resolve_path(flat, outdoor),
-            resolve_path(flat, water),
-            resolve_path(flat, control),
+        self.slots: list[SweepPath | None] = [
+            resolve_path(flat, p) if p is not None else None for p in (outdoor, water, control)
         ]
+        self.specs: list[SweepPath] = [s for s in self.slots if s is not None]
         self.output = resolve_output(flat, output)
         self.water_out = SweepPath(
             f"{self.output.owner}.secondary_outlet_temperature",
@@ -146,7 +154,10 @@ class CapacitySolver:
     # -- one solve --------------------------------------------------------------------------
     def run(self, outdoor: float, water_in: float, control: float) -> SolveResult:
         """Solve at the given values (warm start, then cold); raise when not converged."""
-        apply_values(self.system, self.specs, (outdoor, water_in, control))
+        values = (outdoor, water_in, control)
+        apply_values(
+            self.system, self.specs, tuple(v for s, v in zip(self.slots, values) if s is not None)
+        )
         starts: list[SolveResult | None] = [self.last] if self.last is not None else []
         starts.append(None)
         result: SolveResult | None = None
@@ -166,7 +177,9 @@ class CapacitySolver:
     def _water_c(self, result: SolveResult, water_in: float) -> tuple[float, float]:
         """Water outlet temperature [unit of the water path] and capacity rate [W/unit]."""
         t_out_k = float(read_output(result, self.water_out))
-        t_out = t_out_k if _in_kelvin(self.specs[1].path) else t_out_k - ZERO_CELSIUS_K
+        water = self.slots[1]
+        assert water is not None
+        t_out = t_out_k if _in_kelvin(water.path) else t_out_k - ZERO_CELSIUS_K
         q = self.capacity(result)
         rate = q / (t_out - water_in) if t_out != water_in else math.inf
         return t_out, rate
@@ -234,11 +247,13 @@ class CapacitySolver:
         return point
 
     def _values(self, outdoor: float, water_in: float, control: float) -> dict[str, float]:
-        return {s.path: float(v) for s, v in zip(self.specs, (outdoor, water_in, control))}
+        values = (outdoor, water_in, control)
+        return {s.path: float(v) for s, v in zip(self.slots, values) if s is not None}
 
     def _start_control(self) -> float:
         if self.last is not None:
-            return float(self.system.components[self.specs[2].owner].params[self.specs[2].key])
+            spec = self.specs[-1]
+            return float(self.system.components[spec.owner].params[spec.key])
         return 0.5 * (self.lo + self.hi)
 
     def _control_for(
@@ -264,3 +279,135 @@ class CapacitySolver:
         found: Any = brentq(gap, self.lo, self.hi, rtol=CAPACITY_RTOL, xtol=1e-12)
         value = float(found)
         return value, None, at(value)
+
+
+def _prepare_solver(
+    scenario: ScenarioLike,
+    control: str,
+    output: str,
+    bounds: tuple[float, float] | None,
+    varied: str | None,
+    conditions: dict[str, float] | None,
+) -> CapacitySolver:
+    flat = as_flat(scenario)
+    if conditions:
+        specs = [resolve_path(flat, p) for p in conditions]
+        flat = as_flat(case_document(flat.to_dict(), specs, tuple(conditions.values())))
+    owner = resolve_path(flat, control).owner
+    params = flat.components[owner].params
+    lo, hi = (
+        bounds if bounds is not None else (params.get("min_speed_hz"), params.get("max_speed_hz"))
+    )
+    if lo is None or hi is None or not lo < hi:
+        raise ScenarioError(
+            [
+                ScenarioIssue(
+                    control,
+                    f"no range to search ({lo}..{hi}): give bounds or "
+                    "min_speed_hz/max_speed_hz on the component",
+                )
+            ],
+            source="part load",
+        )
+    out_owner = resolve_output(flat, output).owner
+    cooling = flat.components[out_owner].type == "Evaporator"
+    cop_key = "cop_cooling" if cooling else "cop_heating"
+    return CapacitySolver(flat, varied, None, control, output, (float(lo), float(hi)), cop_key)
+
+
+def solve_for_capacity(
+    scenario: ScenarioLike,
+    capacity_kw: float,
+    *,
+    control: str = "compressor.speed_hz",
+    output: str = "condenser.capacity",
+    bounds: tuple[float, float] | None = None,
+    conditions: dict[str, float] | None = None,
+) -> PartLoadResult:
+    """Solve a scenario for a required heating (or cooling) capacity.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, FlatScenario, dict, str or path
+        The scenario.
+    capacity_kw : float
+        Required capacity [kW].
+    control : str
+        Path of the control parameter (the compressor speed).
+    output : str
+        Path of the capacity output [W]: ``condenser.capacity`` for heating, an evaporator's
+        ``capacity`` for cooling (the COP is then ``cop_cooling``).
+    bounds : tuple of float, optional
+        Range of the control parameter (default: the component's ``min_speed_hz`` and
+        ``max_speed_hz``).
+    conditions : dict, optional
+        Path -> value set before solving (an outdoor temperature ...).
+
+    Returns
+    -------
+    PartLoadResult
+        ``control`` found (clamped, ``limit`` ``"max"`` or ``"min"`` when at a bound),
+        ``capacity_w``, ``cop``, ``converged`` and the ``hint`` when not.
+
+    Raises
+    ------
+    ScenarioError
+        Invalid scenario, a path that names nothing, or no range for the control parameter.
+    """
+    solver = _prepare_solver(scenario, control, output, bounds, None, conditions)
+    return solver.solve_for(math.nan, capacity_kw * 1e3, None, math.nan)
+
+
+def part_load_sweep(
+    scenario: ScenarioLike,
+    path: str,
+    values: list[float],
+    capacity_kw: float | list[float],
+    *,
+    control: str = "compressor.speed_hz",
+    output: str = "condenser.capacity",
+    bounds: tuple[float, float] | None = None,
+) -> pd.DataFrame:
+    """An off-design sweep at required capacity: for each value of ``path``, the control found.
+
+    Each point is warm-started from the last one on one prepared system.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, FlatScenario, dict, str or path
+        The scenario.
+    path : str
+        The swept parameter (``evaporator.air_inlet_temp_c`` ...).
+    values : list of float
+        Its values [unit of the path].
+    capacity_kw : float or list of float
+        Required capacity per value (one for all) [kW].
+    control, output, bounds
+        As for :func:`solve_for_capacity`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per value: the path's column, ``target_kw``, ``capacity_kw``, ``cop``, the control
+        path's column, ``limit``, ``converged``, ``hint``.
+    """
+    targets = capacity_kw if isinstance(capacity_kw, list) else [capacity_kw] * len(values)
+    if len(targets) != len(values):
+        raise ValueError("capacity_kw: one value, or one per swept value")
+    solver = _prepare_solver(scenario, control, output, bounds, path, None)
+    rows = []
+    for value, target in zip(values, targets):
+        point = solver.solve_for(float(value), target * 1e3, None, math.nan)
+        rows.append(
+            {
+                path: value,
+                "target_kw": target,
+                "capacity_kw": point.capacity_w / 1e3,
+                "cop": point.cop,
+                control: point.control,
+                "limit": point.limit,
+                "converged": point.converged,
+                "hint": point.hint or None,
+            }
+        )
+    return pd.DataFrame(rows)
