@@ -43,3 +43,24 @@ def test_note_incomplete_rating_says_which_point_failed():
     title, content = rating_note(rate(workbench.load_scenario(doc)))
     assert "incomplete" in title
     assert "did not converge" in content
+
+
+@pytest.fixture
+def cli_db(migrated_conn, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("DATABASE_URL", migrated_conn.info.dsn)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_EMBEDDING_PROVIDER", raising=False)
+    return migrated_conn
+
+
+def test_note_cli_stores_the_rating_and_its_table_comes_back(cli_db, tmp_path, capsys):
+    from workbench.cli.main import main
+
+    assert main(["seasonal", str(EXAMPLE), "--json", "--note", "--owner", "alice"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    run = get_run(cli_db, out["note_id"], owner="alice")
+    assert run.summary["scop"] == pytest.approx(out["scop"])
+    csv = tmp_path / "points.csv"
+    assert main(["notes", "table", out["note_id"], "-o", str(csv)]) == 0
+    assert "A/F" in csv.read_text()
+    assert main(["seasonal", str(EXAMPLE), "--note"]) == 2  # --note needs --owner
