@@ -221,3 +221,26 @@ def test_rating_compressor_speed_range_checked():
 def test_rating_rating_is_reproducible(rating):
     again = rate(copy.deepcopy(_doc()))
     assert again.scop == pytest.approx(rating.scop, rel=1e-9)
+
+
+def test_rating_full_speed_line_resolves_and_gives_the_indicative_hspf2(rating):
+    from workbench.seasonal import hspf2_from_declared
+
+    for point, row in zip(rating.points, rating.test_points.itertuples()):
+        doc = _doc()
+        for path, value in point.values.items():
+            _set(doc, path, value)
+        _set(doc, "compressor.speed_hz", 110.0)
+        result = workbench.solve(doc)
+        assert result.summary["heating_capacity_w"] / 1e3 == pytest.approx(
+            row.full_capacity_kw, rel=1e-6
+        )
+        assert result.summary["cop_heating"] == pytest.approx(row.full_cop, rel=1e-6)
+        assert row.full_capacity_kw >= row.capacity_kw - 1e-9
+    pts = [
+        {"t_c": r.t_c, "capacity_kw": r.full_capacity_kw, "cop": r.full_cop}
+        for r in rating.test_points.itertuples()
+    ]
+    expected = hspf2_from_declared(pts, region=4, cut_out_c=-10.0)
+    assert rating.hspf2().value == pytest.approx(expected.value, rel=1e-12)
+    assert rating.to_dict()["hspf2_indicative"] == pytest.approx(expected.value)

@@ -94,7 +94,9 @@ def _print_tables(rating: object) -> None:
     )
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print()
-        print(rating.test_points.drop(columns=["hint"]).to_string(index=False, float_format="%.3f"))
+        shown = rating.test_points.drop(columns=["hint"]).astype({"limit": object})
+        shown["limit"] = shown["limit"].where(shown["limit"].notna(), "")
+        print(shown.to_string(index=False, float_format="%.3f"))
         print()
         if not rating.complete:
             for _, row in rating.test_points[~rating.test_points["converged"]].iterrows():

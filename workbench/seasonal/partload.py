@@ -67,6 +67,8 @@ class PartLoadResult:
         Water inlet value as set (in the parameter's unit, K or degC).
     full_capacity_w : float
         Capacity at the highest control value (full speed) at the same conditions [W].
+    full_cop : float
+        COP at full speed at the same conditions [-].
     converged : bool
         Every solve of the point converged.
     hint : str
@@ -84,6 +86,7 @@ class PartLoadResult:
     limit: str | None = None
     water_inlet: float = math.nan
     full_capacity_w: float = math.nan
+    full_cop: float = math.nan
     converged: bool = False
     hint: str = ""
     values: dict[str, float] = field(default_factory=dict)
@@ -150,6 +153,7 @@ class CapacitySolver:
         self.last: SolveResult | None = None
         self.solves = 0
         self.full_capacity_w = math.nan
+        self.full_cop = math.nan
 
     # -- one solve --------------------------------------------------------------------------
     def run(self, outdoor: float, water_in: float, control: float) -> SolveResult:
@@ -231,6 +235,10 @@ class CapacitySolver:
                 else:  # held at a bound: only the water moves
                     res = self.run(outdoor, water_in, control)
             point.limit = limit
+            # full speed at the point's final conditions (the bracket's solve may predate them)
+            full = res if limit == "max" else self.run(outdoor, water_in, self.hi)
+            self.full_capacity_w = self.capacity(full)
+            self.full_cop = float(full.summary[self.cop_key])
         except _NotConverged as exc:
             point.hint = exc.result.hint or f"stopped: {exc.result.stop_reason}"
             point.result = exc.result
@@ -242,6 +250,7 @@ class CapacitySolver:
         point.control, point.water_inlet = control, water_in
         point.capacity_w = self.capacity(res)
         point.full_capacity_w = self.full_capacity_w
+        point.full_cop = self.full_cop
         point.cop = float(res.summary[self.cop_key])
         point.values = self._values(outdoor, water_in, control)
         return point
@@ -268,6 +277,7 @@ class CapacitySolver:
             return memo[value]
 
         self.full_capacity_w = self.capacity(at(self.hi))
+        self.full_cop = float(at(self.hi).summary[self.cop_key])
         if self.full_capacity_w <= target_w:
             return self.hi, "max", at(self.hi)
         if self.capacity(at(self.lo)) >= target_w:

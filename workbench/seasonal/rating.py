@@ -34,6 +34,7 @@ from workbench.scenario.types import ScenarioLike
 from workbench.seasonal import en14825
 from workbench.seasonal.bins import SeasonalHeating, part_load_ratio, scop_from_declared
 from workbench.seasonal.partload import CapacitySolver, PartLoadResult
+from workbench.seasonal.us import USRating, hspf2_from_declared
 from workbench.units import ZERO_CELSIUS_K
 
 __all__ = ["TEST_POINT_COLUMNS", "SeasonalRating", "rate", "rating_conditions"]
@@ -48,12 +49,13 @@ TEST_POINT_COLUMNS = (
     "part_load",
     "speed_hz",
     "full_capacity_kw",
+    "full_cop",
     "limit",
     "converged",
     "hint",
 )
 """Columns of the test points table (``speed_hz``: the control parameter's value;
-``full_capacity_kw``: the capacity at the highest value, same conditions)."""
+``full_capacity_kw``, ``full_cop``: capacity and COP at the highest value, same conditions)."""
 
 
 @dataclass
@@ -156,6 +158,37 @@ class SeasonalRating:
         out["gain"] = out["scop"] - self.scop
         return out.sort_values("gain", ascending=False, ignore_index=True)
 
+    def hspf2(self, region: int = 4) -> USRating:
+        """Indicative HSPF2 (AHRI 210/240-2023) from the full-speed capacity and COP.
+
+        The test points' full-speed line is the declared line of
+        :func:`workbench.seasonal.hspf2_from_declared` (Cd 0.25, variable-speed load factor, the
+        operation limit as the cut-out). Indicative only: AHRI 210/240 rates air-source unitary
+        (air-to-air) equipment at its own test conditions (docs/seasonal.md).
+
+        Parameters
+        ----------
+        region : int
+            Climate region 1..6.
+
+        Returns
+        -------
+        USRating
+            HSPF2 [Btu/Wh] and its bins.
+
+        Raises
+        ------
+        ValueError
+            The rating is incomplete.
+        """
+        if not self.complete:
+            raise ValueError("the rating is incomplete: no full-speed line")
+        pts = [
+            {"t_c": r.t_c, "capacity_kw": r.full_capacity_kw, "cop": r.full_cop}
+            for r in self.test_points.itertuples()
+        ]
+        return hspf2_from_declared(pts, region=region, cut_out_c=self.settings.operation_limit_c)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: figures, test points and bins (NaN as None)."""
 
@@ -179,6 +212,7 @@ class SeasonalRating:
             "eta_s": self.eta_s,
             "limiting_point": self.limiting_point,
             "lowest_cop_point": self.lowest_cop_point,
+            "hspf2_indicative": self.hspf2().value if self.complete else None,
             "test_points": rows(self.test_points),
             "bins": rows(self.bins),
         }
@@ -367,6 +401,7 @@ def rate(
                 "part_load": pl,
                 "speed_hz": point.control,
                 "full_capacity_kw": point.full_capacity_w / 1e3,
+                "full_cop": point.full_cop,
                 "limit": point.limit,
                 "converged": point.converged,
                 "hint": point.hint or None,
