@@ -1,7 +1,8 @@
 """Part load: solve a scenario for a required capacity, the control parameter as the unknown.
 
-The control parameter (a compressor's ``speed_hz``) is found by a bracketed scalar root find
-(:func:`scipy.optimize.brentq`) around :func:`workbench.solve` on one prepared system
+The control parameter (a compressor's ``speed_hz``) is found by secant steps, with a bracketed
+scalar root find (:func:`scipy.optimize.brentq`) as the fallback, around :func:`workbench.solve`
+on one prepared system
 (:func:`workbench.solver.prepare`); values are set the way sweeps set them
 (:func:`workbench.sweep.prepared.apply_values`) and each solve is warm-started from the last
 converged one. The parameter is clamped to its range: above the maximum the unit delivers its
@@ -44,7 +45,13 @@ WATER_TOLERANCE_K = 1e-9
 """How closely a held water outlet meets its temperature [K]."""
 
 CAPACITY_RTOL = 1e-10
-"""Relative tolerance of the control parameter found by the root find [-]."""
+"""Relative tolerance of the control parameter found by the bracketed root find [-]."""
+
+SECANT_RTOL = 1e-9
+"""Secant steps stop when the capacity meets the target this closely (relative) [-]."""
+
+SECANT_STEPS = 8
+"""Secant steps before the bracketed root find takes over."""
 
 
 @dataclass
@@ -268,7 +275,14 @@ class CapacitySolver:
     def _control_for(
         self, outdoor: float, water_in: float, target_w: float
     ) -> tuple[float, str | None, SolveResult]:
-        """Control value for the target at fixed water inlet, clamped to the bounds."""
+        """Control value for the target at fixed water inlet, clamped to the bounds.
+
+        Secant steps from the current value first (capacity is nearly proportional to speed, so
+        three or four solves usually settle it to :data:`SECANT_RTOL`); a step that leaves the
+        range checks the bound (``max``: capacity short of the target, ``min``: the unit
+        cycles); no settlement in :data:`SECANT_STEPS` steps falls back to a bracketed
+        :func:`scipy.optimize.brentq` over the whole range.
+        """
         memo: dict[float, SolveResult] = {}
 
         def at(value: float) -> SolveResult:
@@ -276,9 +290,24 @@ class CapacitySolver:
                 memo[value] = self.run(outdoor, water_in, value)
             return memo[value]
 
-        self.full_capacity_w = self.capacity(at(self.hi))
-        self.full_cop = float(at(self.hi).summary[self.cop_key])
-        if self.full_capacity_w <= target_w:
+        def clamp(value: float) -> float:
+            return min(self.hi, max(self.lo, value))
+
+        n0 = clamp(self._start_control())
+        q0 = self.capacity(at(n0))
+        n1 = clamp(n0 * target_w / q0) if q0 > 0 else self.hi
+        for _ in range(SECANT_STEPS):
+            q1 = self.capacity(at(n1))
+            if n1 == self.hi and q1 <= target_w:
+                return self.hi, "max", at(self.hi)
+            if n1 == self.lo and q1 >= target_w:
+                return self.lo, "min", at(self.lo)
+            if abs(q1 - target_w) <= SECANT_RTOL * target_w:
+                return n1, None, at(n1)
+            if q1 == q0 or n1 == n0:
+                break
+            n0, q0, n1 = n1, q1, clamp(n1 + (target_w - q1) * (n1 - n0) / (q1 - q0))
+        if self.capacity(at(self.hi)) <= target_w:
             return self.hi, "max", at(self.hi)
         if self.capacity(at(self.lo)) >= target_w:
             return self.lo, "min", at(self.lo)
