@@ -141,6 +141,14 @@ def test_rating_cli_json_has_the_documented_keys(capsys):
     assert sum(b["hours"] for b in out["bins"]) == 3590
 
 
+def test_rating_cli_application_override(capsys):
+    assert main(["seasonal", str(EXAMPLE), "--json", "--application", "medium"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["application"] == "medium"
+    supply = {tp["name"]: tp["supply_c"] for tp in out["test_points"]}
+    assert supply == {"E": 55.0, "A/F": 52.0, "B": 42.0, "C": 36.0, "D": 30.0}
+
+
 def test_rating_cli_tables_name_the_limiting_point(capsys):
     assert main(["seasonal", str(EXAMPLE)]) == 0
     text = capsys.readouterr().out

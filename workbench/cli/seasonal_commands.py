@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--climate", choices=("average", "warmer", "colder"), help="override seasonal.climate"
     )
+    p.add_argument("--application", choices=("low", "medium"), help="override seasonal.application")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--plot", type=Path, metavar="PNG", help="write the bins chart")
     add_note_arguments(p, "the rating")
@@ -50,7 +51,7 @@ def run_seasonal(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    rating = rate(args.file, climate=args.climate)
+    rating = rate(args.file, climate=args.climate, application=args.application)
     note_id = None
     if args.note:
         from workbench.scenario import read_json
