@@ -189,6 +189,10 @@ def test_rating_bad_input_names_the_place(tmp_path, capsys):
     v1["schema_version"] = "1"
     with pytest.raises(ScenarioError, match="schema version 2"):
         workbench.load_scenario(v1)
+    low_biv = _doc()
+    low_biv["seasonal"]["bivalent_c"] = -12.0
+    with pytest.raises(ScenarioError, match=r"seasonal: .*bivalent_c -12\.0 is below"):
+        workbench.load_scenario(low_biv)
     no_range = _doc()
     _set(no_range, "compressor.min_speed_hz", None)
     del no_range["circuits"][0]["components"][0]["min_speed_hz"]

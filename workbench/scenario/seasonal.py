@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = ["CapacityControlConfig", "OffModeConfig", "SeasonalConfig", "WaterSideConfig"]
 
@@ -82,3 +82,13 @@ class SeasonalConfig(_Strict):
     outdoor: str = Field(description="path of the outdoor air temperature")
     water: WaterSideConfig
     capacity: CapacityControlConfig
+
+    @model_validator(mode="after")
+    def _bivalent_not_below_limit(self) -> SeasonalConfig:
+        tol = self.operation_limit_c
+        if tol is not None and self.bivalent_c < tol:
+            raise ValueError(
+                f"bivalent_c {self.bivalent_c} is below operation_limit_c {tol}: the heat pump "
+                "cannot carry the load alone below its operation limit"
+            )
+        return self
