@@ -13,7 +13,11 @@ VII) and No 813/2013 (space heaters, Annex III).
 Cross-checks (the standard itself is not public): the average heating bins were compared with two
 independent public implementations of EN 14825 and the cooling bins with one, entry by entry;
 every climate's total of bin hours (average 4910 h, warmer 3590 h, colder 6446 h, cooling 2602
-h) agrees with the regulations' totals, and a test asserts the totals.
+h) agrees with the regulations' totals, and a test asserts the totals. The off-mode hours agree
+with one public implementation. The water outlet temperatures of the test points
+(:data:`HEATING_TEST_POINTS`) and the table numbers cited here could not be checked against a
+public copy: check them against your copy of the standard before relying on a variable-outlet
+rating (a fixed-outlet rating does not use them).
 """
 
 from __future__ import annotations
