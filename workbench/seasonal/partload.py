@@ -48,7 +48,12 @@ CAPACITY_RTOL = 1e-10
 """Relative tolerance of the control parameter found by the bracketed root find [-]."""
 
 SECANT_RTOL = 1e-9
-"""Secant steps stop when the capacity meets the target this closely (relative) [-]."""
+"""Secant steps stop when the capacity meets the target this closely, or the step is this
+small (relative; the solver resolves the capacity no finer) [-]."""
+
+WATER_RESEARCH_K = 1e-6
+"""A held water inlet that moves more than this [K] has the control searched again; a smaller
+move changes the capacity by less than the solver resolves, so the control is kept."""
 
 SECANT_STEPS = 8
 """Secant steps before the bracketed root find takes over."""
@@ -236,16 +241,19 @@ class CapacitySolver:
                 t_out, rate = self._water_c(res, water_in)
                 if abs(t_out - supply) < WATER_TOLERANCE_K:
                     break
-                water_in = supply - self.capacity(res) / rate
-                if limit is None:  # the capacity is the target: find the control again
+                new = supply - self.capacity(res) / rate
+                moved, water_in = abs(new - water_in), new
+                if limit is None and moved > WATER_RESEARCH_K:
+                    # the capacity is the target: find the control again
                     control, limit, res = self._control_for(outdoor, water_in, target_w)
-                else:  # held at a bound: only the water moves
+                else:  # held at a bound, or a move too small to change the capacity
                     res = self.run(outdoor, water_in, control)
             point.limit = limit
             # full speed at the point's final conditions (the bracket's solve may predate them)
             full = res if limit == "max" else self.run(outdoor, water_in, self.hi)
             self.full_capacity_w = self.capacity(full)
             self.full_cop = float(full.summary[self.cop_key])
+            self.last = res  # the next point is warm-started from this one
         except _NotConverged as exc:
             point.hint = exc.result.hint or f"stopped: {exc.result.stop_reason}"
             point.result = exc.result
@@ -267,10 +275,11 @@ class CapacitySolver:
         return {s.path: float(v) for s, v in zip(self.slots, values) if s is not None}
 
     def _start_control(self) -> float:
-        if self.last is not None:
-            spec = self.specs[-1]
-            return float(self.system.components[spec.owner].params[spec.key])
-        return 0.5 * (self.lo + self.hi)
+        """Where the speed search starts: full speed.
+
+        Capacity is nearly proportional to speed, so the first secant step from there lands close.
+        """
+        return self.hi
 
     def _control_for(
         self, outdoor: float, water_in: float, target_w: float
@@ -302,9 +311,10 @@ class CapacitySolver:
                 return self.hi, "max", at(self.hi)
             if n1 == self.lo and q1 >= target_w:
                 return self.lo, "min", at(self.lo)
-            if abs(q1 - target_w) <= SECANT_RTOL * target_w:
+            settled = abs(n1 - n0) <= SECANT_RTOL * abs(n1)  # below the solver's resolution
+            if abs(q1 - target_w) <= SECANT_RTOL * target_w or settled:
                 return n1, None, at(n1)
-            if q1 == q0 or n1 == n0:
+            if q1 == q0:
                 break
             n0, q0, n1 = n1, q1, clamp(n1 + (target_w - q1) * (n1 - n0) / (q1 - q0))
         if self.capacity(at(self.hi)) <= target_w:
