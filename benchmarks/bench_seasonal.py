@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -86,6 +87,7 @@ def measure(repeat: int = 3) -> str:
             "### Seasonal rating (EN 14825) of the example",
             "",
             machine_line(),
+            f"(load average {os.getloadavg()[0]:.1f} while measuring: the machine is shared)",
             "",
             f"Goal: rating the example in under {GOAL_S:g} s ({verdict}: slowest climate "
             f"{worst:.2f} s). `python benchmarks/bench_seasonal.py`.",
