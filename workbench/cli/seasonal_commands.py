@@ -89,10 +89,16 @@ def _print_tables(rating: object) -> None:
 
     assert isinstance(rating, SeasonalRating)
     s = rating.settings
-    print(
-        f"{rating.name}: EN 14825:2018, {s.climate} climate, {s.application} temperature "
-        f"application, Pdesignh {s.design_load_kw:g} kW"
-    )
+    if s.mode == "cooling":
+        print(
+            f"{rating.name}: EN 14825:2018, cooling, {s.application} application, Pdesignc "
+            f"{s.design_load_kw:g} kW"
+        )
+    else:
+        print(
+            f"{rating.name}: EN 14825:2018, {s.climate} climate, {s.application} temperature "
+            f"application, Pdesignh {s.design_load_kw:g} kW"
+        )
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print()
         shown = rating.test_points.drop(columns=["hint"]).astype({"limit": object})
@@ -108,6 +114,13 @@ def _print_tables(rating: object) -> None:
         cols = ["t_c", "hours", "load_kw", "capacity_kw", "cop", "backup_kw"]
         print(rating.bins[cols].to_string(index=False, float_format="%.3f"))
     print()
+    if s.mode == "cooling":
+        print(
+            f"SEER {rating.seer:.2f}  SEERon {rating.seer_on:.2f}  eta_s,c {rating.eta_s:.0f} %  "
+            f"(SEER is limited most by test point {rating.limiting_point}; lowest EER at "
+            f"{rating.lowest_cop_point})"
+        )
+        return
     print(
         f"SCOP {rating.scop:.2f}  SCOPon {rating.scop_on:.2f}  SCOPnet {rating.scop_net:.2f}  "
         f"eta_s {rating.eta_s:.0f} %  (SCOP is limited most by test point "

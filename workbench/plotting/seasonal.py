@@ -52,7 +52,9 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
     hours_ax.set_ylabel("bin hours [h]")
     ax.set_zorder(hours_ax.get_zorder() + 1)
     ax.patch.set_visible(False)
-    ax.plot(t, bins["load_kw"], color="black", lw=1.8, label="heating load", gid="load")
+    cooling = rating.settings.mode == "cooling"
+    what = "cooling" if cooling else "heating"
+    ax.plot(t, bins["load_kw"], color="black", lw=1.8, label=f"{what} load", gid="load")
     ok = points[points["converged"]].sort_values("t_c")
     if len(ok) >= 2:
         full = np.interp(t, ok["t_c"], ok["full_capacity_kw"])
@@ -60,7 +62,7 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
             t, full, color="tab:blue", ls="--", label="capacity at full speed", gid="full_capacity"
         )
     delivered = bins["load_kw"] - bins["backup_kw"]
-    ax.plot(t, delivered, color="tab:blue", lw=1.5, label="heat pump output", gid="capacity")
+    ax.plot(t, delivered, color="tab:blue", lw=1.5, label="unit output", gid="capacity")
     ax.bar(
         t,
         bins["backup_kw"],
@@ -68,15 +70,16 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
         width=0.6,
         color="tab:red",
         alpha=0.8,
-        label="back-up heat",
+        label="_back-up heat" if cooling else "back-up heat",
         gid="backup",
     )
-    ax.set_ylabel("heat [kW]")
+    ax.set_ylabel(f"{what} [kW]")
     ax.set_ylim(bottom=0.0)
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = hours_ax.get_legend_handles_labels()
     ax.legend(handles + h2, labels + l2, loc="upper right", fontsize=8, framealpha=0.9)
-    ax_cop.plot(t, bins["cop"], color="tab:green", marker=".", label="COPbin", gid="cop")
+    eff = "EER" if cooling else "COP"
+    ax_cop.plot(t, bins["cop"], color="tab:green", marker=".", label=f"{eff}bin", gid="cop")
     ax_cop.plot(ok["t_c"], ok["cop"], "o", mfc="none", color="tab:green", label="test points")
     for _, row in ok.iterrows():
         ax_cop.annotate(
@@ -90,24 +93,27 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
     limiting = rating.limiting_point
     if limiting is not None:
         ax_cop.text(
-            0.01,
+            0.99 if cooling else 0.01,
             0.95,
-            f"SCOP limited most by test point {limiting}",
+            f"{'SEER' if cooling else 'SCOP'} limited most by test point {limiting}",
             transform=ax_cop.transAxes,
             va="top",
+            ha="right" if cooling else "left",
             fontsize=8,
         )
     ax_cop.set_xlabel("outdoor temperature Tj [°C]")
-    ax_cop.set_ylabel("COP [-]")
+    ax_cop.set_ylabel(f"{eff} [-]")
     ax_cop.legend(loc="lower right", fontsize=8)
     for a in (ax, ax_cop):
         a.grid(True, alpha=0.3)
     s = rating.settings
-    fig.suptitle(
-        title
-        or f"{rating.name}\nEN 14825 {s.climate} climate, {s.application} temperature: "
-        f"SCOP {rating.scop:.2f}, ηs {rating.eta_s:.0f} %",
-        fontsize=10,
-    )
+    if cooling:
+        default = f"{rating.name}\nEN 14825 cooling, {s.application}: SEER {rating.seer:.2f}"
+    else:
+        default = (
+            f"{rating.name}\nEN 14825 {s.climate} climate, {s.application} temperature: "
+            f"SCOP {rating.scop:.2f}, ηs {rating.eta_s:.0f} %"
+        )
+    fig.suptitle(title or default, fontsize=10)
     fig.tight_layout()
     return fig, ax

@@ -59,21 +59,28 @@ class OffModeConfig(_Strict):
 
 
 class SeasonalConfig(_Strict):
-    """Settings of a seasonal rating (EN 14825:2018, heating of an air-to-water unit)."""
+    """Settings of a seasonal rating (EN 14825:2018, air-to-water unit, heating or cooling)."""
 
     standard: Literal["EN14825:2018"] = Field("EN14825:2018", description="rating standard")
+    mode: Literal["heating", "cooling"] = Field(
+        "heating", description="heating (SCOP, eta_s) or cooling (SEER) of a chiller"
+    )
     climate: Literal["average", "warmer", "colder"] = Field(
         "average", description="reference heating season"
     )
-    application: Literal["low", "medium"] = Field(
-        "low", description="low (35 degC) or medium (55 degC) temperature water outlet"
+    application: Literal["low", "medium", "fan_coil", "floor"] = Field(
+        "low",
+        description="heating: low (35 degC) or medium (55 degC) water outlet; cooling: fan_coil "
+        "(7 degC) or floor (18 degC)",
     )
     outlet: Literal["variable", "fixed"] = Field(
         "variable",
         description="variable: the standard's outlet temperature per test point; fixed: 35/55",
     )
-    design_load_kw: float = Field(gt=0, description="Pdesignh [kW]")
-    bivalent_c: float = Field(description="bivalent temperature Tbiv [degC]")
+    design_load_kw: float = Field(gt=0, description="Pdesignh (Pdesignc for cooling) [kW]")
+    bivalent_c: float | None = Field(
+        None, description="bivalent temperature Tbiv [degC] (heating: required)"
+    )
     operation_limit_c: float | None = Field(
         None, description="operation limit TOL [degC]; none: the design temperature"
     )
@@ -85,6 +92,16 @@ class SeasonalConfig(_Strict):
 
     @model_validator(mode="after")
     def _bivalent_not_below_limit(self) -> SeasonalConfig:
+        heating = self.mode == "heating"
+        if heating != (self.application in ("low", "medium")):
+            raise ValueError(
+                f"application {self.application!r} does not fit mode {self.mode!r}: heating "
+                "takes low or medium, cooling fan_coil or floor"
+            )
+        if not heating:
+            return self
+        if self.bivalent_c is None:
+            raise ValueError("bivalent_c is required for a heating rating")
         tol = self.operation_limit_c
         if tol is not None and self.bivalent_c < tol:
             raise ValueError(

@@ -29,6 +29,7 @@ __all__ = [
     "CC",
     "CLIMATES",
     "COOLING",
+    "COOLING_APPLICATIONS",
     "COOLING_TEST_POINTS",
     "F1_TEMPERATURE_CONTROL",
     "F2_GROUND_WATER_PUMP",
@@ -192,3 +193,7 @@ COOLING_TEST_POINTS: tuple[tuple[str, float], ...] = (
     ("D", 20.0),
 )
 """Cooling test points A..D (EN 14825:2018 clause 7): outdoor dry bulb [degC]."""
+
+COOLING_APPLICATIONS: dict[str, float] = {"fan_coil": 7.0, "floor": 18.0}
+"""Water outlet temperature of a fixed-outlet air-to-water chiller in cooling (EN 14825:2018
+clause 7: fan coil 12/7 degC, floor cooling 23/18 degC) [degC]."""

@@ -39,9 +39,18 @@ def rating_note(rating: SeasonalRating) -> tuple[str, str]:
     where = (
         f"EN 14825:2018, {s.climate} climate, {s.application} temperature application "
         f"({'variable' if s.outlet == 'variable' else 'fixed'} outlet), design load "
-        f"{s.design_load_kw:g} kW, bivalent point {s.bivalent_c:g} °C"
+        f"{s.design_load_kw:g} kW, bivalent point {s.bivalent_c} °C"
     )
-    if rating.complete:
+    if rating.complete and s.mode == "cooling":
+        assert rating.seer is not None
+        title = f"Seasonal cooling rating {rating.name}: SEER {_num(rating.seer)} ({s.application})"
+        head = (
+            f"Seasonal cooling rating of {rating.name}: EN 14825:2018, {s.application} "
+            f"application, design load {s.design_load_kw:g} kW. SEER {_num(rating.seer)}, SEERon "
+            f"{_num(rating.seer_on or 0)}. SEER is limited most by test point "
+            f"{rating.limiting_point}."
+        )
+    elif rating.complete:
         assert rating.scop is not None
         assert rating.eta_s is not None
         title = (

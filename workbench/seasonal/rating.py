@@ -5,6 +5,9 @@ TOL and F at the bivalent temperature Tbiv) the scenario is solved at the point'
 water outlet temperature, the control parameter chosen so the capacity meets the part load
 ``Pdesignh (Tj - 16)/(Tdesignh - 16)`` (clamped to its range, :mod:`workbench.seasonal.partload`).
 The solved capacity and COP are the declared points of :func:`workbench.seasonal.scop_from_declared`.
+In cooling (``"mode": "cooling"``) the points are A..D of the cooling season (35, 30, 25, 20 degC,
+part load ``(Tj - 16)/(35 - 16)``), the chilled water held at 7 or 18 degC, and the EER points go
+to :func:`workbench.seasonal.seer_from_declared`.
 
 Where the standard leaves a choice (docs/seasonal.md):
 
@@ -32,7 +35,13 @@ from workbench.scenario import FlatScenario, ScenarioConfig, flatten, load_scena
 from workbench.scenario.seasonal import SeasonalConfig
 from workbench.scenario.types import ScenarioLike
 from workbench.seasonal import en14825
-from workbench.seasonal.bins import SeasonalHeating, part_load_ratio, scop_from_declared
+from workbench.seasonal.bins import (
+    SeasonalCooling,
+    SeasonalHeating,
+    part_load_ratio,
+    scop_from_declared,
+    seer_from_declared,
+)
 from workbench.seasonal.partload import CapacitySolver, PartLoadResult
 from workbench.seasonal.us import USRating, hspf2_from_declared
 from workbench.units import ZERO_CELSIUS_K
@@ -71,13 +80,17 @@ class SeasonalRating:
     complete : bool
         Every test point converged; False leaves the figures None.
     scop, scop_on, scop_net, eta_s : float or None
-        Seasonal figures [-, %] (None when incomplete).
+        Seasonal figures [-, %] (None when incomplete; ``eta_s`` is eta_s,c in cooling).
+    seer, seer_on : float or None
+        Cooling figures [-] (``mode`` cooling; None otherwise).
     test_points : pandas.DataFrame
         One row per test point (:data:`TEST_POINT_COLUMNS`).
     bins : pandas.DataFrame or None
         The bin method's table (None when incomplete).
     heating : SeasonalHeating or None
-        The bin method's full result.
+        The bin method's full result (heating).
+    cooling : SeasonalCooling or None
+        The bin method's full result (cooling).
     points : list of PartLoadResult
         The solved points (values to re-solve each, solve results).
     solves : int
@@ -94,6 +107,9 @@ class SeasonalRating:
     test_points: pd.DataFrame
     bins: pd.DataFrame | None
     heating: SeasonalHeating | None = None
+    cooling: SeasonalCooling | None = None
+    seer: float | None = None
+    seer_on: float | None = None
     points: list[PartLoadResult] = field(default_factory=list)
     solves: int = 0
 
@@ -126,36 +142,30 @@ class SeasonalRating:
         Returns
         -------
         pandas.DataFrame
-            ``name``, ``t_c``, ``cop``, ``scop`` (with that point improved) and ``gain``
-            (``scop`` minus the rating's SCOP), largest gain first: the first row is the point
-            whose efficiency matters most.
+            ``name``, ``t_c``, ``cop``, ``scop`` (``seer`` in cooling; with that point improved)
+            and ``gain`` (minus the rating's figure), largest gain first: the first row is the
+            point whose efficiency matters most.
 
         Raises
         ------
         ValueError
             The rating is incomplete.
         """
-        if not self.complete or self.scop is None:
-            raise ValueError("the rating is incomplete: no SCOP to vary")
-        s = self.settings
+        figure = self.seer if self.settings.mode == "cooling" else self.scop
+        if not self.complete or figure is None:
+            raise ValueError("the rating is incomplete: no seasonal figure to vary")
+        col = "seer" if self.settings.mode == "cooling" else "scop"
         base = self.test_points[["name", "t_c", "capacity_kw", "cop"]].to_dict(orient="records")
         rows = []
         for i, point in enumerate(base):
             varied = [dict(p) for p in base]
             varied[i]["cop"] = point["cop"] * factor
-            r = scop_from_declared(
-                varied,
-                s.design_load_kw,
-                s.climate,
-                operation_limit_c=s.operation_limit_c,
-                cd=s.cd,
-                off_mode_kw=s.off_mode_kw.model_dump(),
-            )
+            _, value = _bin_method(self.settings, varied)
             rows.append(
-                {"name": point["name"], "t_c": point["t_c"], "cop": point["cop"], "scop": r.scop}
+                {"name": point["name"], "t_c": point["t_c"], "cop": point["cop"], col: value}
             )
         out = pd.DataFrame(rows)
-        out["gain"] = out["scop"] - self.scop
+        out["gain"] = out[col] - figure
         return out.sort_values("gain", ascending=False, ignore_index=True)
 
     def hspf2(self, region: int = 4) -> USRating:
@@ -181,8 +191,8 @@ class SeasonalRating:
         ValueError
             The rating is incomplete.
         """
-        if not self.complete:
-            raise ValueError("the rating is incomplete: no full-speed line")
+        if not self.complete or self.settings.mode != "heating":
+            raise ValueError("HSPF2 needs a complete heating rating")
         pts = [
             {"t_c": r.t_c, "capacity_kw": r.full_capacity_kw, "cop": r.full_cop}
             for r in self.test_points.itertuples()
@@ -202,6 +212,7 @@ class SeasonalRating:
         return {
             "name": self.name,
             "standard": s.standard,
+            "mode": s.mode,
             "climate": s.climate,
             "application": s.application,
             "design_load_kw": s.design_load_kw,
@@ -210,9 +221,13 @@ class SeasonalRating:
             "scop_on": self.scop_on,
             "scop_net": self.scop_net,
             "eta_s": self.eta_s,
+            "seer": self.seer,
+            "seer_on": self.seer_on,
             "limiting_point": self.limiting_point,
             "lowest_cop_point": self.lowest_cop_point,
-            "hspf2_indicative": self.hspf2().value if self.complete else None,
+            "hspf2_indicative": self.hspf2().value
+            if self.complete and s.mode == "heating"
+            else None,
             "test_points": rows(self.test_points),
             "bins": rows(self.bins),
         }
@@ -263,13 +278,17 @@ def rating_conditions(settings: SeasonalConfig) -> list[tuple[str, float, float]
         A..D (G) of the climate, E at TOL and F at Tbiv; points at one temperature merged
         (``A/F``).
     """
+    if settings.mode == "cooling":
+        out = en14825.COOLING_APPLICATIONS[settings.application]
+        return sorted(((n, t, out) for n, t in en14825.COOLING_TEST_POINTS), key=lambda c: c[1])
     season = en14825.CLIMATES[settings.climate]
     named: dict[float, list[str]] = {}
     for p in en14825.HEATING_TEST_POINTS[settings.climate]:
         named.setdefault(p.t_c, []).append(p.name)
     tol = settings.operation_limit_c if settings.operation_limit_c is not None else season.design_c
     named.setdefault(max(float(tol), season.design_c), []).append("E")
-    named.setdefault(max(float(settings.bivalent_c), season.design_c), []).append("F")
+    biv = settings.bivalent_c if settings.bivalent_c is not None else season.design_c
+    named.setdefault(max(float(biv), season.design_c), []).append("F")
     return [(("/".join(n)), t, _outlet_c(settings, t)) for t, n in sorted(named.items())]
 
 
@@ -300,7 +319,7 @@ def _temperature(path: str, t_c: float) -> float:
 def rate(
     scenario: ScenarioLike, climate: str | None = None, application: str | None = None
 ) -> SeasonalRating:
-    """Rate a scenario to EN 14825:2018 (heating, air-to-water) from its ``seasonal`` block.
+    """Rate a scenario to EN 14825:2018 (air-to-water, heating or cooling) from its ``seasonal`` block.
 
     Parameters
     ----------
@@ -367,18 +386,23 @@ def rate(
             settings.capacity.parameter,
             settings.capacity.output,
             bounds,
+            "cop_cooling" if settings.mode == "cooling" else "cop_heating",
         )
     except ScenarioError as exc:  # name the block's field
         raise ScenarioError(
             [ScenarioIssue(f"seasonal.{i.path}", i.message) for i in exc.issues], source="seasonal"
         ) from exc
-    season = en14825.CLIMATES[settings.climate]
+    design_c = (
+        en14825.COOLING.design_c
+        if settings.mode == "cooling"
+        else en14825.CLIMATES[settings.climate].design_c
+    )
     water_path = settings.water.parameter
     hold = settings.water.hold == "outlet"
     water_start = float(solver.system.components[solver.specs[1].owner].params[solver.specs[1].key])
     rows, points = [], []
     for name, t_c, supply_c in rating_conditions(settings):
-        pl = part_load_ratio(t_c, season.design_c)
+        pl = part_load_ratio(t_c, design_c)
         load_kw = settings.design_load_kw * pl
         supply = _temperature(water_path, supply_c)
         point = solver.solve_for(
@@ -424,19 +448,38 @@ def rate(
     )
     if not complete:
         return base
-    heating = scop_from_declared(
+    result, _ = _bin_method(
+        settings,
         [
             {"name": r["name"], "t_c": r["t_c"], "capacity_kw": r["capacity_kw"], "cop": r["cop"]}
             for r in rows
         ],
+    )
+    base.bins = result.bins
+    base.eta_s = result.eta_s
+    if isinstance(result, SeasonalCooling):
+        base.cooling = result
+        base.seer, base.seer_on = result.seer, result.seer_on
+    else:
+        base.heating = result
+        base.scop, base.scop_on, base.scop_net = result.scop, result.scop_on, result.scop_net
+    return base
+
+
+def _bin_method(
+    settings: SeasonalConfig, points: list[dict[str, Any]]
+) -> tuple[SeasonalHeating | SeasonalCooling, float]:
+    """The bin method of the block's mode on declared points, and its headline figure."""
+    off = settings.off_mode_kw.model_dump()
+    if settings.mode == "cooling":
+        cool = seer_from_declared(points, settings.design_load_kw, cd=settings.cd, off_mode_kw=off)
+        return cool, cool.seer
+    heat = scop_from_declared(
+        points,
         settings.design_load_kw,
         settings.climate,
         operation_limit_c=settings.operation_limit_c,
         cd=settings.cd,
-        off_mode_kw=settings.off_mode_kw.model_dump(),
+        off_mode_kw=off,
     )
-    base.heating = heating
-    base.bins = heating.bins
-    base.scop, base.scop_on = heating.scop, heating.scop_on
-    base.scop_net, base.eta_s = heating.scop_net, heating.eta_s
-    return base
+    return heat, heat.scop
