@@ -90,9 +90,8 @@ def _seasonal(scenario: object, name: str, output: Path) -> None:
     if rating.complete:
         fig, _ax = plot_bins(rating)
         fig.savefig(output / "figures" / f"{name}_seasonal.png", dpi=120, bbox_inches="tight")
-        print(
-            f"  seasonal rating of {name}: SCOP {rating.scop:.2f}, eta_s {rating.eta_s:.0f} % -> {path}"
-        )
+        figure = f"SEER {rating.seer:.2f}" if rating.seer is not None else f"SCOP {rating.scop:.2f}"
+        print(f"  seasonal rating of {name}: {figure}, eta_s {rating.eta_s:.0f} % -> {path}")
     else:
         print(f"  seasonal rating of {name}: incomplete -> {path}")
 
