@@ -24,6 +24,12 @@ def test_main_job_solves_every_example_including_the_transcritical_ones(tmp_path
         for kind in ("ph", "ts"):
             assert (tmp_path / "figures" / f"{name}_{kind}.png").stat().st_size > 10_000
         assert f"solved {name}.json: converged" in printed
+    seasonal = json.loads(
+        (tmp_path / "results" / "air_water_heat_pump_seasonal_v2_seasonal.json").read_text()
+    )
+    assert seasonal["complete"] is True
+    assert 2.0 < seasonal["scop"] < 8.0
+    assert (tmp_path / "figures" / "air_water_heat_pump_seasonal_v2_seasonal.png").exists()
     heat_pump = json.loads((tmp_path / "results" / "r744_heat_pump_v2.json").read_text())
     gas_cooler = next(c for c in heat_pump["components"] if c["type"] == "GasCooler")
     assert gas_cooler["pressure"] > 7.3773e6  # rejects heat above the critical pressure

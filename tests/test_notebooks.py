@@ -63,6 +63,7 @@ def test_the_notebooks_exist():
         "06_branching_and_exergy",
         "08_calibration",
         "10_charge",
+        "07_seasonal",
     ]
 
 

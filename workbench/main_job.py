@@ -13,6 +13,8 @@ folder (``output/`` by default), then prints where the results are::
     output/figures/<name>_ts.png    T-s diagrams
     output/figures/<name>_charge.png
                                     where the charge sits, for the examples with volumes
+    output/results/<name>_seasonal.json, output/figures/<name>_seasonal.png
+                                    EN 14825 rating of the examples with a seasonal block
     output/notebooks/<nb>.ipynb     executed notebooks, their artefacts in output/notebooks/<nb>/
 
 A step that fails is reported and makes the exit code 1; the other steps still run.
@@ -59,6 +61,7 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
                 fig.savefig(figure_path, dpi=120, bbox_inches="tight")
             _exergy(scenario, result, name, output)
             _charge(result, name, output)
+            _seasonal(scenario, name, output)
             s = result.summary
             cop = s.get("cop_heating")
             state = "converged" if result.converged else "NOT converged"
@@ -91,6 +94,25 @@ def _charge(result: object, name: str, output: Path) -> None:
     print(f"  charge of {name}: {1e3 * charge['total_kg']:.1f} g -> {path}")
     if safety.get("message"):
         print(f"    safety: {safety['message']}")
+
+
+def _seasonal(scenario: object, name: str, output: Path) -> None:
+    """Seasonal rating (JSON and bins chart) of an example with a ``seasonal`` block."""
+    if getattr(scenario, "seasonal", None) is None:
+        return
+    from workbench.plotting.seasonal import plot_bins
+    from workbench.seasonal import rate
+
+    rating = rate(scenario)  # type: ignore[arg-type]
+    path = output / "results" / f"{name}_seasonal.json"
+    path.write_text(json.dumps(rating.to_dict(), indent=2) + "\n")
+    if rating.complete:
+        fig, _ax = plot_bins(rating)
+        fig.savefig(output / "figures" / f"{name}_seasonal.png", dpi=120, bbox_inches="tight")
+        figure = f"SEER {rating.seer:.2f}" if rating.seer is not None else f"SCOP {rating.scop:.2f}"
+        print(f"  seasonal rating of {name}: {figure}, eta_s {rating.eta_s:.0f} % -> {path}")
+    else:
+        print(f"  seasonal rating of {name}: incomplete -> {path}")
 
 
 def _exergy(scenario: object, result: object, name: str, output: Path) -> None:

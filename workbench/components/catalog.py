@@ -177,6 +177,46 @@ _HX_OUTPUTS = (
     "temperature",
 )
 
+_VARIABLE_SPEED = (
+    ParamSpec(
+        "min_speed_hz",
+        "number",
+        "1/s",
+        "lowest speed of a variable-speed compressor (capacity control; below it the unit cycles)",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "max_speed_hz",
+        "number",
+        "1/s",
+        "highest speed of a variable-speed compressor (capacity control)",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "rated_speed_hz",
+        "number",
+        "1/s",
+        "speed at which the efficiencies are given (the speed curves are 1 there)",
+        exclusive_minimum=0.0,
+        default=50.0,
+    ),
+    ParamSpec(
+        "isentropic_speed_curve",
+        "number_list",
+        "",
+        "c0, c1, c2: isentropic efficiency times c0 + c1 r + c2 r^2, r = speed_hz / rated_speed_hz",
+        length=3,
+    ),
+    ParamSpec(
+        "volumetric_speed_curve",
+        "number_list",
+        "",
+        "c0, c1, c2: volumetric efficiency times c0 + c1 r + c2 r^2, r = speed_hz / rated_speed_hz",
+        length=3,
+    ),
+)
+"""Variable-speed compressor: the speed range and efficiencies that vary with speed."""
+
 COMPRESSOR = ComponentSpec(
     type_name="Compressor",
     description="Compressor: isentropic efficiency with fixed flow, displacement or an AHRI 540-style map",
@@ -204,6 +244,7 @@ COMPRESSOR = ComponentSpec(
             "10 AHRI 540 coefficients of mass flow over saturated suction/discharge temperatures [degC]",
             length=10,
         ),
+        *_VARIABLE_SPEED,
         ParamSpec(
             "power_map_w",
             "number_list",

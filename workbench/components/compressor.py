@@ -9,11 +9,22 @@ with ``W = z_power * m * (h2s - h_in) / eta_s`` and ``h2s = h(p_out, s(p_in, h_i
 ``W = z_power * P_map(S, D)`` for a map. The mass flow model is one of
 
 * fixed:        ``m_model = mass_flow_kg_s``
-* displacement: ``m_model = V_d * n * eta_v * z_etav * rho(p_in, h_in)``
+* displacement: ``m_model = V_d * n * eta_v(n) * z_etav * rho(p_in, h_in)``
 * AHRI 540 map: ``m_model = X(S, D) * rho(p_in, h_in) / rho_rated`` where
   ``X = C1 + C2 S + C3 D + C4 S^2 + C5 S D + C6 D^2 + C7 S^3 + C8 D S^2 + C9 S D^2 + C10 D^3``,
   S and D the saturated suction and discharge (dew) temperatures [degC], and ``rho_rated`` the
   suction density at S with the rating superheat (no correction when it is not given).
+
+A variable-speed compressor (``min_speed_hz`` .. ``max_speed_hz``, the range the seasonal rating's
+capacity control may use) may give efficiencies that vary with speed: with ``r = n / n_rated``
+(``rated_speed_hz``, 50 Hz by default)::
+
+    eta_s(n) = eta_s * (c0 + c1 r + c2 r^2)      (isentropic_speed_curve = [c0, c1, c2])
+    eta_v(n) = eta_v * (d0 + d1 r + d2 r^2)      (volumetric_speed_curve = [d0, d1, d2])
+
+A curve that is 1 at r = 1 keeps the rated efficiencies there; a typical scroll or rotary
+compressor loses isentropic efficiency at both ends of its range and volumetric efficiency at low
+speed (leakage over a longer time per revolution). Without the curves both are constant.
 
 A compressor without a flow model (no ``mass_flow_kg_s``, ``displacement_m3`` or map) has no
 flow equation: another component (an orifice valve) sets the flow.
@@ -91,6 +102,46 @@ class Compressor(Component):
         self.power_mode = "map" if self.has("power_map_w") else "isentropic"
         if self.flow_mode != "map" and self.power_mode == "map":
             raise self.error("power_map_w needs mass_flow_map_kg_s (both come from one map)")
+        par = self.params
+        both = self.has("min_speed_hz") and self.has("max_speed_hz")
+        if both and par["min_speed_hz"] > par["max_speed_hz"]:
+            raise self.error(
+                f"min_speed_hz {par['min_speed_hz']} is above max_speed_hz {par['max_speed_hz']}"
+            )
+        for key in ("isentropic_speed_curve", "volumetric_speed_curve"):
+            if self.has(key) and self.speed_factor(key) <= 0:
+                raise self.error(
+                    f"{key} gives a factor {self.speed_factor(key):.4g} <= 0 at speed_hz "
+                    f"{par.get('speed_hz')}; the efficiency must stay positive"
+                )
+
+    def speed_factor(self, key: str) -> float:
+        """Multiplier of a speed curve at the current speed [-] (1 without the curve).
+
+        Parameters
+        ----------
+        key : str
+            ``isentropic_speed_curve`` or ``volumetric_speed_curve``.
+        """
+        if not self.has(key):
+            return 1.0
+        c = self.params[key]
+        r = float(self.params.get("speed_hz", 50.0)) / float(
+            self.params.get("rated_speed_hz", 50.0)
+        )
+        return float(c[0] + c[1] * r + c[2] * r * r)
+
+    def isentropic_efficiency(self) -> float:
+        """Isentropic efficiency at the current speed [-] (the given one without a curve)."""
+        return float(self.params["isentropic_efficiency"]) * self.speed_factor(
+            "isentropic_speed_curve"
+        )
+
+    def volumetric_efficiency(self) -> float:
+        """Volumetric efficiency at the current speed [-] (the given one without a curve)."""
+        return float(self.params["volumetric_efficiency"]) * self.speed_factor(
+            "volumetric_speed_curve"
+        )
 
     def equations(self) -> tuple[Equation, ...]:
         """``flow`` and ``energy``; only ``energy`` without a flow model."""
@@ -114,7 +165,7 @@ class Compressor(Component):
             return float(
                 par["displacement_m3"]
                 * par["speed_hz"]
-                * par["volumetric_efficiency"]
+                * self.volumetric_efficiency()
                 * self.factor(x, "z_etav")
                 * rho
             )
@@ -137,7 +188,7 @@ class Compressor(Component):
             s_c, d_c = self._map_temperatures(inlet.p, outlet.p)
             return z_power * ahri540(self.params["power_map_w"], s_c, d_c)
         h2s = self.fluid.h_ps(outlet.p, self.fluid.s_ph(inlet.p, inlet.h))
-        return float(z_power * inlet.m * (h2s - inlet.h) / self.params["isentropic_efficiency"])
+        return float(z_power * inlet.m * (h2s - inlet.h) / self.isentropic_efficiency())
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         """Flow [kg/s] and energy [J/kg] residuals, in the order of :meth:`equations`.
@@ -171,7 +222,7 @@ class Compressor(Component):
         h2s = fl.h_ps(outlet.p, s_in)
         t_2s = fl.T_ph(outlet.p, h2s)
         v_2s = 1.0 / fl.rho_ph(outlet.p, h2s)
-        k = self.factor(x, "z_power") / float(self.params["isentropic_efficiency"])
+        k = self.factor(x, "z_power") / self.isentropic_efficiency()
         row = 0
         entries: list[tuple[int, int, float]] = []
         if self.flow_mode != "none":
@@ -182,7 +233,7 @@ class Compressor(Component):
                     self.factor(x, "z_flow")
                     * par["displacement_m3"]
                     * par["speed_hz"]
-                    * par["volumetric_efficiency"]
+                    * self.volumetric_efficiency()
                     * self.factor(x, "z_etav")
                 )
                 entries.append((0, pin.p, -c * fl.drho_dp_h(inlet.p, inlet.h)))

@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
+from workbench.scenario.seasonal import SeasonalConfig
+
 __all__ = [
     "COMPONENT_CONTRACT_FIELDS",
     "PARAM_REF_PATTERN",
@@ -328,7 +330,16 @@ class ScenarioConfig(StrictModel):
     safety: SafetyConfig | None = Field(
         None, description="room and release height for the charge limits (IEC 60335-2-40)"
     )
+    seasonal: SeasonalConfig | None = Field(
+        None, description="seasonal rating settings (v2; read by workbench.seasonal)"
+    )
 
 
-V2_ONLY_FIELDS: tuple[str, ...] = ("controls", "subsystems", "instances", "connections")
+V2_ONLY_FIELDS: tuple[str, ...] = (
+    "controls",
+    "subsystems",
+    "instances",
+    "connections",
+    "seasonal",
+)
 """Root keys accepted only with ``"schema_version": "2"``."""

@@ -1,0 +1,46 @@
+"""Notebook 07: the seasonal rating executed with papermill on a real kernel."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from workbench.notebook_ui import ensure_kernel, run_notebook
+from workbench.seasonal import rate
+
+
+@pytest.mark.notebook
+def test_07_seasonal_rates_the_example_and_names_the_limiting_point(tmp_path):
+    artefacts = tmp_path / "07"
+    run_notebook(
+        "07_seasonal",
+        {"output_dir": str(artefacts), "climate": "colder", "application": "medium"},
+        output=tmp_path / "07.ipynb",
+        kernel_name=ensure_kernel(),
+    )
+    executed = nbformat.read(str(tmp_path / "07.ipynb"), as_version=4)
+    errors = [
+        o
+        for c in executed.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert not errors
+    summary = json.loads((artefacts / "summary.json").read_text())
+    assert summary["climate"] == "colder"
+    assert summary["application"] == "medium"
+    assert summary["complete"] is True
+    # the notebook's figures are the package's (the notebook holds no model logic)
+    direct = rate(
+        Path(__file__).parent.parent / "examples/scenarios/air_water_heat_pump_seasonal_v2.json",
+        climate="colder",
+        application="medium",
+    )
+    assert summary["scop"] == pytest.approx(direct.scop, rel=1e-9)
+    assert summary["limiting_point"] == summary["sensitivity"][0]["name"]
+    assert (artefacts / "bins.png").stat().st_size > 10_000
+    assert [tp["supply_c"] for tp in summary["test_points"] if tp["name"].startswith("G")] == [49.0]
