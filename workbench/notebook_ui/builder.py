@@ -47,9 +47,14 @@ from workbench.notebook_ui.document import (
     instance_index,
     json_path,
     parse_field,
-    pop_at,
-    set_at,
     write_json_atomic,
+)
+from workbench.notebook_ui.editing import (
+    EMPTY_NAME,
+    EMPTY_REMOVABLE,
+    EMPTY_VALUE,
+    FormEdits,
+    empty_reason,
 )
 from workbench.notebook_ui.form import Section, build_sections
 from workbench.notebook_ui.results_view import DIAGRAMS, chart_png, message_html, result_html
@@ -57,8 +62,6 @@ from workbench.notebook_ui.run_log import RunLogMixin
 from workbench.scenario import flatten, load_scenario, read_json
 
 __all__ = ["ScenarioBuilder"]
-
-_EMPTY = "empty: type a value, or remove the parameter with its ✕ button"
 
 
 def _issue_text(issue: ScenarioIssue) -> str:
@@ -118,8 +121,9 @@ class ScenarioBuilder(RunLogMixin):
         )
         self.issues: list[str] = []
         self._problems: list[ScenarioIssue] = []
-        self._pending: set[JsonPath] = set()
-        self._places: dict[JsonPath, int] = {}
+        self._edits = FormEdits()
+        self._pending = self._edits.pending
+        self._refused = False
         self.result: Any = None
         self._solved: dict[str, Any] | None = None
         self._solved_scenario: Any = None
@@ -141,33 +145,17 @@ class ScenarioBuilder(RunLogMixin):
         return instance_index(self.document, instance)
 
     # -- editing ---------------------------------------------------------------------------
-    def _edit(self, path: JsonPath, value: Any, *, required: bool = False) -> list[str]:
-        """Set (None: remove) a value; ``required`` marks an emptied value as an issue."""
-        if value is None:
-            parent = get_at(self.document, path[:-1])
-            if isinstance(parent, dict) and path[-1] in parent:
-                self._places[path] = list(parent).index(path[-1])
-            pop_at(self.document, path)
-            if required:
-                self._pending.add(path)
-            else:
-                self._pending.discard(path)
-        else:
-            set_at(self.document, path, value)
-            self._pending.discard(path)
-            self._restore_place(path)
-        return self.validate()
+    def _edit(self, path: JsonPath, value: Any, *, required: str | None = None) -> list[str]:
+        """Set (None: empty) a value; ``required`` is the issue an emptied value becomes.
 
-    def _restore_place(self, path: JsonPath) -> None:
-        """Put a value typed into an emptied field back where it was in its object."""
-        place = self._places.pop(path, None)
-        parent = get_at(self.document, path[:-1])
-        if place is None or not isinstance(parent, dict):
-            return
-        items = [(k, v) for k, v in parent.items() if k != path[-1]]
-        items.insert(min(place, len(items)), (path[-1], parent[path[-1]]))
-        parent.clear()
-        parent.update(items)
+        See :mod:`~workbench.notebook_ui.editing`: an emptied key keeps its place, and the
+        document is checked as if a pending field still held its last value.
+        """
+        if value is None:
+            self._edits.empty(self.document, path, required)
+        else:
+            self._edits.set(self.document, path, value)
+        return self.validate()
 
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
         """Set the working fluid and/or its backend; return the issues."""
@@ -179,8 +167,8 @@ class ScenarioBuilder(RunLogMixin):
         return self.validate()
 
     def set_name(self, name: str | None) -> list[str]:
-        """Set (or with an empty name remove) the scenario name."""
-        return self._edit(("name",), name or None)
+        """Set the scenario name (an empty name is an issue: type a name)."""
+        return self._edit(("name",), name if name and name.strip() else None, required=EMPTY_NAME)
 
     def set_parameter(self, component: str, key: str, value: Any) -> list[str]:
         """Set (or with ``value=None`` remove) a component parameter; return the issues.
@@ -204,7 +192,11 @@ class ScenarioBuilder(RunLogMixin):
         """
         if self._instance_index(component) is not None:
             return self.set_instance_param(component, key, value)
-        return self._edit((*self._component_base(component), key), value)
+        path = (*self._component_base(component), key)
+        if value is None:
+            self._edits.remove(self.document, path)
+            return self.validate()
+        return self._edit(path, value)
 
     def set_instance_param(self, instance: str, key: str, value: Any) -> list[str]:
         """Set an instance's value of a template parameter (None: the template default)."""
@@ -228,10 +220,11 @@ class ScenarioBuilder(RunLogMixin):
             raise KeyError(f"no control loop {control_id!r}; loops: {', '.join(loops) or 'none'}")
         index = loops.index(control_id)
         for key, value in fields.items():
+            path = ("controls", index, key)
             if value is None:
-                pop_at(self.document, ("controls", index, key))
+                self._edits.remove(self.document, path)
             else:
-                set_at(self.document, ("controls", index, key), value)
+                self._edits.set(self.document, path, value)
         return self.validate()
 
     def _addable(self, base: JsonPath) -> list[str]:
@@ -251,7 +244,10 @@ class ScenarioBuilder(RunLogMixin):
             raise KeyError(f"{comp.get('type')} {comp.get('name')!r} has no parameter {key!r}")
         if key in comp or (*base, key) in self._pending:
             raise ValueError(f"{comp.get('name')!r} sets {key!r} already")
-        return self._edit((*base, key), pspec.default, required=True)
+        if pspec.default is None:
+            self._edits.pending[(*base, key)] = EMPTY_REMOVABLE
+            return self.validate()
+        return self._edit((*base, key), pspec.default)
 
     def addable_parameters(self, component: str) -> list[str]:
         """Catalog parameters the component does not set yet (the Add list)."""
@@ -271,9 +267,8 @@ class ScenarioBuilder(RunLogMixin):
 
     def remove_parameter(self, component: str, key: str) -> list[str]:
         """Remove a parameter (the catalog default, if any, applies again)."""
-        base = self._component_base(component)
-        self._pending.discard((*base, key))
-        return self._edit((*base, key), None)
+        self._edits.remove(self.document, (*self._component_base(component), key))
+        return self.validate()
 
     # -- checking, solving, saving ---------------------------------------------------------
     def validate(self) -> list[str]:
@@ -289,9 +284,9 @@ class ScenarioBuilder(RunLogMixin):
         """
         from workbench.solver import prepare
 
-        problems = [ScenarioIssue(json_path(p), _EMPTY) for p in sorted(self._pending, key=str)]
+        problems = [ScenarioIssue(json_path(p), why) for p, why in self._pending.items()]
         try:
-            flat = flatten(load_scenario(copy.deepcopy(self.document)))
+            flat = flatten(load_scenario(self._edits.checked_copy(self.document)))
         except ScenarioError as exc:
             problems += list(exc.issues)
         except WorkbenchError as exc:
@@ -416,11 +411,15 @@ class ScenarioBuilder(RunLogMixin):
             section.render(doc, self._pending, self._on_text, self._on_remove)
 
     def _on_text(self, spec: Field, text: str) -> None:
-        self._edit(spec.path, parse_field(text, spec.kind), required=spec.empty_means == "missing")
+        if spec.empty_means == "missing":
+            required: str | None = EMPTY_REMOVABLE if spec.removable else EMPTY_VALUE
+        else:
+            required = empty_reason(self.document, spec.path)
+        self._edit(spec.path, parse_field(text, spec.kind), required=required)
 
     def _on_remove(self, spec: Field) -> None:
-        self._pending.discard(spec.path)
-        self._edit(spec.path, None)
+        self._edits.remove(self.document, spec.path)
+        self.validate()
 
     def _on_add(self, base: JsonPath, key: str) -> None:
         try:
