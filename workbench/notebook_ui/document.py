@@ -152,8 +152,11 @@ def parse_field(text: str, kind: str = "any") -> Any:
 
 def _param_field(path: JsonPath, key: str, spec: ParamSpec | None, removable: bool) -> Field:
     if spec is None:
-        return Field(path, key, removable=removable, placeholder="a value")
-    hint = "a value" if spec.default is None else f"default {field_text(spec.default)}"
+        return Field(path, key, removable=removable, placeholder="type a value")
+    # an empty component field is an issue, so its placeholder never reads like a value
+    hint = "type a value" + (
+        "" if spec.default is None else f" (or ✕: the default {field_text(spec.default)})"
+    )
     return Field(
         path,
         key,
@@ -238,7 +241,13 @@ def control_fields(index: int, loop: dict[str, Any]) -> list[Field]:
     unit = CONTROL_OUTPUT_UNITS.get(str(get_at(loop, ("measure", "output"), "")), "")
     base = ("controls", index)
     return [
-        Field((*base, "target"), "target", unit or "", "target of the measured output (SI)"),
+        Field(
+            (*base, "target"),
+            "target",
+            unit or "",
+            "target of the measured output (SI)",
+            placeholder="type a value",
+        ),
         Field(
             (*base, "gain"),
             "gain",

@@ -161,6 +161,18 @@ class RunLogMixin:
         builder._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
         return builder
 
+    def _reset_run_log(self, base_label: str) -> None:
+        """Another document was opened in the form: its runs are compared with it."""
+        import copy
+
+        self.base_document = copy.deepcopy(self.document)
+        self.base_label = base_label
+        self.source_note, self.stored_summary, self.last_run = None, None, None
+        self._stored_ids = set()
+        if self._notes is not None:
+            self._clear_run_log()
+            self._run_status.value = ""
+
     # -- actions ---------------------------------------------------------------------------
     def _require_notes(self) -> NotesAccess:
         if self._notes is None:
