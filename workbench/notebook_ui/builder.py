@@ -302,6 +302,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
             self._results.value = result_html(self.result, stale=self.document != self._solved)
         elif self._refused:
             self._results.value = _refused_html(len(self.issues))
+        self._update_store_button()
         return self.issues
 
     def _require_valid(self) -> None:

@@ -11,9 +11,11 @@ Design decisions:
 - **Only with an owner.** A builder made without ``owner=`` shows no run-log row and never
   touches a database; with one, the database is opened on the first action (not when the form
   opens), so a builder for an offline scenario costs nothing.
-- **What is stored is what was solved**: the document of the last solve and its result, even
-  when the form has changed since (the status line says so). The changes from the document as
-  opened (the file, or the run the builder was opened from) are listed in the note.
+- **One note per solved run.** What is stored is the document of the last solve and its
+  result; storing the same solve again names the note it already is, and a form edited since
+  its last solve is not stored as if it had been solved: the button becomes **Solve and store**
+  (``store_run`` says "press Solve first"). The changes from the document as opened (the file,
+  or the run the builder was opened from) are listed in the note.
 - **Related notes under the results**: after each solve the owner's notes matching the fluid,
   the component types and the result's warnings are listed (:func:`workbench.notes.related`);
   after a solve that did not converge the query leads with its hint, so the notes on that hint
@@ -107,6 +109,7 @@ class RunLogMixin:
         self.base_document = copy.deepcopy(self.document)
         self.base_label = base_label
         self._stored_ids: set[str] = set()
+        self._stored_result: Any = None
         self._notes: NotesAccess | None = None
         if self.owner is not None:  # a NotesAccess given is shared: wrapped, never closed here
             self._notes = NotesAccess(database, provider=provider, lazy=True)
@@ -169,6 +172,7 @@ class RunLogMixin:
         self.base_label = base_label
         self.source_note, self.stored_summary, self.last_run = None, None, None
         self._stored_ids = set()
+        self._stored_result = None
         if self._notes is not None:
             self._clear_run_log()
             self._run_status.value = ""
@@ -196,16 +200,29 @@ class RunLogMixin:
         StoredRun
             The note (``.id``, ``.title``) with the stored scenario and summary.
 
+        Storing the same solve again returns the note it is stored as (no second note).
+
         Raises
         ------
         NoteStoreError
-            No owner, nothing solved yet, or the database refused.
+            No owner, nothing solved yet, the form has changed since the last solve, or the
+            database refused.
         """
         from workbench.notes.runs import save_run
 
         notes = self._require_notes()
         if self.result is None or self._solved is None:
             raise NoteStoreError("nothing to store yet: press Solve first")
+        if self.document != self._solved:
+            raise NoteStoreError(
+                "the form has changed since the last solve: press Solve first (a stored run "
+                "is a solved one)"
+            )
+        if self._stored_result is self.result and self.last_run is not None:
+            self._run_status.value = message_html(
+                f"already stored as note {self.last_run.id}: {self.last_run.title}"
+            )
+            return self.last_run
         with notes.connection() as conn:
             run = save_run(
                 self.result,
@@ -221,10 +238,9 @@ class RunLogMixin:
             )
         self.last_run = run
         self._stored_ids.add(run.id)
-        changed = (
-            " (the form has changed since that solve)" if self.document != self._solved else ""
-        )
-        self._run_status.value = message_html(f"stored as note {run.id}: {run.title}{changed}")
+        self._stored_result = self.result
+        self._run_status.value = message_html(f"stored as note {run.id}: {run.title}")
+        self._update_store_button()
         return run
 
     def related_notes(self, limit: int | None = None) -> list[Any]:
@@ -267,10 +283,25 @@ class RunLogMixin:
             self._notes.close()
 
     # -- hooks of the builder's solve ------------------------------------------------------
+    def _update_store_button(self) -> None:
+        """Store run after a solve; Solve and store after an edit; Stored once stored."""
+        if self._notes is None:
+            return
+        button = self._store_button
+        if self.result is None or self._solved is None:
+            button.description, button.disabled = "Store run", True
+        elif self.document != self._solved:
+            button.description = "Solve and store"
+            button.disabled = bool(getattr(self, "issues", []))
+        elif self._stored_result is self.result:
+            button.description, button.disabled = "Stored", True
+        else:
+            button.description, button.disabled = "Store run", False
+
     def _after_solve(self) -> None:
         if self._notes is None:
             return
-        self._store_button.disabled = False
+        self._update_store_button()
         try:
             self.related_notes()
         except _database_errors() as exc:  # the form keeps working; the row says why
@@ -280,7 +311,7 @@ class RunLogMixin:
     def _clear_run_log(self) -> None:
         if self._notes is None:
             return
-        self._store_button.disabled = True
+        self._store_button.description, self._store_button.disabled = "Store run", True
         self.related_hits = []
         self._related.value = ""
 
@@ -302,6 +333,8 @@ class RunLogMixin:
 
     def _on_store(self, _button: Any = None) -> None:
         try:
+            if self.document != self._solved:  # "Solve and store": the form as it is now
+                self.solve()  # type: ignore[attr-defined]
             self.store_run()
         except _database_errors() as exc:
             self._run_status.value = message_html(f"not stored: {exc}", "error")
