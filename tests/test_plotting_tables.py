@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from workbench.plotting import plot_sweep, results_tables, style_results
+from workbench.plotting.sweeps import refusal_reason, sweep_outcomes
 from workbench.scenario import load_scenario
 from workbench.solver import solve
 from workbench.sweep import sweep
@@ -45,8 +46,8 @@ def test_style_results_summary_and_components(split_result):
         style_results(split_result, "nope")
 
 
-def test_plot_sweep_draws_the_frame_and_marks_failed_points():
-    values = [0.4, 0.7, 1.0, 1.3]  # 1.3 is out of range for fan_speed: a failed row
+def test_plot_sweep_draws_the_frame_and_marks_refused_values_with_their_reason():
+    values = [0.4, 0.7, 1.0, 1.3]  # 1.3 is out of range for fan_speed: a refused row
     df = sweep(
         "examples/scenarios/split_units_v2.json",
         {"unit_a.evaporator.fan_speed": values},
@@ -61,10 +62,38 @@ def test_plot_sweep_draws_the_frame_and_marks_failed_points():
     right = next(a for a in fig.axes if a is not ax)
     cap = next(ln for ln in right.get_lines() if ln.get_gid() == "cooling_capacity_w")
     assert cap.get_ydata() == pytest.approx(df["cooling_capacity_w"].iloc[:3].to_numpy() / 1e3)
-    failed = next(ln for ln in ax.get_lines() if ln.get_gid() == "failed")
-    assert list(failed.get_xdata()) == [1.3]
+    refused = next(ln for ln in ax.get_lines() if ln.get_gid() == "refused")
+    assert list(refused.get_xdata()) == [1.3]
+    assert not [ln for ln in ax.get_lines() if ln.get_gid() == "failed"]
+    notes = [t.get_text() for t in ax.texts]
+    assert notes == ["1.3 is out of range: expected a number in [0, 1]"]
     with pytest.raises(KeyError, match="not in the sweep frame"):
         plot_sweep(df, "unit_b.evaporator.fan_speed")
+
+
+def test_sweep_outcomes_tell_a_refused_value_from_a_solve_that_did_not_converge():
+    df = pd.DataFrame(
+        {
+            "x": [0.0, 0.5, 3.0],
+            "converged": [False, True, False],
+            "iterations": [40, 12, 0],
+            "cop_cooling": [None, 3.1, None],
+            "error": [
+                "float division by zero",
+                None,
+                "ScenarioError: sweep: 1 error in scenario; - circuits[0].components[3]."
+                "fan_speed: 3.0 is out of range: expected a number in [0, 1]",
+            ],
+        }
+    )
+    assert sweep_outcomes(df).tolist() == ["not converged", "converged", "refused"]
+    assert refusal_reason(df["error"][2]) == "3.0 is out of range: expected a number in [0, 1]"
+    fig, ax = plot_sweep(df, "x")
+    lines = {ln.get_gid(): list(ln.get_xdata()) for ln in ax.get_lines()}
+    assert lines["failed"] == [0.0]
+    assert lines["refused"] == [3.0]
+    labels = ax.get_legend().get_texts()
+    assert {"not converged", "refused (value not allowed)"} <= {t.get_text() for t in labels}
 
 
 def test_plot_sweep_by_draws_one_line_per_group():
