@@ -6,8 +6,6 @@ local model.
 
 from __future__ import annotations
 
-import copy
-
 import ipywidgets as w
 import psycopg
 import pytest

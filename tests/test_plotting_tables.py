@@ -88,7 +88,7 @@ def test_sweep_outcomes_tell_a_refused_value_from_a_solve_that_did_not_converge(
     )
     assert sweep_outcomes(df).tolist() == ["not converged", "converged", "refused"]
     assert refusal_reason(df["error"][2]) == "3.0 is out of range: expected a number in [0, 1]"
-    fig, ax = plot_sweep(df, "x")
+    _fig, ax = plot_sweep(df, "x")
     lines = {ln.get_gid(): list(ln.get_xdata()) for ln in ax.get_lines()}
     assert lines["failed"] == [0.0]
     assert lines["refused"] == [3.0]

@@ -50,7 +50,7 @@ def test_instance_paths_as_the_builder_labels_them():
     assert comp["speed_hz"] == 35.0
     with pytest.raises(ScenarioError, match=r"unit_a.condenser.ua, unit_a.evaporator.ua"):
         resolve_path(flat, "unit_a.ua")  # two components of unit_a take 'ua'
-    with pytest.raises(ScenarioError, match="components: unit_a.compressor"):
+    with pytest.raises(ScenarioError, match=r"components: unit_a\.compressor"):
         resolve_path(flat, "unit_a.outdoor_temp")
 
 
