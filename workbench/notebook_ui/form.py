@@ -29,6 +29,7 @@ from workbench.notebook_ui.document import (
     JsonPath,
     component_fields,
     control_fields,
+    family_value,
     field_text,
     get_at,
     instance_param_fields,
@@ -39,8 +40,14 @@ from workbench.notebook_ui.document import (
 __all__ = ["AddRow", "FieldRow", "Section", "build_sections"]
 
 
-def _unit_html(spec: Field) -> str:
-    return f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>"
+def _unit_html(spec: Field, value: Any = None) -> str:
+    """The unit beside a field, and the value in the form's unit family when that differs."""
+    also = family_value(spec.key, spec.unit, value)
+    extra = f" <small class='wb-family' style='color:#666'>= {html.escape(also)}</small>"
+    return (
+        f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>"
+        + (extra if also else "")
+    )
 
 
 class FieldRow:
@@ -80,7 +87,7 @@ class FieldRow:
         )
         self.text.add_class("wb-field")
         self.text.add_class(f"wb-field-{spec.key}")
-        self.unit = w.HTML(value=_unit_html(spec), layout=w.Layout(width="70px"))
+        self.unit = w.HTML(value=_unit_html(spec, value), layout=w.Layout(width="150px"))
         self.unit.add_class("wb-unit")
         children: list[w.Widget] = [self.text, self.unit]
         if spec.removable and on_remove is not None:
@@ -115,12 +122,13 @@ class FieldRow:
             self.text.placeholder = spec.placeholder
         if spec.description != self.spec.description:
             self.text.tooltip = spec.description or spec.key
-        if (spec.unit, spec.description) != (self.spec.unit, self.spec.description):
-            self.unit.value = _unit_html(spec)
         self.spec = spec
 
     def show(self, value: Any, pending: bool) -> None:
         """Show the document's value unless the text already means it (no cursor jumps)."""
+        unit = _unit_html(self.spec, value)
+        if unit != self.unit.value:
+            self.unit.value = unit
         if pending:
             return
         if parse_field(self.text.value, self.spec.kind) != value:
