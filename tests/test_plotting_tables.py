@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from workbench.plotting import plot_sweep, results_tables, style_results
+from workbench.plotting import plot_sweep, results_tables, style_results, style_table
 from workbench.plotting.sweeps import refusal_reason, sweep_outcomes
 from workbench.scenario import load_scenario
 from workbench.solver import solve
@@ -42,6 +42,9 @@ def test_style_results_summary_and_components(split_result):
     assert tables["components"].loc["unit_a.compressor", "type"] == "Compressor"
     summary_html = style_results(split_result, "summary").to_html()
     assert "#b00020" not in summary_html  # balance closes: not highlighted
+    kw = split_result.summary["cooling_capacity_w"] / 1e3
+    assert "cooling capacity [kW]" in summary_html
+    assert f">{kw:.4g}<" in summary_html
     with pytest.raises(ValueError, match="unknown table 'nope'"):
         style_results(split_result, "nope")
 
@@ -122,3 +125,41 @@ def test_style_results_edges_show_round_off_as_zero(split_result):
     assert "e-10" not in html
     assert "-0<" not in html
     assert ">0<" in html
+
+
+def test_tables_a_person_reads_are_in_engineering_units_with_units_in_headers(split_result):
+    edges = style_results(split_result, "edges").data
+    assert list(edges.columns[2:]) == [
+        "m [kg/s]",
+        "p [bar]",
+        "h [kJ/kg]",
+        "T [°C]",
+        "quality [-]",
+        "phase",
+        "s [kJ/(kg K)]",
+    ]
+    comps = style_results(split_result, "components").data
+    raw = results_tables(split_result)["components"]
+    row = "unit_a.compressor"
+    assert comps.loc[row, "p [bar]"] == pytest.approx(raw.loc[row, "pressure"] / 1e5)
+    assert comps.loc[row, "T [°C]"] == pytest.approx(raw.loc[row, "temperature"] - 273.15)
+    assert comps.loc[row, "power [kW]"] == pytest.approx(raw.loc[row, "power"] / 1e3)
+    assert not [c for c in comps.columns if any(ch.isupper() for ch in c.split(" [")[0][1:])]
+    html = style_results(split_result, "components").to_html()
+    p_bar = raw.loc[row, "pressure"] / 1e5
+    assert f">{p_bar:.4g}<" in html  # 4 significant figures, not "3.2e+05"
+    assert "e+05" not in html
+
+
+def test_style_table_converts_sweep_columns():
+    df = pd.DataFrame(
+        {"flash.pressure_pa": [3.2e5], "compressor_power_w": [1234.5], "cop_cooling": [2.71828]}
+    )
+    shown = style_table(df).data
+    assert list(shown.columns) == [
+        "flash.pressure [bar]",
+        "compressor power [kW]",
+        "COP cooling [-]",
+    ]
+    assert shown.iloc[0].tolist() == pytest.approx([3.2, 1.2345, 2.71828])
+    assert ">2.718<" in style_table(df).to_html()

@@ -15,7 +15,13 @@ from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
 from workbench.plotting.ph import plot_ph
 from workbench.plotting.sweeps import plot_sweep
-from workbench.plotting.tables import TABLES, results_tables, style_results
+from workbench.plotting.tables import (
+    TABLES,
+    engineering_table,
+    results_tables,
+    style_results,
+    style_table,
+)
 from workbench.plotting.ts import plot_ts
 
 __all__ = [
@@ -27,6 +33,8 @@ __all__ = [
     "plot_ph",
     "plot_sweep",
     "plot_ts",
+    "engineering_table",
     "results_tables",
     "style_results",
+    "style_table",
 ]
