@@ -104,6 +104,7 @@ ENGINEERING_COLUMNS: dict[str, tuple[str, Any]] = {
     "cop_heating": ("COP heating [-]", None),
     "energy_balance_w": ("energy balance [W]", None),
     "residual_norm": ("residual norm [-]", None),
+    "destruction_ratio": ("destruction ratio [-]", None),
 }
 """Column (or summary row) -> (header with its unit, conversion from the stored value or None)."""
 
