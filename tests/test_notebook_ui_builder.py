@@ -68,7 +68,7 @@ def test_builder_units_from_the_catalog_beside_each_field():
     cond = ("circuits", 0, "components", 1)
     ua = _row(builder, (*cond, "ua"))
     assert ">W/K<" in ua.unit.value
-    assert "= 1.5 kW/K" in ua.unit.value
+    assert "= 0.5 kW/K" in ua.unit.value
     assert "= 30 °C" in _row(builder, (*cond, "secondary_inlet_temp_k")).unit.value
     assert "wb-family" not in _row(builder, (*cond, "subcooling_k")).unit.value  # a difference
     ua.text.value = "1800"  # the family value follows the typed one
