@@ -217,3 +217,25 @@ def test_list_runs_sees_builder_runs(db, notes, minilm):
         assert [r.note.external_id for r in list_runs(conn, owner="alice")] == ["hp-7"]
         assert count_notes(conn, owner="alice") == 4
     b.close()
+
+
+def test_reopen_button_opens_a_stored_run_in_the_same_form(db, notes, minilm):
+    b = _builder(db, minilm)
+    b.set_parameter("evaporator", "air_inlet_temp_c", -3.0)
+    b.solve()
+    run = b.store_run()
+    pick, button = _find(b.widget, "wb-reopen-pick"), _find(b.widget, "wb-reopen")
+    assert run.id in [value for _label, value in pick.options]
+    assert not button.disabled
+    b.set_parameter("evaporator", "air_inlet_temp_c", 9.0)
+    b.solve()
+    pick.value = run.id
+    button.click()
+    assert b.document == run.scenario
+    assert b.source_note == run.id
+    assert "opened from note" in _find(b.widget, "wb-run-status").value
+    assert b.result is None  # nothing of the other solve is left
+    again = b.solve()
+    for key, value in run.summary["summary"].items():
+        assert again.summary[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
+    b.close()

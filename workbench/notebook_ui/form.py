@@ -44,9 +44,8 @@ def _unit_html(spec: Field, value: Any = None) -> str:
     """The unit beside a field, and the value in the form's unit family when that differs."""
     also = family_value(spec.key, spec.unit, value)
     extra = f" <small class='wb-family' style='color:#666'>= {html.escape(also)}</small>"
-    return (
-        f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>"
-        + (extra if also else "")
+    return f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>" + (
+        extra if also else ""
     )
 
 

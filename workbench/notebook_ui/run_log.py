@@ -32,8 +32,9 @@ import ipywidgets as w
 
 from workbench.errors import NoteStoreError, WorkbenchError
 from workbench.notebook_ui.notes_access import NotesAccess
-from workbench.notebook_ui.notes_panel import hit_strength, plain_text, safe_highlight
+from workbench.notebook_ui.notes_panel import hit_strength, plain_text
 from workbench.notebook_ui.results_view import message_html
+from workbench.notebook_ui.snippets import snippet_html
 
 __all__ = ["RunLogMixin", "related_html"]
 
@@ -55,7 +56,7 @@ def related_html(hits: list[Any], *, heading: str, query: str) -> str:
     items = "".join(
         f"<li style='margin-bottom:0.4em'><b>{html.escape(plain_text(h.title) or h.id)}</b> "
         f"<small class='wb-strength'>{html.escape(hit_strength('hybrid', h))}</small><br>"
-        f"<small>{safe_highlight(h.snippet)}</small></li>"
+        f"<small>{snippet_html(h.snippet)}</small></li>"
         for h in hits
     )
     body = f"<ol>{items}</ol>" if hits else "<i>no matching notes</i>"
@@ -240,8 +241,44 @@ class RunLogMixin:
         self._stored_ids.add(run.id)
         self._stored_result = self.result
         self._run_status.value = message_html(f"stored as note {run.id}: {run.title}")
+        self._offer_reopen()
         self._update_store_button()
         return run
+
+    def open_note(self, note_id: str) -> list[str]:
+        """Open a stored run of the owner in this form (the **Reopen** button); its issues.
+
+        Like :meth:`from_note`, in the form already on screen: its changes are then listed
+        against that run, and a re-solve gives its stored figures.
+
+        Raises
+        ------
+        NoteStoreError
+            No owner; ``NoteNotFoundError`` / ``RunNotFoundError`` when there is no such run.
+        """
+        from workbench.notes.runs import get_run
+
+        notes = self._require_notes()
+        with notes.connection() as conn:
+            run = get_run(conn, note_id, owner=str(self.owner))
+        issues: list[str] = self.open(run.scenario)  # type: ignore[attr-defined]
+        self._reset_run_log(f"the run of note {run.id}")
+        self.source_note, self.stored_summary = run.id, run.summary
+        self._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
+        return issues
+
+    def _offer_reopen(self) -> None:
+        """The runs the Reopen list offers: the last stored one, then the related notes."""
+        options: list[tuple[str, str]] = []
+        if self.last_run is not None:
+            options.append((f"stored: {plain_text(self.last_run.title)}", self.last_run.id))
+        options += [
+            (plain_text(h.title) or h.id, h.id)
+            for h in self.related_hits
+            if h.id not in {v for _k, v in options}
+        ]
+        self._reopen_pick.options = options
+        self._reopen_button.disabled = not options
 
     def related_notes(self, limit: int | None = None) -> list[Any]:
         """The owner's notes related to the last result (or, before a solve, to the form).
@@ -275,6 +312,7 @@ class RunLogMixin:
         query = related_query(subject, scenario=scenario)
         self.related_hits = hits
         self._related.value = related_html(hits, heading=heading, query=query)
+        self._offer_reopen()
         return hits
 
     def close(self) -> None:
@@ -325,11 +363,34 @@ class RunLogMixin:
         self._run_status.add_class("wb-run-status")
         self._related = w.HTML()
         self._related.add_class("wb-related")
-        box = w.VBox([w.HBox([self._store_button, self._run_status]), self._related])
+        self._reopen_pick = w.Dropdown(
+            options=[], description="run", layout=w.Layout(width="460px")
+        )
+        self._reopen_pick.add_class("wb-reopen-pick")
+        self._reopen_button = w.Button(description="Reopen", icon="folder-open", disabled=True)
+        self._reopen_button.add_class("wb-reopen")
+        self._reopen_button.tooltip = "open the picked run in this form"
+        self._reopen_button.on_click(self._on_reopen)
+        box = w.VBox(
+            [
+                w.HBox([self._store_button, self._run_status]),
+                self._related,
+                w.HBox([self._reopen_pick, self._reopen_button]),
+            ]
+        )
         box.add_class("wb-run-log")
         if self.owner is None:
             box.layout.display = "none"
         return box
+
+    def _on_reopen(self, _button: Any = None) -> None:
+        note = self._reopen_pick.value
+        if not note:
+            return
+        try:
+            self.open_note(str(note))
+        except _database_errors() as exc:
+            self._run_status.value = message_html(f"not reopened: {exc}", "error")
 
     def _on_store(self, _button: Any = None) -> None:
         try:
