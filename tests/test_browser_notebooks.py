@@ -264,6 +264,9 @@ def test_browser_note_search(notebook, notes_url, shots):
     nb.run_all()
     assert nb.cell_errors() == []
     page, panel = nb.page, nb.page.locator(".wb-notes")
+    # after Run All the query box shows the query of the results on screen, and whose notes
+    expect(panel.locator(".wb-notes-query input")).to_have_value("oil trap in the suction riser")
+    expect(panel.locator(".wb-notes-owner input")).to_have_value("notebook")
     # search after Run All (the last cell no longer kills the panel)
     panel.locator(".wb-notes-query input").fill("frost on the coil")
     panel.locator("button", has_text="Search").click()
@@ -285,7 +288,7 @@ def test_browser_note_search(notebook, notes_url, shots):
     assert nb.log_entries() == []
 
 
-def test_browser_run_log(notebook, notes_url, shots):
+def test_browser_run_log(notebook, lab, notes_url, shots):
     nb = notebook("05_run_log.ipynb")
     nb.run_all()
     assert nb.cell_errors() == []
@@ -297,14 +300,37 @@ def test_browser_run_log(notebook, notes_url, shots):
     # related notes under the results: the other stored variant
     related = reopened.locator(".wb-related")
     expect(related).to_contain_text("Related notes")
-    expect(related).to_contain_text("1.7 °C evaporating")
-    # Store run in the browser: a third note of the owner, named in the status line
-    reopened.locator(".wb-store-run").click()
+    expect(related).to_contain_text("-1.7 °C evaporating")
+    # Store run in the browser: a third note of the owner, named in the status line; once
+    store = reopened.locator(".wb-store-run")
+    store.click()
     expect(reopened.locator(".wb-run-status")).to_contain_text("stored as note", timeout=60_000)
+    expect(store).to_have_text("Stored")
+    expect(store).to_be_disabled()
     from workbench.notes import count_notes
 
     with psycopg.connect(notes_url, autocommit=True) as conn:
         assert count_notes(conn, owner="run-log") == 3
+    # 05's form keeps every keystroke too; an edited form offers to solve before storing
+    typing = FormTyping(nb, reopened)
+    evaporator = typing.section("evaporator (Evaporator)")
+    typing.retype(evaporator, "air_inlet_temp_c", "-5")
+    typing.retype(evaporator, "superheat_k", "4.5", pause_ms=0, delay_ms=0)
+    compressor = typing.section("compressor (Compressor)")
+    typing.select_all_and_type(compressor, "speed_hz", "48")
+    typing.paste(compressor, "volumetric_efficiency", "0.88")
+    nb.wait_idle()
+    expect(store).to_have_text("Solve and store")
+    expected = json.loads((lab.root / "output/notebooks/05_run_log/scenario.json").read_text())
+    comps = expected["circuits"][0]["components"]
+    comps[3].update(air_inlet_temp_c=-5, superheat_k=4.5)
+    comps[0].update(speed_hz=48, volumetric_efficiency=0.88)
+    _same_json(typing.save("typed/run_log.json"), expected)
+    store.click()  # solves the form as it is, then stores that run
+    expect(reopened.locator(".wb-run-status")).to_contain_text("stored as note", timeout=90_000)
+    expect(store).to_have_text("Stored")
+    with psycopg.connect(notes_url, autocommit=True) as conn:
+        assert count_notes(conn, owner="run-log") == 4
     _screenshot(page, reopened, shots / "run_log.png")
     assert ink((shots / "run_log.png").read_bytes()) > 0.03
     assert nb.log_entries() == []
