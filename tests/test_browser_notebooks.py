@@ -145,7 +145,7 @@ def test_browser_scenario_builder(notebook, lab, shots):
     # an emptied field is an issue, not a silent removal
     form.locator(".wb-field-ua_nominal_kw_k input").fill("")
     expect(status).to_contain_text("empty: type a value")
-    form.locator(".wb-field-ua_nominal_kw_k input").fill("1.2")
+    form.locator(".wb-field-ua_nominal_kw_k input").fill("0.4")
     expect(status).to_contain_text("valid scenario")
     # Save
     target = lab.root / "saved" / "my_scenario.json"  # the kernel runs in lab.root
@@ -333,4 +333,13 @@ def test_browser_run_log(notebook, lab, notes_url, shots):
         assert count_notes(conn, owner="run-log") == 4
     _screenshot(page, reopened, shots / "run_log.png")
     assert ink((shots / "run_log.png").read_bytes()) > 0.03
+    # Reopen a related run (the mild variant) in the same form, without code
+    pick = reopened.locator(".wb-reopen-pick select")
+    expect(pick.locator("option")).to_have_count(2)  # the run just stored, the related one
+    pick.select_option(index=1)
+    reopened.locator(".wb-reopen").click()
+    expect(reopened.locator(".wb-run-status")).to_contain_text("opened from note", timeout=30_000)
+    expect(reopened.locator(".wb-run-status")).to_contain_text("-1.7 °C evaporating")
+    evaporator = typing.section("evaporator (Evaporator)")
+    expect(evaporator.locator(".wb-field-air_inlet_temp_c input")).to_have_value("7.0")
     assert nb.log_entries() == []

@@ -226,6 +226,7 @@ def test_reopen_button_opens_a_stored_run_in_the_same_form(db, notes, minilm):
     run = b.store_run()
     pick, button = _find(b.widget, "wb-reopen-pick"), _find(b.widget, "wb-reopen")
     assert run.id in [value for _label, value in pick.options]
+    assert pick.value == run.id  # the run just stored is picked
     assert not button.disabled
     b.set_parameter("evaporator", "air_inlet_temp_c", 9.0)
     b.solve()

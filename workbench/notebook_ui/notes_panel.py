@@ -315,7 +315,7 @@ _HEADINGS = {
 def _hit_html(mode: str, hit: Any) -> str:
     title = html.escape(plain_text(hit.title) or hit.external_id or hit.id)
     cut = mode == "semantic" and len(html.unescape(hit.snippet or "")) >= 190
-    grey = " color:#888;" if weak_match(hit) else ""
+    grey = " color:#888;" if mode == "semantic" and weak_match(hit) else ""
     return (
         f"<li style='line-height:1.35;margin-bottom:0.5em;{grey}'><b>{title}</b> "
         f"<small class='wb-strength'>{html.escape(hit_strength(mode, hit))}</small><br>"

@@ -277,7 +277,10 @@ class RunLogMixin:
             for h in self.related_hits
             if h.id not in {v for _k, v in options}
         ]
+        current = self._reopen_pick.value
         self._reopen_pick.options = options
+        values = [value for _label, value in options]
+        self._reopen_pick.value = current if current in values else (values[0] if values else None)
         self._reopen_button.disabled = not options
 
     def related_notes(self, limit: int | None = None) -> list[Any]:
