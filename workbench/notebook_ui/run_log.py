@@ -241,7 +241,7 @@ class RunLogMixin:
         self._stored_ids.add(run.id)
         self._stored_result = self.result
         self._run_status.value = message_html(f"stored as note {run.id}: {run.title}")
-        self._offer_reopen()
+        self._offer_reopen(pick=run.id)
         self._update_store_button()
         return run
 
@@ -267,8 +267,11 @@ class RunLogMixin:
         self._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
         return issues
 
-    def _offer_reopen(self) -> None:
-        """The runs the Reopen list offers: the last stored one, then the related notes."""
+    def _offer_reopen(self, pick: str | None = None) -> None:
+        """The runs the Reopen list offers: the last stored one, then the related notes.
+
+        ``pick`` (a run just stored) is selected; otherwise the selection stays if it can.
+        """
         options: list[tuple[str, str]] = []
         if self.last_run is not None:
             options.append((f"stored: {plain_text(self.last_run.title)}", self.last_run.id))
@@ -277,7 +280,7 @@ class RunLogMixin:
             for h in self.related_hits
             if h.id not in {v for _k, v in options}
         ]
-        current = self._reopen_pick.value
+        current = pick or self._reopen_pick.value
         self._reopen_pick.options = options
         values = [value for _label, value in options]
         self._reopen_pick.value = current if current in values else (values[0] if values else None)
