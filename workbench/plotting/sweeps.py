@@ -57,14 +57,11 @@ def sweep_outcomes(df: pd.DataFrame) -> pd.Series:
     """
     if "converged" not in df:
         return pd.Series("converged", index=df.index)
-    ok = df["converged"].fillna(False).astype(bool)
-    errors = df["error"] if "error" in df else pd.Series(None, index=df.index)
+    ok = df["converged"].eq(True)
+    errors = df["error"] if "error" in df else pd.Series(None, index=df.index, dtype=object)
     iterations = df["iterations"] if "iterations" in df else pd.Series(0, index=df.index)
-    refused = (
-        ~ok
-        & iterations.fillna(0).eq(0)
-        & errors.fillna("").astype(str).str.startswith("ScenarioError")
-    )
+    checked = errors.map(lambda e: isinstance(e, str) and e.startswith("ScenarioError"))
+    refused = ~ok & ~(iterations > 0) & checked.astype(bool)
     out = pd.Series("not converged", index=df.index)
     out[ok] = "converged"
     out[refused] = "refused"
