@@ -28,7 +28,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "JupyterLab", "LabPage", "free_port", "ink"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "FormTyping", "JupyterLab", "LabPage", "free_port", "ink"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -256,3 +256,112 @@ class LabPage:
             level = entries.nth(i).locator("[data-log-level]").get_attribute("data-log-level")
             texts.append(f"{level}: {entries.nth(i).inner_text()[:300]}")
         return texts
+
+
+_FOCUSED_FIELD = """() => {
+  const f = document.activeElement && document.activeElement.closest('.wb-field');
+  return f ? [...f.classList].find(c => c.startsWith('wb-field-')).slice(9) : null;
+}"""
+"""The key of the builder field holding the keyboard focus (None: focus is elsewhere)."""
+
+
+class FormTyping:
+    """Type into a scenario builder's fields the way a person does, checking as it goes.
+
+    Every method clicks into the field and uses the keyboard only (End, Backspace, Control+A,
+    Control+V, Tab). After the field is empty it checks, before the next key, that the form's
+    rows are where they were and that the focus is still in the field; after Tab, that the box
+    shows exactly the typed text. ``pause_ms`` is the pause after emptying (a person reading the
+    status line), ``delay_ms`` the time between keys (0: as fast as the browser takes them).
+
+    Parameters
+    ----------
+    lab : LabPage
+        The notebook page.
+    form : Locator
+        The builder (``.wb-builder``).
+    """
+
+    def __init__(self, lab: LabPage, form: Any) -> None:
+        self.lab = lab
+        self.page = lab.page
+        self.form = form
+        self.page.context.grant_permissions(
+            ["clipboard-read", "clipboard-write"], origin=lab.lab.url
+        )
+
+    def rows(self) -> list[str]:
+        """The keys of the form's fields in the order shown (every section, open or not)."""
+        return list(
+            self.form.locator(".wb-field").evaluate_all(
+                "els => els.map(e => [...e.classList].find(c => c.startsWith('wb-field-')))"
+            )
+        )
+
+    def section(self, title: str) -> Any:
+        """Open the accordion page whose title starts with ``title``; its content."""
+        child = self.form.locator(".jupyter-widget-Accordion-child").filter(
+            has=self.page.locator(".jupyter-widget-Collapse-header", has_text=title)
+        )
+        if "jupyter-widget-Collapse-open" not in (child.get_attribute("class") or ""):
+            child.locator(".jupyter-widget-Collapse-header").click()
+        child.locator(".jupyter-widget-Collapse-contents").wait_for(state="visible")
+        return child
+
+    def _input(self, where: Any, key: str) -> Any:
+        return where.locator(f".wb-field-{key} input")
+
+    def _check_typed(self, box: Any, key: str, text: str, rows: list[str]) -> None:
+        self.page.keyboard.press("Tab")
+        assert box.input_value() == text, f"{key}: the box shows {box.input_value()!r}"
+        assert self.rows() == rows, f"{key}: rows moved"
+
+    def retype(
+        self, where: Any, key: str, text: str, *, pause_ms: int = 700, delay_ms: int = 60
+    ) -> None:
+        """Click, End, Backspace until empty, pause, type ``text``, Tab."""
+        rows = self.rows()
+        box = self._input(where, key)
+        box.click()
+        self.page.keyboard.press("End")
+        for _ in range(len(box.input_value())):
+            self.page.keyboard.press("Backspace", delay=delay_ms)
+        self.page.wait_for_timeout(pause_ms)
+        assert box.input_value() == "", f"{key}: not emptied"
+        assert self.page.evaluate(_FOCUSED_FIELD) == key, f"{key}: focus left the emptied field"
+        assert self.rows() == rows, f"{key}: rows moved when the field was emptied"
+        self.page.keyboard.type(text, delay=delay_ms)
+        assert self.page.evaluate(_FOCUSED_FIELD) == key, f"{key}: focus left while typing"
+        self._check_typed(box, key, text, rows)
+
+    def select_all_and_type(self, where: Any, key: str, text: str, *, delay_ms: int = 0) -> None:
+        """Click, Control+A, type ``text`` over the selection, Tab."""
+        rows = self.rows()
+        box = self._input(where, key)
+        box.click()
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.type(text, delay=delay_ms)
+        self._check_typed(box, key, text, rows)
+
+    def paste(self, where: Any, key: str, text: str) -> None:
+        """Put ``text`` on the clipboard; click, Control+A, Control+V, Tab."""
+        rows = self.rows()
+        box = self._input(where, key)
+        self.page.evaluate("t => navigator.clipboard.writeText(t)", text)
+        box.click()
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.press("Control+V")
+        self._check_typed(box, key, text, rows)
+
+    def save(self, path: str) -> Any:
+        """Type a path into **save as**, click **Save JSON**; the file's JSON (key order kept)."""
+        self.lab.wait_idle()
+        self.form.locator(".wb-save-path input").fill(path)
+        self.form.locator(".wb-save").click()
+        from playwright.sync_api import expect
+
+        note = self.form.locator(".wb-save-note")
+        expect(note).to_contain_text(re.compile(rf"(saved to .*{re.escape(path)}|not saved)"))
+        assert "saved to" in note.inner_text(), note.inner_text()
+        self.lab.wait_idle()
+        return json.loads((self.lab.lab.root / path).read_text(encoding="utf-8"))

@@ -8,13 +8,14 @@ from here: ``WORKBENCH_SCREENSHOT_DIR=docs/images pytest tests/test_browser_note
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
 
 import psycopg
 import pytest
-from browser_lab import CHROMIUM, CHROMIUM_ARGS, JupyterLab, LabPage, ink
+from browser_lab import CHROMIUM, CHROMIUM_ARGS, FormTyping, JupyterLab, LabPage, ink
 from playwright.sync_api import expect, sync_playwright
 
 from workbench.notebook_ui import list_notebooks
@@ -144,7 +145,7 @@ def test_browser_scenario_builder(notebook, lab, shots):
     # an emptied field is an issue, not a silent removal
     form.locator(".wb-field-ua_nominal_kw_k input").fill("")
     expect(status).to_contain_text("empty: type a value")
-    form.locator(".wb-field-ua_nominal_kw_k input").fill("1.2")
+    form.locator(".wb-field-ua_nominal_kw_k input").fill("0.4")
     expect(status).to_contain_text("valid scenario")
     # Save
     target = lab.root / "saved" / "my_scenario.json"  # the kernel runs in lab.root
@@ -161,6 +162,86 @@ def test_browser_scenario_builder(notebook, lab, shots):
     assert ink(final) > 0.03
     _screenshot(page, form, shots / "builder.png")
     assert ink((shots / "builder.png").read_bytes()) > 0.05
+    assert nb.log_entries() == []
+
+
+def _example(name: str) -> dict:
+    with open(f"examples/scenarios/{name}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _same_json(saved: dict, expected: dict) -> None:
+    """Equal values and the same key order everywhere (as the two files would read)."""
+    assert saved == expected
+    assert json.dumps(saved) == json.dumps(expected)
+
+
+def test_browser_builder_keeps_every_keystroke(notebook, lab):
+    """Type into every kind of field as a person does; Save JSON holds exactly what was typed."""
+    nb = notebook("01_scenario_builder.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    form = nb.page.locator(".wb-builder")
+    typing = FormTyping(nb, form)
+    expected = _example("heat_pump_v1")
+    comps = expected["circuits"][0]["components"]
+    comps[3]["air_inlet_temp_c"] = 5.0  # the notebook's edits parameter
+    # component fields: numbers, a text field, slowly with a pause, fast, select-all, paste
+    compressor = typing.section("compressor (Compressor)")
+    typing.retype(compressor, "speed_hz", "45")
+    typing.retype(compressor, "displacement_m3", "3.5e-05", pause_ms=0, delay_ms=0)
+    typing.retype(compressor, "volumetric_efficiency", "0.85", delay_ms=250)
+    typing.select_all_and_type(compressor, "isentropic_efficiency", "0.72")
+    comps[0].update(speed_hz=45, displacement_m3=3.5e-05, volumetric_efficiency=0.85)
+    comps[0]["isentropic_efficiency"] = 0.72
+    condenser = typing.section("condenser (Condenser)")
+    typing.paste(condenser, "ua", "1600")
+    typing.retype(condenser, "secondary_fluid", "Water")
+    typing.retype(condenser, "secondary_inlet_temp_k", "301.15", pause_ms=1500)
+    comps[1].update(ua=1600, secondary_fluid="Water", secondary_inlet_temp_k=301.15)
+    evaporator = typing.section("evaporator (Evaporator)")
+    typing.retype(evaporator, "air_inlet_temp_c", "-2.5", pause_ms=0)
+    typing.retype(evaporator, "superheat_k", "6")
+    comps[3].update(air_inlet_temp_c=-2.5, superheat_k=6)
+    nb.wait_idle()
+    expect(form.locator(".wb-status")).to_have_text("valid scenario")
+    _same_json(typing.save("typed/heat_pump.json"), expected)
+    # a template's $parameter and an instance's values (another example, opened in the form)
+    form.locator(".wb-open-pick input").fill("split_units_v2.json")
+    form.locator(".wb-open").click()
+    expect(form.locator(".wb-open-note")).to_contain_text("opened split_units_v2.json")
+    expected = _example("split_units_v2")
+    params = typing.section("template split_unit: $parameters")
+    typing.retype(params, "outdoor_temp_c", "")  # emptied and left: its own issue
+    expect(form.locator(".wb-status")).to_contain_text(
+        "subsystems.split_unit.params.outdoor_temp_c: empty: type a value"
+    )
+    assert "did you mean" not in form.locator(".wb-status").inner_text()
+    typing.retype(params, "outdoor_temp_c", "33")
+    typing.retype(params, "speed_hz", "48", pause_ms=0, delay_ms=0)
+    expected["subsystems"]["split_unit"]["params"].update(outdoor_temp_c=33, speed_hz=48)
+    unit_b = typing.section("instance unit_b")
+    typing.retype(unit_b, "fan_speed", "0.65")
+    typing.select_all_and_type(unit_b, "speed_hz", "38")
+    expected["instances"][1]["params"].update(fan_speed=0.65, speed_hz=38)
+    unit_a = typing.section("instance unit_a")
+    typing.paste(unit_a, "indoor_temp_c", "26")
+    expected["instances"][0]["params"] = {"indoor_temp_c": 26}
+    nb.wait_idle()
+    expect(form.locator(".wb-status")).to_have_text("valid scenario")
+    _same_json(typing.save("typed/split_units.json"), expected)
+    # control-loop fields
+    form.locator(".wb-open-pick input").fill("superheat_control_v2.json")
+    form.locator(".wb-open").click()
+    expect(form.locator(".wb-open-note")).to_contain_text("opened superheat_control_v2.json")
+    expected = _example("superheat_control_v2")
+    loop = typing.section("control superheat")
+    typing.retype(loop, "target", "6.5")
+    typing.retype(loop, "gain", "-0.8", pause_ms=0, delay_ms=0)
+    typing.paste(loop, "band", "0.9")
+    expected["controls"][0].update(target=6.5, gain=-0.8, band=0.9)
+    nb.wait_idle()
+    _same_json(typing.save("typed/superheat_control.json"), expected)
     assert nb.log_entries() == []
 
 
@@ -183,6 +264,9 @@ def test_browser_note_search(notebook, notes_url, shots):
     nb.run_all()
     assert nb.cell_errors() == []
     page, panel = nb.page, nb.page.locator(".wb-notes")
+    # after Run All the query box shows the query of the results on screen, and whose notes
+    expect(panel.locator(".wb-notes-query input")).to_have_value("oil trap in the suction riser")
+    expect(panel.locator(".wb-notes-owner input")).to_have_value("notebook")
     # search after Run All (the last cell no longer kills the panel)
     panel.locator(".wb-notes-query input").fill("frost on the coil")
     panel.locator("button", has_text="Search").click()
@@ -204,7 +288,7 @@ def test_browser_note_search(notebook, notes_url, shots):
     assert nb.log_entries() == []
 
 
-def test_browser_run_log(notebook, notes_url, shots):
+def test_browser_run_log(notebook, lab, notes_url, shots):
     nb = notebook("05_run_log.ipynb")
     nb.run_all()
     assert nb.cell_errors() == []
@@ -216,14 +300,46 @@ def test_browser_run_log(notebook, notes_url, shots):
     # related notes under the results: the other stored variant
     related = reopened.locator(".wb-related")
     expect(related).to_contain_text("Related notes")
-    expect(related).to_contain_text("1.7 °C evaporating")
-    # Store run in the browser: a third note of the owner, named in the status line
-    reopened.locator(".wb-store-run").click()
+    expect(related).to_contain_text("-1.7 °C evaporating")
+    # Store run in the browser: a third note of the owner, named in the status line; once
+    store = reopened.locator(".wb-store-run")
+    store.click()
     expect(reopened.locator(".wb-run-status")).to_contain_text("stored as note", timeout=60_000)
+    expect(store).to_have_text("Stored")
+    expect(store).to_be_disabled()
     from workbench.notes import count_notes
 
     with psycopg.connect(notes_url, autocommit=True) as conn:
         assert count_notes(conn, owner="run-log") == 3
+    # 05's form keeps every keystroke too; an edited form offers to solve before storing
+    typing = FormTyping(nb, reopened)
+    evaporator = typing.section("evaporator (Evaporator)")
+    typing.retype(evaporator, "air_inlet_temp_c", "-5")
+    typing.retype(evaporator, "superheat_k", "4.5", pause_ms=0, delay_ms=0)
+    compressor = typing.section("compressor (Compressor)")
+    typing.select_all_and_type(compressor, "speed_hz", "48")
+    typing.paste(compressor, "volumetric_efficiency", "0.88")
+    nb.wait_idle()
+    expect(store).to_have_text("Solve and store")
+    expected = json.loads((lab.root / "output/notebooks/05_run_log/scenario.json").read_text())
+    comps = expected["circuits"][0]["components"]
+    comps[3].update(air_inlet_temp_c=-5, superheat_k=4.5)
+    comps[0].update(speed_hz=48, volumetric_efficiency=0.88)
+    _same_json(typing.save("typed/run_log.json"), expected)
+    store.click()  # solves the form as it is, then stores that run
+    expect(reopened.locator(".wb-run-status")).to_contain_text("stored as note", timeout=90_000)
+    expect(store).to_have_text("Stored")
+    with psycopg.connect(notes_url, autocommit=True) as conn:
+        assert count_notes(conn, owner="run-log") == 4
     _screenshot(page, reopened, shots / "run_log.png")
     assert ink((shots / "run_log.png").read_bytes()) > 0.03
+    # Reopen a related run (the mild variant) in the same form, without code
+    pick = reopened.locator(".wb-reopen-pick select")
+    expect(pick.locator("option")).to_have_count(2)  # the run just stored, the related one
+    pick.select_option(index=1)
+    reopened.locator(".wb-reopen").click()
+    expect(reopened.locator(".wb-run-status")).to_contain_text("opened from note", timeout=30_000)
+    expect(reopened.locator(".wb-run-status")).to_contain_text("-1.7 °C evaporating")
+    evaporator = typing.section("evaporator (Evaporator)")
+    expect(evaporator.locator(".wb-field-air_inlet_temp_c input")).to_have_value("7.0")
     assert nb.log_entries() == []

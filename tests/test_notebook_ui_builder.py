@@ -63,6 +63,17 @@ def test_builder_units_from_the_catalog_beside_each_field():
     assert "kW/K" in _row(builder, (*EVAP, "ua_nominal_kw_k")).unit.value
     assert "kg/s" in _row(builder, (*EVAP, "secondary_mass_flow_kg_s")).unit.value
     assert "–" in _row(builder, (*EVAP, "fan_speed")).unit.value  # dimensionless
+    assert ">Hz<" in _row(builder, ("circuits", 0, "components", 0, "speed_hz")).unit.value
+    # one unit family to read: the condenser's W/K and K fields also show kW/K and °C
+    cond = ("circuits", 0, "components", 1)
+    ua = _row(builder, (*cond, "ua"))
+    assert ">W/K<" in ua.unit.value
+    assert "= 0.5 kW/K" in ua.unit.value
+    assert "= 30 °C" in _row(builder, (*cond, "secondary_inlet_temp_k")).unit.value
+    assert "wb-family" not in _row(builder, (*cond, "subcooling_k")).unit.value  # a difference
+    ua.text.value = "1800"  # the family value follows the typed one
+    assert "= 1.8 kW/K" in ua.unit.value
+    assert builder.document["circuits"][0]["components"][1]["ua"] == 1800
     assert set(CONTROL_OUTPUT_UNITS) == set(
         __import__("workbench.components.catalog", fromlist=["x"]).CONTROL_OUTPUTS
     )
@@ -262,7 +273,7 @@ def test_builder_edits_template_instances_and_their_parameters():
     assert speed_b.text.placeholder == "template: 50"
     speed_a = _row(builder, ("instances", 0, "params", "speed_hz"))
     assert speed_a.text.value == ""
-    assert "1/s" in speed_a.unit.value
+    assert "Hz" in speed_a.unit.value
     base = builder.solve(show=False).summary["compressor_power_w"]
     speed_a.text.value = "35"  # unit_a: slower compressor
     assert builder.document["instances"][0]["params"]["speed_hz"] == 35

@@ -6,8 +6,6 @@ local model.
 
 from __future__ import annotations
 
-import copy
-
 import ipywidgets as w
 import psycopg
 import pytest
@@ -97,15 +95,26 @@ def test_store_run_button_keeps_the_solved_run_as_a_note(db, notes, minilm):
     b.close()
 
 
-def test_store_after_an_edit_keeps_what_was_solved(db, notes, minilm):
+def test_store_after_an_edit_offers_to_solve_first_and_stores_each_solve_once(db, notes, minilm):
     b = _builder(db, minilm)
+    store = _find(b.widget, "wb-store-run")
     b.solve()
-    solved = copy.deepcopy(b.document)
+    first = b.store_run()
+    assert (store.description, store.disabled) == ("Stored", True)
+    assert b.store_run().id == first.id  # the same solve again: the same note
+    assert "already stored as note" in _find(b.widget, "wb-run-status").value
     b.set_parameter("evaporator", "fan_speed", 0.5)  # after the solve
-    run = b.store_run()
-    assert run.scenario == solved
-    assert run.scenario["circuits"][0]["components"][3]["fan_speed"] == 1.0
-    assert "the form has changed since that solve" in _find(b.widget, "wb-run-status").value
+    assert (store.description, store.disabled) == ("Solve and store", False)
+    with pytest.raises(NoteStoreError, match="press Solve first"):
+        b.store_run()
+    store.click()  # solves the form as it is, then stores that run
+    assert b.last_run.id != first.id
+    assert b.last_run.scenario["circuits"][0]["components"][3]["fan_speed"] == 0.5
+    assert b.last_run.summary["summary"] == b.result.summary
+    with psycopg.connect(db, autocommit=True) as conn:
+        assert count_notes(conn, owner="alice") == len(notes) + 2
+    b.set_parameter("evaporator", "fan_speed", 1.4)  # an invalid form cannot be solved
+    assert (store.description, store.disabled) == ("Solve and store", True)
     b.close()
 
 
@@ -207,4 +216,27 @@ def test_list_runs_sees_builder_runs(db, notes, minilm):
     with psycopg.connect(db, autocommit=True) as conn:
         assert [r.note.external_id for r in list_runs(conn, owner="alice")] == ["hp-7"]
         assert count_notes(conn, owner="alice") == 4
+    b.close()
+
+
+def test_reopen_button_opens_a_stored_run_in_the_same_form(db, notes, minilm):
+    b = _builder(db, minilm)
+    b.set_parameter("evaporator", "air_inlet_temp_c", -3.0)
+    b.solve()
+    run = b.store_run()
+    pick, button = _find(b.widget, "wb-reopen-pick"), _find(b.widget, "wb-reopen")
+    assert run.id in [value for _label, value in pick.options]
+    assert pick.value == run.id  # the run just stored is picked
+    assert not button.disabled
+    b.set_parameter("evaporator", "air_inlet_temp_c", 9.0)
+    b.solve()
+    pick.value = run.id
+    button.click()
+    assert b.document == run.scenario
+    assert b.source_note == run.id
+    assert "opened from note" in _find(b.widget, "wb-run-status").value
+    assert b.result is None  # nothing of the other solve is left
+    again = b.solve()
+    for key, value in run.summary["summary"].items():
+        assert again.summary[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
     b.close()

@@ -122,7 +122,7 @@ def test_a_failed_solve_is_drawn_and_labelled():
     result = solve(doc)
     assert not result.converged
     _fig, ax = plot_ph(result, scenario=doc)
-    assert "NOT converged" in ax.get_title()
+    assert "NOT converged" in ax.get_title(loc="left")
 
 
 def test_convergence_plot_shows_the_residual_history(heat_pump):

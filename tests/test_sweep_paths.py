@@ -40,6 +40,20 @@ def test_template_instance_components_and_legacy_factor_names():
     assert resolve_path(flat, "unit_a.valve.f_flow").key == "z_flow"
 
 
+def test_instance_paths_as_the_builder_labels_them():
+    flat = flatten(load_scenario("examples/scenarios/split_units_v2.json"))
+    spec = resolve_path(flat, "unit_a.speed_hz")
+    assert (spec.path, spec.owner, spec.key) == ("unit_a.speed_hz", "unit_a.compressor", "speed_hz")
+    assert resolve_path(flat, "unit_b.fan_speed").owner == "unit_b.evaporator"
+    doc = case_document(flat.to_dict(), [spec], (35.0,))
+    comp = next(c for c in doc["circuits"][0]["components"] if c["name"] == "unit_a.compressor")
+    assert comp["speed_hz"] == 35.0
+    with pytest.raises(ScenarioError, match=r"unit_a.condenser.ua, unit_a.evaporator.ua"):
+        resolve_path(flat, "unit_a.ua")  # two components of unit_a take 'ua'
+    with pytest.raises(ScenarioError, match=r"components: unit_a\.compressor"):
+        resolve_path(flat, "unit_a.outdoor_temp")
+
+
 def test_control_and_solver_paths():
     flat = flatten(load_scenario(superheat_loop()))
     spec = resolve_path(flat, "controls.superheat.target")

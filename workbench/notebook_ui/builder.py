@@ -29,43 +29,41 @@ Design decisions:
 
 from __future__ import annotations
 
-import contextlib
 import copy
 from pathlib import Path
 from typing import Any
 
-import ipywidgets as w
-
 from workbench.components.catalog import get_spec
 from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
 from workbench.fluids import BACKENDS, available_fluids
+from workbench.notebook_ui.builder_view import BuilderView, _refused_html
 from workbench.notebook_ui.document import (
-    Field,
     JsonPath,
     component_path,
     get_at,
     instance_index,
     json_path,
-    parse_field,
-    pop_at,
-    set_at,
     write_json_atomic,
 )
-from workbench.notebook_ui.form import Section, build_sections
-from workbench.notebook_ui.results_view import DIAGRAMS, chart_png, message_html, result_html
+from workbench.notebook_ui.editing import (
+    EMPTY_NAME,
+    EMPTY_REMOVABLE,
+    FormEdits,
+)
+from workbench.notebook_ui.form import Section
+from workbench.notebook_ui.results_view import message_html, result_html
+from workbench.notebook_ui.run import example_scenarios, locate
 from workbench.notebook_ui.run_log import RunLogMixin
 from workbench.scenario import flatten, load_scenario, read_json
 
 __all__ = ["ScenarioBuilder"]
-
-_EMPTY = "empty: type a value, or remove the parameter with its ✕ button"
 
 
 def _issue_text(issue: ScenarioIssue) -> str:
     return str(issue) if issue.path else issue.message
 
 
-class ScenarioBuilder(RunLogMixin):
+class ScenarioBuilder(RunLogMixin, BuilderView):
     """A scenario form for notebooks.
 
     Parameters
@@ -118,8 +116,9 @@ class ScenarioBuilder(RunLogMixin):
         )
         self.issues: list[str] = []
         self._problems: list[ScenarioIssue] = []
-        self._pending: set[JsonPath] = set()
-        self._places: dict[JsonPath, int] = {}
+        self._edits = FormEdits()
+        self._pending = self._edits.pending
+        self._refused = False
         self.result: Any = None
         self._solved: dict[str, Any] | None = None
         self._solved_scenario: Any = None
@@ -141,33 +140,17 @@ class ScenarioBuilder(RunLogMixin):
         return instance_index(self.document, instance)
 
     # -- editing ---------------------------------------------------------------------------
-    def _edit(self, path: JsonPath, value: Any, *, required: bool = False) -> list[str]:
-        """Set (None: remove) a value; ``required`` marks an emptied value as an issue."""
-        if value is None:
-            parent = get_at(self.document, path[:-1])
-            if isinstance(parent, dict) and path[-1] in parent:
-                self._places[path] = list(parent).index(path[-1])
-            pop_at(self.document, path)
-            if required:
-                self._pending.add(path)
-            else:
-                self._pending.discard(path)
-        else:
-            set_at(self.document, path, value)
-            self._pending.discard(path)
-            self._restore_place(path)
-        return self.validate()
+    def _edit(self, path: JsonPath, value: Any, *, required: str | None = None) -> list[str]:
+        """Set (None: empty) a value; ``required`` is the issue an emptied value becomes.
 
-    def _restore_place(self, path: JsonPath) -> None:
-        """Put a value typed into an emptied field back where it was in its object."""
-        place = self._places.pop(path, None)
-        parent = get_at(self.document, path[:-1])
-        if place is None or not isinstance(parent, dict):
-            return
-        items = [(k, v) for k, v in parent.items() if k != path[-1]]
-        items.insert(min(place, len(items)), (path[-1], parent[path[-1]]))
-        parent.clear()
-        parent.update(items)
+        See :mod:`~workbench.notebook_ui.editing`: an emptied key keeps its place, and the
+        document is checked as if a pending field still held its last value.
+        """
+        if value is None:
+            self._edits.empty(self.document, path, required)
+        else:
+            self._edits.set(self.document, path, value)
+        return self.validate()
 
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
         """Set the working fluid and/or its backend; return the issues."""
@@ -179,8 +162,8 @@ class ScenarioBuilder(RunLogMixin):
         return self.validate()
 
     def set_name(self, name: str | None) -> list[str]:
-        """Set (or with an empty name remove) the scenario name."""
-        return self._edit(("name",), name or None)
+        """Set the scenario name (an empty name is an issue: type a name)."""
+        return self._edit(("name",), name if name and name.strip() else None, required=EMPTY_NAME)
 
     def set_parameter(self, component: str, key: str, value: Any) -> list[str]:
         """Set (or with ``value=None`` remove) a component parameter; return the issues.
@@ -204,7 +187,11 @@ class ScenarioBuilder(RunLogMixin):
         """
         if self._instance_index(component) is not None:
             return self.set_instance_param(component, key, value)
-        return self._edit((*self._component_base(component), key), value)
+        path = (*self._component_base(component), key)
+        if value is None:
+            self._edits.remove(self.document, path)
+            return self.validate()
+        return self._edit(path, value)
 
     def set_instance_param(self, instance: str, key: str, value: Any) -> list[str]:
         """Set an instance's value of a template parameter (None: the template default)."""
@@ -228,10 +215,11 @@ class ScenarioBuilder(RunLogMixin):
             raise KeyError(f"no control loop {control_id!r}; loops: {', '.join(loops) or 'none'}")
         index = loops.index(control_id)
         for key, value in fields.items():
+            path = ("controls", index, key)
             if value is None:
-                pop_at(self.document, ("controls", index, key))
+                self._edits.remove(self.document, path)
             else:
-                set_at(self.document, ("controls", index, key), value)
+                self._edits.set(self.document, path, value)
         return self.validate()
 
     def _addable(self, base: JsonPath) -> list[str]:
@@ -251,7 +239,10 @@ class ScenarioBuilder(RunLogMixin):
             raise KeyError(f"{comp.get('type')} {comp.get('name')!r} has no parameter {key!r}")
         if key in comp or (*base, key) in self._pending:
             raise ValueError(f"{comp.get('name')!r} sets {key!r} already")
-        return self._edit((*base, key), pspec.default, required=True)
+        if pspec.default is None:
+            self._edits.pending[(*base, key)] = EMPTY_REMOVABLE
+            return self.validate()
+        return self._edit((*base, key), pspec.default)
 
     def addable_parameters(self, component: str) -> list[str]:
         """Catalog parameters the component does not set yet (the Add list)."""
@@ -271,9 +262,8 @@ class ScenarioBuilder(RunLogMixin):
 
     def remove_parameter(self, component: str, key: str) -> list[str]:
         """Remove a parameter (the catalog default, if any, applies again)."""
-        base = self._component_base(component)
-        self._pending.discard((*base, key))
-        return self._edit((*base, key), None)
+        self._edits.remove(self.document, (*self._component_base(component), key))
+        return self.validate()
 
     # -- checking, solving, saving ---------------------------------------------------------
     def validate(self) -> list[str]:
@@ -289,11 +279,13 @@ class ScenarioBuilder(RunLogMixin):
         """
         from workbench.solver import prepare
 
-        problems = [ScenarioIssue(json_path(p), _EMPTY) for p in sorted(self._pending, key=str)]
+        problems = [ScenarioIssue(json_path(p), why) for p, why in self._pending.items()]
+        emptied = [json_path(p) for p in self._pending]
         try:
-            flat = flatten(load_scenario(copy.deepcopy(self.document)))
+            flat = flatten(load_scenario(self._edits.checked_copy(self.document)))
         except ScenarioError as exc:
-            problems += list(exc.issues)
+            # a pending field holds its last value for the check: its own issue is "empty"
+            problems += [i for i in exc.issues if i.path not in emptied]
         except WorkbenchError as exc:
             problems.append(ScenarioIssue("", str(exc)))
         else:
@@ -308,6 +300,9 @@ class ScenarioBuilder(RunLogMixin):
         self._refresh_form()
         if self.result is not None:
             self._results.value = result_html(self.result, stale=self.document != self._solved)
+        elif self._refused:
+            self._results.value = _refused_html(len(self.issues))
+        self._update_store_button()
         return self.issues
 
     def _require_valid(self) -> None:
@@ -330,6 +325,7 @@ class ScenarioBuilder(RunLogMixin):
         from workbench.solver import solve
 
         self.result, self._solved, self._solved_scenario = None, None, None
+        self._refused = False
         self._clear_results(message_html("solving...", "info"))
         self._clear_run_log()
         self._solve_button.disabled, self._solve_button.description = True, "Solving..."
@@ -338,11 +334,8 @@ class ScenarioBuilder(RunLogMixin):
             scenario = load_scenario(copy.deepcopy(self.document))
             result = solve(scenario)
         except ScenarioError:
-            n = len(self.issues)
-            self._results.value = message_html(
-                f"not solved: the scenario has {n} issue{'s' if n != 1 else ''} (listed above)",
-                "error",
-            )
+            self._refused = True
+            self._results.value = _refused_html(len(self.issues))
             raise
         except Exception as exc:
             self._results.value = message_html(f"solve failed: {exc}", "error")
@@ -360,6 +353,55 @@ class ScenarioBuilder(RunLogMixin):
         self._after_solve()
         return result
 
+    def open(self, scenario: dict[str, Any] | str | Path) -> list[str]:
+        """Open another scenario in this form; return its issues.
+
+        Parameters
+        ----------
+        scenario : dict, str or path
+            A document, a path, or the file name of an example (``split_units_v2.json``, see
+            :func:`~workbench.notebook_ui.run.example_scenarios`).
+
+        Raises
+        ------
+        ScenarioError
+            The file cannot be read or is not JSON (the form keeps the document it had).
+        """
+        if isinstance(scenario, dict):
+            document, label = copy.deepcopy(scenario), "the document as opened"
+        else:
+            path = example_scenarios().get(str(scenario), locate(scenario))
+            document, _label = read_json(path)
+            label = f"{Path(path).name} as opened"
+        if not isinstance(document, dict):
+            raise ScenarioError(
+                [ScenarioIssue("", "a scenario is a JSON object")], source=str(scenario)
+            )
+        self.document = document
+        self._edits = FormEdits()
+        self._pending = self._edits.pending
+        self.result, self._solved, self._solved_scenario = None, None, None
+        self._refused = False
+        self._reset_run_log(label)
+        self._clear_results()
+        self._build_sections()
+        return self.validate()
+
+    def apply_edits(self, edits: dict[str, dict[str, Any]]) -> list[str]:
+        """Set ``{component or instance: {parameter: value}}``; return what was skipped.
+
+        A notebook's ``edits`` parameter written for one scenario may name components another
+        one lacks: those are skipped with the reason (the components there), not raised.
+        """
+        skipped = []
+        for component, parameters in edits.items():
+            for key, value in parameters.items():
+                try:
+                    self.set_parameter(component, key, value)
+                except KeyError as exc:
+                    skipped.append(f"{component}.{key}: {exc.args[0]}")
+        return skipped
+
     def save(self, path: str | Path) -> Path:
         """Write the (valid) document as JSON, atomically, with the usual file permissions.
 
@@ -370,151 +412,3 @@ class ScenarioBuilder(RunLogMixin):
         """
         self._require_valid()
         return write_json_atomic(path, self.document)
-
-    @property
-    def diagram(self) -> str:
-        """The diagram drawn under the results: ``"P-h"`` or ``"T-s"`` (settable)."""
-        return str(self._diagram.value)
-
-    @diagram.setter
-    def diagram(self, value: str) -> None:
-        if value not in DIAGRAMS:
-            raise ValueError(f"unknown diagram {value!r}; use one of {', '.join(DIAGRAMS)}")
-        self._diagram.value = value
-
-    # -- widgets ---------------------------------------------------------------------------
-    def _draw_chart(self) -> None:
-        """Draw the chosen diagram of the current result (nothing without one)."""
-        if self.result is None or self._solved_scenario is None:
-            return
-        self._chart.value = chart_png(self.result, self._solved_scenario, diagram=self.diagram)
-        self._chart.layout.display = None
-
-    def _show_status(self) -> None:
-        if self.issues:
-            items = "".join(f"<li><code>{_escape(i)}</code></li>" for i in self.issues)
-            n = len(self.issues)
-            self._status.value = (
-                f"<b style='color:#b00020'>{n} issue{'s' if n != 1 else ''}</b><ul>{items}</ul>"
-            )
-        else:
-            self._status.value = "<b style='color:#1b7f3b'>valid scenario</b>"
-
-    def _clear_results(self, message: str = "") -> None:
-        self._results.value = message
-        self._chart.layout.display = "none"
-        self._chart.value = b""
-        self._tables.value = ""
-
-    def _refresh_form(self) -> None:
-        doc = self.document
-        if self._name.value != (doc.get("name") or ""):
-            self._name.value = doc.get("name") or ""
-        if self._fluid.value != (doc.get("fluid") or ""):
-            self._fluid.value = doc.get("fluid") or ""
-        for section in self._sections:
-            section.render(doc, self._pending, self._on_text, self._on_remove)
-
-    def _on_text(self, spec: Field, text: str) -> None:
-        self._edit(spec.path, parse_field(text, spec.kind), required=spec.empty_means == "missing")
-
-    def _on_remove(self, spec: Field) -> None:
-        self._pending.discard(spec.path)
-        self._edit(spec.path, None)
-
-    def _on_add(self, base: JsonPath, key: str) -> None:
-        try:
-            self._add(base, key)
-        except (KeyError, ValueError) as exc:
-            self._save_note.value = message_html(str(exc), "error")
-
-    def _build(self) -> w.VBox:
-        doc = self.document
-        self._status = w.HTML()
-        self._status.add_class("wb-status")
-        self._results = w.HTML()
-        self._results.add_class("wb-results")
-        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="820px"))
-        self._chart.add_class("wb-chart")
-        self._diagram = w.ToggleButtons(
-            options=list(DIAGRAMS),
-            value="P-h",
-            tooltips=["pressure-enthalpy", "temperature-entropy"],
-        )
-        self._diagram.add_class("wb-diagram")
-        self._diagram.observe(lambda _change: self._draw_chart(), names="value")
-        self._tables = w.HTML()
-        self._tables.add_class("wb-tables")
-        self._save_note = w.HTML()
-        self._save_note.add_class("wb-save-note")
-        self._name = w.Text(value=doc.get("name") or "", description="name")
-        self._name.observe(lambda ch: self.set_name(ch["new"]), names="value")
-        backend_value = doc.get("fluid_backend") or "Test"
-        options = list(BACKENDS) + ([backend_value] if backend_value not in BACKENDS else [])
-        backend = w.Dropdown(options=options, value=backend_value, description="backend")
-        self._fluid = w.Combobox(
-            value=doc.get("fluid", ""),
-            options=available_fluids(backend_value) if backend_value in BACKENDS else [],
-            description="fluid",
-            ensure_option=False,
-        )
-        self._fluid.add_class("wb-fluid")
-        self._fluid.observe(lambda ch: self.set_fluid(fluid=ch["new"]), names="value")
-        backend.observe(lambda ch: self.set_fluid(backend=ch["new"]), names="value")
-        self._sections = build_sections(
-            lambda: self.document, lambda: self._pending, self._addable, self._on_add
-        )
-        accordion = w.Accordion(
-            children=[s.box for s in self._sections], titles=tuple(s.title for s in self._sections)
-        )
-        self._save_path = w.Text(value="scenario.json", description="save as")
-        self._save_path.add_class("wb-save-path")
-        self._solve_button = w.Button(description="Solve", button_style="primary", icon="play")
-        self._solve_button.add_class("wb-solve")
-        save = w.Button(description="Save JSON", icon="save")
-        save.add_class("wb-save")
-        self._solve_button.on_click(self._on_solve)
-        save.on_click(self._on_save)
-        form = w.VBox(
-            [
-                w.HBox([self._name, self._fluid, backend]),
-                accordion,
-                self._status,
-                w.HBox([self._solve_button, self._save_path, save]),
-                self._save_note,
-                self._results,
-                self._run_log_widget(),
-                self._diagram,
-                self._chart,
-                self._tables,
-            ]
-        )
-        form.add_class("wb-builder")
-        return form
-
-    def _on_solve(self, _button: Any = None) -> None:
-        with contextlib.suppress(WorkbenchError):  # the reason is on screen
-            self.solve()
-
-    def _on_save(self, _button: Any = None) -> None:
-        try:
-            path = self.save(self._save_path.value)
-        except ScenarioError:
-            n = len(self.issues)
-            self._save_note.value = message_html(
-                f"not saved: the scenario has {n} issue{'s' if n != 1 else ''} (listed above)",
-                "error",
-            )
-        except (WorkbenchError, OSError) as exc:
-            self._save_note.value = message_html(f"not saved: {exc}", "error")
-        else:
-            self._save_note.value = message_html(f"saved to {path.resolve()}")
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # pragma: no cover - notebook display
-        return self.widget._repr_mimebundle_(**kwargs)
-
-
-def _escape(text: str) -> str:
-    import html
-
-    return html.escape(text)

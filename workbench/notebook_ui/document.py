@@ -27,6 +27,7 @@ __all__ = [
     "component_path",
     "control_fields",
     "display_unit",
+    "family_value",
     "field_text",
     "get_at",
     "instance_index",
@@ -44,7 +45,7 @@ JsonPath = tuple[str | int, ...]
 """Keys and list indices from the document root, e.g. ``("circuits", 0, "components", 3, "ua")``."""
 
 
-_PRETTY_UNITS = {"degC": "°C", "m3": "m³", "m2": "m²", "": "–"}
+_PRETTY_UNITS = {"degC": "°C", "m3": "m³", "m2": "m²", "1/s": "Hz", "": "–"}
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,29 @@ def display_unit(unit: str | None) -> str:
     return _PRETTY_UNITS.get(unit, unit)
 
 
+def family_value(key: str, unit: str, value: Any) -> str:
+    """The value in the unit family the form reads in, when the document's unit differs.
+
+    The document keeps its own key and unit (``secondary_inlet_temp_k`` in K, ``ua`` in
+    W/K); beside the field the same value reads as the evaporator's does: temperatures in °C,
+    conductances in kW/K, heat flows in kW, pressures in bar. Empty when there is nothing to
+    add (already in that unit, not a number, or a temperature difference such as
+    ``superheat_k``).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    absolute = key.endswith("temp_k") or (key.startswith("t_") and key.endswith("_k"))
+    if unit == "K" and absolute:
+        return f"{value - 273.15:.4g} °C"
+    if unit == "W/K":
+        return f"{value / 1e3:.4g} kW/K"
+    if unit == "W":
+        return f"{value / 1e3:.4g} kW"
+    if unit == "Pa":
+        return f"{value / 1e5:.4g} bar"
+    return ""
+
+
 def field_text(value: Any) -> str:
     """The text a field shows for a document value (strings as they are, the rest as JSON)."""
     if value is None:
@@ -152,8 +176,11 @@ def parse_field(text: str, kind: str = "any") -> Any:
 
 def _param_field(path: JsonPath, key: str, spec: ParamSpec | None, removable: bool) -> Field:
     if spec is None:
-        return Field(path, key, removable=removable, placeholder="a value")
-    hint = "a value" if spec.default is None else f"default {field_text(spec.default)}"
+        return Field(path, key, removable=removable, placeholder="type a value")
+    # an empty component field is an issue, so its placeholder never reads like a value
+    hint = "type a value" + (
+        "" if spec.default is None else f" (or ✕: the default {field_text(spec.default)})"
+    )
     return Field(
         path,
         key,
@@ -238,7 +265,13 @@ def control_fields(index: int, loop: dict[str, Any]) -> list[Field]:
     unit = CONTROL_OUTPUT_UNITS.get(str(get_at(loop, ("measure", "output"), "")), "")
     base = ("controls", index)
     return [
-        Field((*base, "target"), "target", unit or "", "target of the measured output (SI)"),
+        Field(
+            (*base, "target"),
+            "target",
+            unit or "",
+            "target of the measured output (SI)",
+            placeholder="type a value",
+        ),
         Field(
             (*base, "gain"),
             "gain",

@@ -3,14 +3,22 @@
 A :class:`FieldRow` shows one :class:`~workbench.notebook_ui.document.Field`: its key, a text
 box, its unit from the catalog and, for component parameters, a remove button. A
 :class:`Section` is one accordion page (a component, a template's parameters, an instance, a
-control loop); it rebuilds its rows when the document gains or loses a field and otherwise only
-updates the values shown, so what the form shows is always the document the builder solves.
+control loop).
+
+Rows never move while a person edits. A row is a widget that lives until its field leaves the
+document through a structural edit (the remove button, a change made from code); emptying a
+field is a value edit, not a structural one, so the emptied row keeps its place, its widget and
+the keyboard focus, and every following key lands in it. A section only creates rows for new
+fields (appended, as the document appends them) and closes rows of removed ones; the browser
+keeps the views of the rows before the first change, so the row being typed into is never
+re-created. Values are written back into a text box only when its text does not already mean
+the document's value (an edit from code), never echoing what the person is typing.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +29,7 @@ from workbench.notebook_ui.document import (
     JsonPath,
     component_fields,
     control_fields,
+    family_value,
     field_text,
     get_at,
     instance_param_fields,
@@ -29,6 +38,15 @@ from workbench.notebook_ui.document import (
 )
 
 __all__ = ["AddRow", "FieldRow", "Section", "build_sections"]
+
+
+def _unit_html(spec: Field, value: Any = None) -> str:
+    """The unit beside a field, and the value in the form's unit family when that differs."""
+    also = family_value(spec.key, spec.unit, value)
+    extra = f" <small class='wb-family' style='color:#666'>= {html.escape(also)}</small>"
+    return f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>" + (
+        extra if also else ""
+    )
 
 
 class FieldRow:
@@ -55,6 +73,8 @@ class FieldRow:
     ) -> None:
         self.spec = spec
         self._muted = False
+        self.emptied = False
+        """The person emptied this field: the row stays while its value is absent."""
         self.text = w.Text(
             value=field_text(value),
             description=spec.key,
@@ -66,18 +86,19 @@ class FieldRow:
         )
         self.text.add_class("wb-field")
         self.text.add_class(f"wb-field-{spec.key}")
-        self.unit = w.HTML(
-            value=f"<span title='{html.escape(spec.description)}'>{html.escape(spec.unit)}</span>",
-            layout=w.Layout(width="70px"),
-        )
+        self.unit = w.HTML(value=_unit_html(spec, value), layout=w.Layout(width="150px"))
         self.unit.add_class("wb-unit")
         children: list[w.Widget] = [self.text, self.unit]
         if spec.removable and on_remove is not None:
+            # out of the Tab order: Tab goes from field to field, never to a remove button
             remove = w.Button(
-                icon="times", tooltip=f"remove {spec.key}", layout=w.Layout(width="34px")
+                icon="times",
+                tooltip=f"remove {spec.key}",
+                layout=w.Layout(width="34px"),
+                tabbable=False,
             )
             remove.add_class("wb-remove")
-            remove.on_click(lambda _b: on_remove(spec))
+            remove.on_click(lambda _b: self._remove(on_remove))
             children.append(remove)
         self.widget = w.HBox(children)
         self.text.observe(self._changed, names="value")
@@ -85,10 +106,28 @@ class FieldRow:
 
     def _changed(self, change: dict[str, Any]) -> None:
         if not self._muted:
+            self.emptied = not str(change["new"]).strip()
             self._on_text(self.spec, change["new"])
+
+    def _remove(self, on_remove: Callable[[Field], None]) -> None:
+        self.emptied = False
+        on_remove(self.spec)
+
+    def update(self, spec: Field) -> None:
+        """Show a changed description of the same field (placeholder, unit, tooltip)."""
+        if spec == self.spec:
+            return
+        if spec.placeholder != self.spec.placeholder:
+            self.text.placeholder = spec.placeholder
+        if spec.description != self.spec.description:
+            self.text.tooltip = spec.description or spec.key
+        self.spec = spec
 
     def show(self, value: Any, pending: bool) -> None:
         """Show the document's value unless the text already means it (no cursor jumps)."""
+        unit = _unit_html(self.spec, value)
+        if unit != self.unit.value:
+            self.unit.value = unit
         if pending:
             return
         if parse_field(self.text.value, self.spec.kind) != value:
@@ -146,24 +185,36 @@ class Section:
     box: w.VBox = field(default_factory=w.VBox)
     rows: dict[JsonPath, FieldRow] = field(default_factory=dict)
     _options: list[str] = field(default_factory=list)
+    _built: bool = False
 
     def render(
         self,
         doc: dict[str, Any],
-        pending: set[JsonPath],
+        pending: Collection[JsonPath],
         on_text: Callable[[Field, str], None],
         on_remove: Callable[[Field], None],
     ) -> None:
-        """Rebuild the rows when the set of fields changed; else update the values shown."""
-        specs = self.fields()
+        """Show the document: the same rows in the same order, new fields appended.
+
+        A row whose field left the document stays when the person emptied it (its value is
+        absent, it is being edited); other rows of absent fields are closed.
+        """
+        specs = {s.path: s for s in self.fields()}
         options = self.add_options() if self.add_options else []
-        if [s.path for s in specs] == list(self.rows) and options == self._options:
-            for spec in specs:
-                self.rows[spec.path].show(get_at(doc, spec.path), spec.path in pending)
+        kept = {p: r for p, r in self.rows.items() if p in specs or r.emptied}
+        for path, row in self.rows.items():
+            if path not in kept:
+                row.close()
+        for path, row in kept.items():
+            if path in specs:
+                row.update(specs[path])
+            row.show(get_at(doc, path), path in pending)
+        new = [s for p, s in specs.items() if p not in kept]
+        if self._built and len(kept) == len(self.rows) and not new and options == self._options:
             return
-        for row in self.rows.values():
-            row.close()
-        self.rows = {s.path: FieldRow(s, get_at(doc, s.path), on_text, on_remove) for s in specs}
+        self._built = True
+        added = {s.path: FieldRow(s, get_at(doc, s.path), on_text, on_remove) for s in new}
+        self.rows = {**kept, **added}
         children = [row.widget for row in self.rows.values()]
         self._options = options
         if options and self.on_add is not None:
@@ -196,7 +247,7 @@ def build_sections(
         def fields() -> list[Field]:
             comp = get_at(document(), base, {}) or {}
             present = {key for key in comp if key not in ("name", "type")}
-            waiting = sorted(str(p[-1]) for p in pending() if p[:-1] == base)
+            waiting = [str(p[-1]) for p in pending() if p[:-1] == base]
             shown = {**comp, **{key: None for key in waiting if key not in present}}
             return component_fields(shown, base)
 

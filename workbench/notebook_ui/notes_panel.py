@@ -33,6 +33,7 @@ import pandas as pd
 from workbench.errors import NoteStoreError
 from workbench.notebook_ui.notes_access import NotesAccess
 from workbench.notebook_ui.run import locate
+from workbench.notebook_ui.snippets import SEMANTIC_FLOOR, safe_highlight, snippet_html, weak_match
 
 __all__ = ["MODES", "NoteSearchPanel", "hit_strength", "plain_text", "safe_highlight"]
 
@@ -45,16 +46,6 @@ def plain_text(text: str | None) -> str:
     return html.unescape(text or "")
 
 
-def safe_highlight(text: str | None) -> str:
-    """HTML of a snippet: everything escaped except the ``<b>``/``</b>`` highlight tags.
-
-    The text is decoded first (``&lt;`` -> ``<``), so a snippet the server has already
-    escaped is not escaped twice, and one it has not is made safe here.
-    """
-    escaped = html.escape(html.unescape(text or ""), quote=True)
-    return escaped.replace("&lt;b&gt;", "<b>").replace("&lt;/b&gt;", "</b>")
-
-
 def hit_strength(mode: str, hit: Any) -> str:
     """The match strength a column shows: BM25 score, cosine similarity or RRF score."""
     if mode == "keyword":
@@ -62,7 +53,9 @@ def hit_strength(mode: str, hit: Any) -> str:
         return "BM25 –" if score is None else f"BM25 {score:.2f}"
     if mode == "semantic":
         sim = getattr(hit, "semantic_similarity", None)
-        return "cosine –" if sim is None else f"cosine {sim:.3f}"
+        if sim is None:
+            return "cosine –"
+        return f"cosine {sim:.3f}" + (" (weak match)" if weak_match(hit) else "")
     ranks = [
         f"{name} #{rank}"
         for name, rank in (("keyword", hit.keyword_rank), ("semantic", hit.semantic_rank))
@@ -189,11 +182,27 @@ class NoteSearchPanel:
                 for mode in MODES
             }
         self.last = hits
+        if self._query.value != query:  # a search from code shows its query in the box
+            self._query.value = query
         for mode, mode_hits in hits.items():
             self._columns[mode].value = _hits_html(mode, mode_hits)
         counts = ", ".join(f"{len(hits[m])} {m}" for m in MODES)
-        self._say(f"{counts} hits for <i>{html.escape(query.strip())}</i>")
+        weak = sum(weak_match(h) for h in hits["semantic"])
+        note = f" ({weak} semantic below cosine {SEMANTIC_FLOOR}: weak)" if weak else ""
+        self._say(
+            f"{counts} hits{note} for <i>{html.escape(query.strip())}</i> in the notes of "
+            f"owner <b>{html.escape(self.owner)}</b>"
+        )
         return hits
+
+    def set_owner(self, owner: str) -> None:
+        """Search and import the notes of another owner (05's runs are ``run-log``'s)."""
+        owner = owner.strip()
+        if owner and owner != self.owner:
+            self.owner = owner
+            self._say(f"searching the notes of owner <b>{html.escape(owner)}</b>")
+        if self._owner.value.strip() != self.owner:
+            self._owner.value = self.owner
 
     def table(self, hits: dict[str, list[Any]] | None = None) -> pd.DataFrame:
         """Titles side by side (plain text): one row per rank, one column per mode."""
@@ -250,7 +259,7 @@ class NoteSearchPanel:
             self._say(f"<b>{html.escape(str(exc))}</b>", "error")
 
     def _build(self) -> w.VBox:
-        query = w.Text(placeholder="search the notes", description="query")
+        query = self._query = w.Text(placeholder="search the notes", description="query")
         query.layout.width = "60%"
         query.add_class("wb-notes-query")
         go = w.Button(description="Search", button_style="primary", icon="search")
@@ -258,6 +267,14 @@ class NoteSearchPanel:
             warnings.simplefilter("ignore", DeprecationWarning)
             query.on_submit(lambda _t: self._safe(lambda: self.search_all(query.value)))
         go.on_click(lambda _b: self._safe(lambda: self.search_all(query.value)))
+        owner = self._owner = w.Text(
+            value=self.owner,
+            description="owner",
+            tooltip="whose notes are searched and imported (05's runs: run-log)",
+            layout=w.Layout(width="260px"),
+        )
+        owner.add_class("wb-notes-owner")
+        owner.observe(lambda ch: self.set_owner(ch["new"]), names="value")
         folder = w.Text(placeholder="folder of .md notes, .jsonl or .csv", description="import")
         folder.add_class("wb-notes-path")
         load = w.Button(description="Import", icon="upload")
@@ -275,7 +292,7 @@ class NoteSearchPanel:
             columns.append(box)
         panel = w.VBox(
             [
-                w.HBox([query, go]),
+                w.HBox([query, go, owner]),
                 w.HBox(columns),
                 w.HBox([folder, load, reindex, check]),
                 self._status,
@@ -290,17 +307,23 @@ class NoteSearchPanel:
 
 _HEADINGS = {
     "keyword": "keyword <small>(BM25 score)</small>",
-    "semantic": "semantic <small>(cosine similarity)</small>",
+    "semantic": f"semantic <small>(cosine similarity; below {SEMANTIC_FLOOR}: weak)</small>",
     "hybrid": "hybrid <small>(RRF score)</small>",
 }
 
 
-def _hits_html(mode: str, hits: list[Any]) -> str:
-    items = "".join(
-        f"<li style='line-height:1.35;margin-bottom:0.5em'><b>{html.escape(plain_text(h.title) or h.external_id or h.id)}</b> "
-        f"<small class='wb-strength'>{html.escape(hit_strength(mode, h))}</small><br>"
-        f"<small>{safe_highlight(h.snippet)}</small></li>"
-        for h in hits
+def _hit_html(mode: str, hit: Any) -> str:
+    title = html.escape(plain_text(hit.title) or hit.external_id or hit.id)
+    cut = mode == "semantic" and len(html.unescape(hit.snippet or "")) >= 190
+    grey = " color:#888;" if mode == "semantic" and weak_match(hit) else ""
+    return (
+        f"<li style='line-height:1.35;margin-bottom:0.5em;{grey}'><b>{title}</b> "
+        f"<small class='wb-strength'>{html.escape(hit_strength(mode, hit))}</small><br>"
+        f"<small>{snippet_html(hit.snippet, cut=cut)}</small></li>"
     )
+
+
+def _hits_html(mode: str, hits: list[Any]) -> str:
+    items = "".join(_hit_html(mode, h) for h in hits)
     heading = f"<h4>{_HEADINGS[mode]}</h4>"
     return f"{heading}<ol>{items}</ol>" if hits else f"{heading}<i>no hits</i>"

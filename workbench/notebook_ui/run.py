@@ -19,6 +19,7 @@ __all__ = [
     "KERNEL_NAME",
     "NOTEBOOK_DIR",
     "ensure_kernel",
+    "example_scenarios",
     "list_notebooks",
     "locate",
     "notebook_outputs",
@@ -45,6 +46,12 @@ def locate(path: str | Path) -> Path:
         return path
     candidate = NOTEBOOK_DIR.parent / path
     return candidate if candidate.exists() else path
+
+
+def example_scenarios() -> dict[str, Path]:
+    """The example scenarios of the repository: file name -> path (name order)."""
+    folder = locate("examples/scenarios")
+    return {p.name: p for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
 
 
 def list_notebooks(folder: Path = NOTEBOOK_DIR) -> list[Path]:

@@ -11,9 +11,11 @@ Design decisions:
 - **Only with an owner.** A builder made without ``owner=`` shows no run-log row and never
   touches a database; with one, the database is opened on the first action (not when the form
   opens), so a builder for an offline scenario costs nothing.
-- **What is stored is what was solved**: the document of the last solve and its result, even
-  when the form has changed since (the status line says so). The changes from the document as
-  opened (the file, or the run the builder was opened from) are listed in the note.
+- **One note per solved run.** What is stored is the document of the last solve and its
+  result; storing the same solve again names the note it already is, and a form edited since
+  its last solve is not stored as if it had been solved: the button becomes **Solve and store**
+  (``store_run`` says "press Solve first"). The changes from the document as opened (the file,
+  or the run the builder was opened from) are listed in the note.
 - **Related notes under the results**: after each solve the owner's notes matching the fluid,
   the component types and the result's warnings are listed (:func:`workbench.notes.related`);
   after a solve that did not converge the query leads with its hint, so the notes on that hint
@@ -30,8 +32,9 @@ import ipywidgets as w
 
 from workbench.errors import NoteStoreError, WorkbenchError
 from workbench.notebook_ui.notes_access import NotesAccess
-from workbench.notebook_ui.notes_panel import hit_strength, plain_text, safe_highlight
+from workbench.notebook_ui.notes_panel import hit_strength, plain_text
 from workbench.notebook_ui.results_view import message_html
+from workbench.notebook_ui.snippets import snippet_html
 
 __all__ = ["RunLogMixin", "related_html"]
 
@@ -53,7 +56,7 @@ def related_html(hits: list[Any], *, heading: str, query: str) -> str:
     items = "".join(
         f"<li style='margin-bottom:0.4em'><b>{html.escape(plain_text(h.title) or h.id)}</b> "
         f"<small class='wb-strength'>{html.escape(hit_strength('hybrid', h))}</small><br>"
-        f"<small>{safe_highlight(h.snippet)}</small></li>"
+        f"<small>{snippet_html(h.snippet)}</small></li>"
         for h in hits
     )
     body = f"<ol>{items}</ol>" if hits else "<i>no matching notes</i>"
@@ -107,6 +110,7 @@ class RunLogMixin:
         self.base_document = copy.deepcopy(self.document)
         self.base_label = base_label
         self._stored_ids: set[str] = set()
+        self._stored_result: Any = None
         self._notes: NotesAccess | None = None
         if self.owner is not None:  # a NotesAccess given is shared: wrapped, never closed here
             self._notes = NotesAccess(database, provider=provider, lazy=True)
@@ -161,6 +165,19 @@ class RunLogMixin:
         builder._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
         return builder
 
+    def _reset_run_log(self, base_label: str) -> None:
+        """Another document was opened in the form: its runs are compared with it."""
+        import copy
+
+        self.base_document = copy.deepcopy(self.document)
+        self.base_label = base_label
+        self.source_note, self.stored_summary, self.last_run = None, None, None
+        self._stored_ids = set()
+        self._stored_result = None
+        if self._notes is not None:
+            self._clear_run_log()
+            self._run_status.value = ""
+
     # -- actions ---------------------------------------------------------------------------
     def _require_notes(self) -> NotesAccess:
         if self._notes is None:
@@ -184,16 +201,29 @@ class RunLogMixin:
         StoredRun
             The note (``.id``, ``.title``) with the stored scenario and summary.
 
+        Storing the same solve again returns the note it is stored as (no second note).
+
         Raises
         ------
         NoteStoreError
-            No owner, nothing solved yet, or the database refused.
+            No owner, nothing solved yet, the form has changed since the last solve, or the
+            database refused.
         """
         from workbench.notes.runs import save_run
 
         notes = self._require_notes()
         if self.result is None or self._solved is None:
             raise NoteStoreError("nothing to store yet: press Solve first")
+        if self.document != self._solved:
+            raise NoteStoreError(
+                "the form has changed since the last solve: press Solve first (a stored run "
+                "is a solved one)"
+            )
+        if self._stored_result is self.result and self.last_run is not None:
+            self._run_status.value = message_html(
+                f"already stored as note {self.last_run.id}: {self.last_run.title}"
+            )
+            return self.last_run
         with notes.connection() as conn:
             run = save_run(
                 self.result,
@@ -209,11 +239,52 @@ class RunLogMixin:
             )
         self.last_run = run
         self._stored_ids.add(run.id)
-        changed = (
-            " (the form has changed since that solve)" if self.document != self._solved else ""
-        )
-        self._run_status.value = message_html(f"stored as note {run.id}: {run.title}{changed}")
+        self._stored_result = self.result
+        self._run_status.value = message_html(f"stored as note {run.id}: {run.title}")
+        self._offer_reopen(pick=run.id)
+        self._update_store_button()
         return run
+
+    def open_note(self, note_id: str) -> list[str]:
+        """Open a stored run of the owner in this form (the **Reopen** button); its issues.
+
+        Like :meth:`from_note`, in the form already on screen: its changes are then listed
+        against that run, and a re-solve gives its stored figures.
+
+        Raises
+        ------
+        NoteStoreError
+            No owner; ``NoteNotFoundError`` / ``RunNotFoundError`` when there is no such run.
+        """
+        from workbench.notes.runs import get_run
+
+        notes = self._require_notes()
+        with notes.connection() as conn:
+            run = get_run(conn, note_id, owner=str(self.owner))
+        issues: list[str] = self.open(run.scenario)  # type: ignore[attr-defined]
+        self._reset_run_log(f"the run of note {run.id}")
+        self.source_note, self.stored_summary = run.id, run.summary
+        self._run_status.value = message_html(f"opened from note {run.id}: {run.title}")
+        return issues
+
+    def _offer_reopen(self, pick: str | None = None) -> None:
+        """The runs the Reopen list offers: the last stored one, then the related notes.
+
+        ``pick`` (a run just stored) is selected; otherwise the selection stays if it can.
+        """
+        options: list[tuple[str, str]] = []
+        if self.last_run is not None:
+            options.append((f"stored: {plain_text(self.last_run.title)}", self.last_run.id))
+        options += [
+            (plain_text(h.title) or h.id, h.id)
+            for h in self.related_hits
+            if h.id not in {v for _k, v in options}
+        ]
+        current = pick or self._reopen_pick.value
+        self._reopen_pick.options = options
+        values = [value for _label, value in options]
+        self._reopen_pick.value = current if current in values else (values[0] if values else None)
+        self._reopen_button.disabled = not options
 
     def related_notes(self, limit: int | None = None) -> list[Any]:
         """The owner's notes related to the last result (or, before a solve, to the form).
@@ -247,6 +318,7 @@ class RunLogMixin:
         query = related_query(subject, scenario=scenario)
         self.related_hits = hits
         self._related.value = related_html(hits, heading=heading, query=query)
+        self._offer_reopen()
         return hits
 
     def close(self) -> None:
@@ -255,10 +327,25 @@ class RunLogMixin:
             self._notes.close()
 
     # -- hooks of the builder's solve ------------------------------------------------------
+    def _update_store_button(self) -> None:
+        """Store run after a solve; Solve and store after an edit; Stored once stored."""
+        if self._notes is None:
+            return
+        button = self._store_button
+        if self.result is None or self._solved is None:
+            button.description, button.disabled = "Store run", True
+        elif self.document != self._solved:
+            button.description = "Solve and store"
+            button.disabled = bool(getattr(self, "issues", []))
+        elif self._stored_result is self.result:
+            button.description, button.disabled = "Stored", True
+        else:
+            button.description, button.disabled = "Store run", False
+
     def _after_solve(self) -> None:
         if self._notes is None:
             return
-        self._store_button.disabled = False
+        self._update_store_button()
         try:
             self.related_notes()
         except _database_errors() as exc:  # the form keeps working; the row says why
@@ -268,7 +355,7 @@ class RunLogMixin:
     def _clear_run_log(self) -> None:
         if self._notes is None:
             return
-        self._store_button.disabled = True
+        self._store_button.description, self._store_button.disabled = "Store run", True
         self.related_hits = []
         self._related.value = ""
 
@@ -282,14 +369,39 @@ class RunLogMixin:
         self._run_status.add_class("wb-run-status")
         self._related = w.HTML()
         self._related.add_class("wb-related")
-        box = w.VBox([w.HBox([self._store_button, self._run_status]), self._related])
+        self._reopen_pick = w.Dropdown(
+            options=[], description="run", layout=w.Layout(width="460px")
+        )
+        self._reopen_pick.add_class("wb-reopen-pick")
+        self._reopen_button = w.Button(description="Reopen", icon="folder-open", disabled=True)
+        self._reopen_button.add_class("wb-reopen")
+        self._reopen_button.tooltip = "open the picked run in this form"
+        self._reopen_button.on_click(self._on_reopen)
+        box = w.VBox(
+            [
+                w.HBox([self._store_button, self._run_status]),
+                self._related,
+                w.HBox([self._reopen_pick, self._reopen_button]),
+            ]
+        )
         box.add_class("wb-run-log")
         if self.owner is None:
             box.layout.display = "none"
         return box
 
+    def _on_reopen(self, _button: Any = None) -> None:
+        note = self._reopen_pick.value
+        if not note:
+            return
+        try:
+            self.open_note(str(note))
+        except _database_errors() as exc:
+            self._run_status.value = message_html(f"not reopened: {exc}", "error")
+
     def _on_store(self, _button: Any = None) -> None:
         try:
+            if self.document != self._solved:  # "Solve and store": the form as it is now
+                self.solve()  # type: ignore[attr-defined]
             self.store_run()
         except _database_errors() as exc:
             self._run_status.value = message_html(f"not stored: {exc}", "error")

@@ -17,7 +17,13 @@ from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
 from workbench.plotting.ph import plot_ph
 from workbench.plotting.sweeps import plot_sweep
-from workbench.plotting.tables import TABLES, results_tables, style_results
+from workbench.plotting.tables import (
+    TABLES,
+    engineering_table,
+    results_tables,
+    style_results,
+    style_table,
+)
 from workbench.plotting.ts import plot_ts
 
 __all__ = [
@@ -26,6 +32,7 @@ __all__ = [
     "cycle_loops",
     "plot_charge",
     "plot_charge_curve",
+    "engineering_table",
     "plot_convergence",
     "plot_exergy",
     "plot_parity",
@@ -34,4 +41,5 @@ __all__ = [
     "plot_ts",
     "results_tables",
     "style_results",
+    "style_table",
 ]

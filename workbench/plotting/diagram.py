@@ -217,9 +217,14 @@ def finish_diagram(
     """Title (the scenario name, ``NOT converged`` for a failed solve), grid, legend below."""
     ax = diagram.ax
     name = title if title is not None else getattr(result, "scenario_name", None) or ""
-    if not getattr(result, "converged", True):
-        name = f"{name} (NOT converged)".strip()
-    ax.set_title(name, fontsize=10)
+    fluid = getattr(diagram.backend, "name", None) if title is None else None
+    failed = "" if getattr(result, "converged", True) else " (NOT converged)"
+    if fluid:  # the solved fluid leads: a name written for another fluid cannot mislead
+        ax.set_title(f"{fluid}{failed}", fontsize=10, loc="left", fontweight="bold")
+        ax.set_title(name, fontsize=8, loc="right", color="0.35")
+    else:
+        ax.set_title(f"{name}{failed}".strip(), fontsize=10)
+    _hide_critical_point_off_chart(ax)
     ax.grid(True, which="major", alpha=0.3)
     ax.grid(True, which="minor", alpha=0.12)
     handles, labels = ax.get_legend_handles_labels()
@@ -235,6 +240,16 @@ def finish_diagram(
             fontsize=8,
             frameon=False,
         )
+
+
+def _hide_critical_point_off_chart(ax: Axes) -> None:
+    """No legend entry (and no marker) for a critical point outside the axes' limits."""
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    for line in ax.get_lines():
+        if line.get_gid() == "critical-point":
+            x, y = (float(v[0]) for v in line.get_data())
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                line.remove()
 
 
 class PressureLocator(Locator):

@@ -62,7 +62,7 @@ def draw_cycle(
             x, y = xy(p, h, t, s)
             xs.append(x)
             ys.append(y)
-        label = None if loop.circuit in labelled else f"circuit {loop.circuit}"
+        label = None if loop.circuit in labelled else circuit_name(loops, loop.circuit)
         labelled.add(loop.circuit)
         if xs:
             ax.plot(
@@ -86,6 +86,24 @@ def draw_cycle(
             label=None if xs else label,
         )
     return colours
+
+
+def circuit_name(loops: list[Any], circuit: int) -> str:
+    """The legend name of a circuit: the instance all its components belong to, if one.
+
+    ``unit_a.compressor``, ``unit_a.condenser`` ... -> ``unit_a``; otherwise ``circuit <id>``.
+    """
+    names = {
+        end.split(":")[0].strip()
+        for loop in loops
+        if loop.circuit == circuit
+        for edge in loop.edges
+        for end in edge.split("->")
+    }
+    prefixes = {name.rsplit(".", 1)[0] for name in names if "." in name}
+    if names and len(prefixes) == 1 and all("." in name for name in names):
+        return prefixes.pop()
+    return f"circuit {circuit}"
 
 
 def finite_limits(values: Any, pad: float = 0.05) -> tuple[float, float] | None:

@@ -75,8 +75,13 @@ def _isotherm_anchors(
     """Label spots on an isotherm, best first.
 
     Along its two-phase plateau, then the vapour branch from the top of the chart down (only
-    points inside the view).
+    points inside the view, clear of a band along the frame).
     """
+    # a band along the frame is left free: a label there reads as the frame's own
+    dx = 0.03 * (xlim[1] - xlim[0])
+    ly0, ly1 = np.log(ylim[0]), np.log(ylim[1])
+    ylim = (float(np.exp(ly0 + 0.04 * (ly1 - ly0))), float(np.exp(ly1 - 0.07 * (ly1 - ly0))))
+    xlim = (xlim[0] + dx, xlim[1] - dx)
     ok = np.isfinite(h_kj) & np.isfinite(p_bar)
     inside = ok & (h_kj > xlim[0]) & (h_kj < xlim[1]) & (p_bar > ylim[0]) & (p_bar < ylim[1])
     anchors: list[tuple[float, float]] = []

@@ -1,4 +1,12 @@
-"""Sweep results against the swept parameter: COP, capacities and compressor power."""
+"""Sweep results against the swept parameter: COP, capacities and compressor power.
+
+A sweep row ends one of three ways (:func:`sweep_outcomes`), drawn differently on the x axis:
+
+- **converged**: on the lines;
+- **refused**: the value did not pass the scenario checks (out of its range, say); no solve
+  ran. A grey square with the reason written beside it;
+- **not converged**: the solver ran (or raised) and did not converge: a red ``x``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +19,7 @@ from matplotlib.figure import Figure
 
 from workbench.plotting.common import circuit_colour, new_axes
 
-__all__ = ["COP_COLUMNS", "POWER_COLUMNS", "plot_sweep"]
+__all__ = ["COP_COLUMNS", "POWER_COLUMNS", "plot_sweep", "refusal_reason", "sweep_outcomes"]
 
 COP_COLUMNS = ("cop_cooling", "cop_heating")
 """Columns drawn on the left axis [-]."""
@@ -26,6 +34,38 @@ _LABELS = {
     "heating_capacity_w": "heating capacity",
     "compressor_power_w": "compressor power",
 }
+
+
+def refusal_reason(error: str | None) -> str:
+    """The reason of a refused value, without the error class and the JSON path.
+
+    ``"ScenarioError: sweep: 1 error in scenario; - circuits[0].components[3].fan_speed: 3.0
+    is out of range: expected a number in [0, 1]"`` -> ``"3.0 is out of range: expected a
+    number in [0, 1]"``.
+    """
+    text = (error or "").split("; ")[-1].strip().lstrip("- ")
+    head, sep, rest = text.partition(": ")
+    if sep and (" " not in head or head.startswith("ScenarioError")):
+        return rest
+    return text
+
+
+def sweep_outcomes(df: pd.DataFrame) -> pd.Series:
+    """``"converged"``, ``"refused"`` or ``"not converged"`` for every row of a sweep frame.
+
+    Refused: no iteration ran and the error is the scenario check's (``ScenarioError``).
+    """
+    if "converged" not in df:
+        return pd.Series("converged", index=df.index)
+    ok = df["converged"].eq(True)
+    errors = df["error"] if "error" in df else pd.Series(None, index=df.index, dtype=object)
+    iterations = df["iterations"] if "iterations" in df else pd.Series(0, index=df.index)
+    checked = errors.map(lambda e: isinstance(e, str) and e.startswith("ScenarioError"))
+    refused = ~ok & ~(iterations > 0) & checked.astype(bool)
+    out = pd.Series("not converged", index=df.index)
+    out[ok] = "converged"
+    out[refused] = "refused"
+    return out
 
 
 def plot_sweep(
@@ -56,9 +96,9 @@ def plot_sweep(
     -------
     (Figure, Axes)
         The COP axes; ``fig.axes`` also holds the power axis. The legend sits under the
-        axes, so it never covers a line. Points that did not converge
-        are left out of the lines and marked with a red ``x`` on the x axis (gid
-        ``"failed"``).
+        axes, so it never covers a line. Points that did not converge are left out of the
+        lines and marked with a red ``x`` on the x axis (gid ``"failed"``); refused values
+        with a grey square and their reason (gid ``"refused"``).
 
     Raises
     ------
@@ -70,7 +110,8 @@ def plot_sweep(
             raise KeyError(f"column {col!r} not in the sweep frame; columns: {list(df.columns)}")
     fig, ax = new_axes(ax, figsize=(8.0, 4.8))
     right = ax.twinx()
-    ok = df["converged"].astype(bool) if "converged" in df else pd.Series(True, index=df.index)
+    outcome = sweep_outcomes(df)
+    ok = outcome.eq("converged")
     groups = [(None, df)] if by is None else list(df.groupby(by, sort=True))
     styles = ("-", "--", ":", "-.")
     for g, (key, sub) in enumerate(groups):
@@ -110,7 +151,31 @@ def plot_sweep(
                     gid=col,
                 )
             k += 1
-    failed = df[~ok]
+    refused = df[outcome.eq("refused")]
+    if len(refused):
+        ax.plot(
+            refused[parameter],
+            np.zeros(len(refused)),
+            "s",
+            color="0.45",
+            ms=7,
+            clip_on=False,
+            label="refused (value not allowed)",
+            gid="refused",
+        )
+        for x, error in zip(refused[parameter], refused["error"]):
+            reason = refusal_reason(error)
+            ax.annotate(
+                reason if len(reason) <= 48 else reason[:47] + "…",
+                (float(x), 0.0),
+                xytext=(4, 8),
+                textcoords="offset points",
+                rotation=90,
+                fontsize=7,
+                color="0.3",
+                annotation_clip=False,
+            )
+    failed = df[outcome.eq("not converged")]
     if len(failed):
         ax.plot(
             failed[parameter],

@@ -1,4 +1,10 @@
-"""Results tables for notebooks: formatted pandas Stylers of a solve result."""
+"""Results tables for notebooks: formatted pandas Stylers of a solve result.
+
+The plain tables (:func:`results_tables`) keep the solver's columns and SI values; the styled
+ones a person reads (:func:`style_results`, :func:`style_table`) are in engineering units with
+the unit in every header: bar, °C, kW, kJ/kg, kJ/(kg K), kW/K, K for temperature differences,
+and four significant figures. The conversions are :data:`ENGINEERING_COLUMNS`.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,14 @@ from pandas.io.formats.style import Styler
 
 from workbench.solver.results import HEADLINE_OUTPUTS
 
-__all__ = ["TABLES", "results_tables", "style_results"]
+__all__ = [
+    "ENGINEERING_COLUMNS",
+    "TABLES",
+    "engineering_table",
+    "results_tables",
+    "style_results",
+    "style_table",
+]
 
 TABLES = ("edges", "components", "summary", "controls", "couplings")
 """Names accepted by :func:`style_results`."""
@@ -39,6 +52,130 @@ def results_tables(result: Any) -> dict[str, pd.DataFrame]:
         "controls": pd.DataFrame(result.controls),
         "couplings": pd.DataFrame(result.couplings),
     }
+
+
+def _scale(factor: float, offset: float = 0.0) -> Any:
+    return lambda v: v * factor + offset
+
+
+_KELVIN_TO_C = _scale(1.0, -273.15)
+_TO_KILO = _scale(1e-3)
+_PA_TO_BAR = _scale(1e-5)
+
+ENGINEERING_COLUMNS: dict[str, tuple[str, Any]] = {
+    # edges (the solver's contract units already)
+    "m_kg_s": ("m [kg/s]", None),
+    "p_bar": ("p [bar]", None),
+    "h_kj_kg": ("h [kJ/kg]", None),
+    "t_c": ("T [°C]", None),
+    "quality": ("quality [-]", None),
+    "s": ("s [kJ/(kg K)]", None),
+    # components (SI outputs)
+    "capacity": ("capacity [kW]", _TO_KILO),
+    "power": ("power [kW]", _TO_KILO),
+    "massFlowRate": ("mass flow [kg/s]", None),
+    "pressure": ("p [bar]", _PA_TO_BAR),
+    "temperature": ("T [°C]", _KELVIN_TO_C),
+    "saturationTemperature": ("T sat [°C]", _KELVIN_TO_C),
+    "superheat": ("superheat [K]", None),
+    "subcooling": ("subcooling [K]", None),
+    # couplings
+    "hot_circuit": ("hot circuit", None),
+    "cold_circuit": ("cold circuit", None),
+    "hot_component": ("hot side", None),
+    "cold_component": ("cold side", None),
+    "ua": ("UA [kW/K]", _TO_KILO),
+    "efficiency": ("efficiency [-]", None),
+    "heat_from_hot_w": ("heat from hot [kW]", _TO_KILO),
+    "heat_to_cold_w": ("heat to cold [kW]", _TO_KILO),
+    "loss_to_ambient_w": ("loss to ambient [kW]", _TO_KILO),
+    "min_temperature_difference": ("pinch [K]", None),
+    "profile_min_temperature_difference": ("pinch along the profile [K]", None),
+    # control loops (target, measured and error are in the measured output's SI unit)
+    "actuator": ("actuator factor [-]", None),
+    "state": ("actuator state [-]", None),
+    "factor": ("actuated factor", None),
+    "sensitivity": ("d(measured)/d(factor)", None),
+    # summary rows and sweep columns
+    "cooling_capacity_w": ("cooling capacity [kW]", _TO_KILO),
+    "heating_capacity_w": ("heating capacity [kW]", _TO_KILO),
+    "compressor_power_w": ("compressor power [kW]", _TO_KILO),
+    "cop_cooling": ("COP cooling [-]", None),
+    "cop_heating": ("COP heating [-]", None),
+    "energy_balance_w": ("energy balance [W]", None),
+    "residual_norm": ("residual norm [-]", None),
+    "destruction_ratio": ("destruction ratio [-]", None),
+}
+"""Column (or summary row) -> (header with its unit, conversion from the stored value or None)."""
+
+
+def engineering_table(df: pd.DataFrame, *, rows: bool = False) -> pd.DataFrame:
+    """A copy of ``df`` in engineering units with the unit in each header.
+
+    Columns of :data:`ENGINEERING_COLUMNS` are converted and renamed; other ``*_w`` columns
+    become kW and ``*_pa`` columns bar (a swept ``flash.pressure_pa`` reads
+    ``flash.pressure [bar]``). With ``rows`` the index is converted instead (the one-column
+    summary table).
+    """
+    out = df.copy()
+    if rows:
+        values = out.iloc[:, 0].astype(object)
+        labels = []
+        for key in out.index:
+            header, convert = _header(str(key))
+            value = values[key]
+            if convert is not None and isinstance(value, int | float):
+                values[key] = convert(float(value))
+            labels.append(header)
+        out = pd.DataFrame({out.columns[0]: values.to_numpy()}, index=labels)
+        return out
+    renames = {}
+    for col in out.columns:
+        header, convert = _header(str(col))
+        if convert is not None and pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = convert(out[col].astype(float))
+        renames[col] = header
+    return out.rename(columns=renames)
+
+
+def _header(key: str) -> tuple[str, Any]:
+    if key in ENGINEERING_COLUMNS:
+        return ENGINEERING_COLUMNS[key]
+    if key.endswith("_w"):
+        return f"{key[:-2]} [kW]", _TO_KILO
+    if key.endswith("_pa"):
+        return f"{key[:-3]} [bar]", _PA_TO_BAR
+    return key, None
+
+
+def _format(precision: int, clean_zero: bool) -> Any:
+    def fmt(value: float) -> str:
+        # solver round-off (a state at 0 degC printed as -7.96e-10) shows as 0
+        if clean_zero and abs(value) < 1e-6:
+            value = 0.0
+        return f"{value + 0.0:.{precision}g}"
+
+    return fmt
+
+
+def style_table(df: pd.DataFrame, caption: str | None = None, precision: int = 4) -> Styler:
+    """Any results frame (a sweep, the control loops) in engineering units, ``precision`` digits.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Columns named as the solver and the sweeps name them (``cop_cooling``,
+        ``compressor_power_w``, ``flash.pressure_pa`` ...).
+    caption : str, optional
+        Table caption.
+    precision : int
+        Significant digits of the numbers.
+    """
+    shown = engineering_table(df)
+    styler = shown.style.format(
+        _format(precision, False), na_rep="", subset=shown.select_dtypes("number").columns
+    )
+    return styler.set_caption(caption) if caption else styler
 
 
 def _phase_style(value: Any) -> str:
@@ -71,14 +208,11 @@ def style_results(result: Any, table: str = "edges", precision: int = 4) -> Styl
     """
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
-    df = results_tables(result)[table]
-
-    def fmt(value: float) -> str:
-        # solver round-off (a state at 0 degC printed as -7.96e-10) shows as 0 in the edges table
-        if table == "edges" and abs(value) < 1e-6:
-            value = 0.0
-        return f"{value + 0.0:.{precision}g}"
-
+    raw = results_tables(result)[table]
+    df = engineering_table(raw, rows=table == "summary")
+    if table == "summary":
+        df["value"] = pd.to_numeric(df["value"])
+    fmt = _format(precision, table == "edges")
     styler = df.style.format(fmt, na_rep="", subset=df.select_dtypes("number").columns)
     if table == "edges" and "phase" in df:
         styler = styler.map(_phase_style, subset=["phase"]).hide(axis="index")
@@ -87,11 +221,11 @@ def style_results(result: Any, table: str = "edges", precision: int = 4) -> Styl
         balance = result.summary.get("energy_balance_w") or 0.0
         bad = abs(balance) > 1e-3 * max(abs(power), 1.0)
 
+        balance_row = ENGINEERING_COLUMNS["energy_balance_w"][0]
+
         def _mark(row: pd.Series) -> list[str]:
             return [
-                "color: #b00020; font-weight: bold"
-                if row.name == "energy_balance_w" and bad
-                else ""
+                "color: #b00020; font-weight: bold" if row.name == balance_row and bad else ""
             ] * len(row)
 
         styler = styler.apply(_mark, axis=1)

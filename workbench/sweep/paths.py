@@ -5,6 +5,9 @@ Inputs (set before each solve):
 - ``<component>.<parameter>``: a component parameter of the flat scenario (names after
   flattening, ``unit_a.evaporator.fan_speed``); the longest component name that prefixes the
   path wins, so instance names with dots work. Legacy ``f_`` factors are read as ``z_``.
+- ``<instance>.<parameter>``: as the builder labels an instance's values (``unit_a.speed_hz``):
+  the one component of that instance setting the parameter, else the one taking it
+  (``unit_a.compressor.speed_hz``); otherwise refused with the full paths.
 - ``controls.<id>.<field>``: ``target``, ``gain``, ``band`` or ``smooth_eps`` of a control loop.
 - ``solver.<field>``: a solver setting (``tolerance``, ``max_iterations`` ...).
 - ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.components.catalog import get_spec, normalise_factor
@@ -113,6 +116,9 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         if index >= len(flat.circuits):
             raise _fail(path, f"the scenario has {len(flat.circuits)} circuit(s)")
         return SweepPath(path, "circuit", str(index), "charge_kg")
+    alias = _instance_alias(flat, path)
+    if alias is not None:
+        return replace(resolve_path(flat, alias), path=path)
     if path.startswith("solver."):
         key = path[len("solver.") :]
         fields = SolverConfig.model_fields
@@ -125,6 +131,32 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         "not '<component>.<parameter>', 'controls.<id>.<field>' or 'solver.<field>'; "
         f"components: {', '.join(flat.components)}",
     )
+
+
+def _instance_alias(flat: FlatScenario, path: str) -> str | None:
+    """``unit_a.speed_hz`` -> ``unit_a.compressor.speed_hz`` (None: not an instance's path)."""
+    instances = {name.rsplit(".", 1)[0] for name in flat.components if "." in name}
+    instance = _longest_prefix(path, sorted(instances))
+    if instance is None:
+        return None
+    key = normalise_factor(path[len(instance) + 1 :])
+    takers = []
+    for name, comp in flat.components.items():
+        spec = get_spec(comp.type)
+        if name.startswith(instance + ".") and spec is not None and spec.param(key) is not None:
+            takers.append(name)
+    setting = [t for t in takers if key in flat.components[t].params]
+    if len(setting) == 1:  # the one that sets it (a template's "$name" lands there)
+        return f"{setting[0]}.{key}"
+    if len(takers) == 1:
+        return f"{takers[0]}.{key}"
+    if takers:
+        raise _fail(
+            path,
+            f"{key!r} is a parameter of several components of {instance}: "
+            + ", ".join(f"{t}.{key}" for t in takers),
+        )
+    return None
 
 
 def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
