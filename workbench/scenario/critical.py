@@ -53,6 +53,12 @@ def critical_point(fluid: str, backend: str | None) -> tuple[str, float, float] 
         return canonical, params.T_crit, params.p_crit
     import CoolProp.CoolProp as CP
 
+    from workbench.fluids.blend_tables import critical_point as blend_critical_point
+    from workbench.fluids.blends import blend_spec, is_blend_name
+
+    if is_blend_name(canonical):
+        found = blend_critical_point(blend_spec(canonical))
+        return None if found is None else (canonical, found[0], found[1])
     try:
         t_c = float(CP.PropsSI("Tcrit", canonical))
         p_c = float(CP.PropsSI("pcrit", canonical))

@@ -91,6 +91,7 @@ def expand(scenario: ScenarioConfig) -> Expansion:
         fluid_backend=scenario.fluid_backend,
         name=scenario.name,
         schema_version=scenario.schema_version,
+        saturation_reference=scenario.saturation_reference,
         solver=scenario.solver.model_copy(),
         thermal_couplings=[c.model_copy() for c in scenario.thermal_couplings],
         metadata=copy.deepcopy(scenario.metadata),
@@ -128,6 +129,7 @@ def expand(scenario: ScenarioConfig) -> Expansion:
             _add(flat, FlatComponent(comp.name, comp.type, circuit.id, params, path), issues)
 
     _expand_instances(scenario, result, issues)
+    _saturation_reference(flat)
     for i, circuit in enumerate(scenario.circuits):
         for e, edge in enumerate(circuit.edges):
             add_circuit_edge(flat, circuit.id, edge, f"circuits[{i}].edges[{e}]", issues)
@@ -233,3 +235,15 @@ def _expand_instances(
                 subs.append(Substitution(fcomp, name, ref, origin))
             if _add(flat, fcomp, issues):
                 result.substitutions.extend(subs)
+
+
+def _saturation_reference(flat: FlatScenario) -> None:
+    """Copy a scenario-level ``saturation_reference`` other than ``dew`` to every coil.
+
+    A coil's own ``saturation_reference`` parameter wins.
+    """
+    if flat.saturation_reference == "dew":
+        return
+    for comp in flat.components.values():
+        if comp.type in ("Condenser", "Evaporator"):
+            comp.params.setdefault("saturation_reference", flat.saturation_reference)

@@ -92,6 +92,7 @@ class FlatScenario:
     fluid_backend: str | None = None
     name: str | None = None
     schema_version: str = "1"
+    saturation_reference: str = "dew"
     solver: SolverConfig = field(default_factory=SolverConfig)
     controls: list[ControlConfig] = field(default_factory=list)
     thermal_couplings: list[ThermalCouplingConfig] = field(default_factory=list)
@@ -116,6 +117,8 @@ class FlatScenario:
             doc["fluid_backend"] = self.fluid_backend
         if self.name is not None:
             doc["name"] = self.name
+        if self.saturation_reference != "dew":
+            doc["saturation_reference"] = self.saturation_reference
         circuits = []
         for cid in self.circuits:
             circuit: dict[str, Any] = {
@@ -166,6 +169,7 @@ class FlatScenario:
             fluid=self.fluid,
             fluid_backend=self.fluid_backend,
             name=self.name,
+            saturation_reference=self.saturation_reference,  # type: ignore[arg-type]
             schema_version=self.schema_version,  # type: ignore[arg-type]
             circuits=circuits,
             controls=[c.model_copy(deep=True) for c in self.controls],

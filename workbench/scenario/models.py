@@ -261,6 +261,10 @@ class ScenarioConfig(StrictModel):
         None, description="property backend, e.g. Test or CoolProp (Test when absent)"
     )
     name: str | None = Field(None, description="scenario name")
+    saturation_reference: Literal["dew", "mid", "bubble"] = Field(
+        "dew",
+        description="what t_cond_k / t_evap_k mean for a blend: dew, mid or bubble point",
+    )
     schema_version: Literal["1", "2"] = Field("1", description="1 (flat graph) or 2")
     circuits: list[CircuitConfig] = Field(default_factory=list)
     connections: list[EdgeConfig] = Field(
