@@ -224,7 +224,7 @@ def _refuse_bracket(fluid: str) -> UnknownFluidError:
         mole = tuple(float(x) for _, x in parts)
         total = sum(mole)
         mass = mole_to_mass(names, tuple(x / total for x in mole))
-        shown = f"'{_mass_form(names, mass)}'"
+        shown = "'" + "/".join(names) + " " + "/".join(f"{100 * w:.4g}" for w in mass) + "'"
     except (UnknownFluidError, ValueError, ZeroDivisionError):
         shown = "e.g. 'R32/R1234yf 68.9/31.1'"
     return UnknownFluidError(
