@@ -106,9 +106,7 @@ def _hand_cycle(fluid, t_evap, t_cond, superheat, subcooling, eta_s, reference="
     return {"q_evap": q_evap, "q_cond": M_KG_S * (h2 - h3), "power": power, "t4": t4}
 
 
-@pytest.mark.parametrize(
-    ("fluid", "reference"), [("R454B", "dew"), ("R407C.mix", "mid")]
-)
+@pytest.mark.parametrize(("fluid", "reference"), [("R454B", "dew"), ("R407C.mix", "mid")])
 def test_blend_fixed_cycle_equals_the_heos_hand_calculation(fluid, reference):
     args = (fluid, 275.15, 318.15, 5.0, 3.0, 0.7)
     result = solve(_fixed_cycle(*args, reference=reference))
@@ -130,3 +128,23 @@ def test_blend_fixed_cycle_equals_the_heos_hand_calculation(fluid, reference):
     assert s["heating_capacity_w"] == pytest.approx(
         s["cooling_capacity_w"] + s["compressor_power_w"], rel=1e-8
     )
+
+
+@pytest.mark.parametrize("name", ["r454b_split_unit_v2", "r407c_heat_pump_v2"])
+def test_blend_examples_solve_with_glide_reported(name):
+    import CoolProp
+
+    from workbench.scenario import load_scenario
+
+    result = solve(load_scenario(f"examples/scenarios/{name}.json"))
+    assert result.converged, result.report()
+    s = result.summary
+    assert abs(s["energy_balance_w"]) < 1e-6 * s["heating_capacity_w"]
+    evap = result.components["evaporator"]
+    cond = result.components["condenser"]
+    for coil in (evap, cond):
+        assert coil["glide"] > 0.5
+        assert coil["secondary_heat_flow"] == pytest.approx(coil["capacity"], rel=1e-6)
+    assert evap["inlet_temperature"] < evap["bubble_temperature"] + evap["glide"]
+    assert result.coolprop_version == CoolProp.__version__
+    assert result.to_dict()["coolprop_version"] == CoolProp.__version__

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from workbench.fluids.analytic import AnalyticBackend
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS, AnalyticFluid
-from workbench.fluids.blends import BlendSpec, blend_spec, is_blend_name
 from workbench.fluids.base import PHASES, FluidBackend, FluidState, PropertyStats
+from workbench.fluids.blends import BlendSpec, blend_spec, is_blend_name
 from workbench.fluids.names import BACKENDS, available_fluids, resolve_backend, resolve_fluid
 from workbench.fluids.pool import BackendPool, lease_backend
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
@@ -42,10 +42,10 @@ __all__ = [
     "SecondaryFluid",
     "available_fluids",
     "blend_spec",
-    "load_blend_tables",
     "get_backend",
     "get_secondary",
     "lease_backend",
+    "load_blend_tables",
     "resolve_backend",
     "resolve_fluid",
 ]

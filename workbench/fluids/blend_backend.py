@@ -76,7 +76,7 @@ class BlendBackend(CoolPropBackend):
 
     zeotropic = True
 
-    def __init__(self, spec: BlendSpec, tables: BlendTables) -> None:  # noqa: D107
+    def __init__(self, spec: BlendSpec, tables: BlendTables) -> None:
         FluidBackend.__init__(self)
         self.spec = spec
         self.tables = tables
@@ -150,9 +150,7 @@ class BlendBackend(CoolPropBackend):
         lo, hi = self.p_min, self.p_max
         t_lo, t_hi = self._pq(lo, q, what)[SAT_T], self._pq(hi, q, what)[SAT_T]
         if not t_lo <= T <= t_hi:
-            raise self.error(
-                what, f"outside the blend's tables ({t_lo:.2f} to {t_hi:.2f} K)", T=T
-            )
+            raise self.error(what, f"outside the blend's tables ({t_lo:.2f} to {t_hi:.2f} K)", T=T)
         # Newton on ln p from a log-linear guess, bracketed
         u_lo, u_hi = math.log(lo), math.log(hi)
         u = u_lo + (u_hi - u_lo) * (T - t_lo) / (t_hi - t_lo)
@@ -198,8 +196,8 @@ class BlendBackend(CoolPropBackend):
         """The (p, h) record; outside the tables' pressures an error, not a 250 ms flash."""
         if not self.p_min <= p <= self.p_max:
             raise self.error(
-                    what,
-                    f"the pressure is outside the blend's tables ({self.p_min:.6g} to "
+                what,
+                f"the pressure is outside the blend's tables ({self.p_min:.6g} to "
                 f"{self.p_max:.6g} Pa)",
                 p=p,
                 h=h,
@@ -237,9 +235,9 @@ class BlendBackend(CoolPropBackend):
             return value
         liq = self._pq(p, 0.0, "h from (p, T)")
         vap = self._pq(p, 1.0, "h from (p, T)")
-        if T < liq[SAT_T]:
+        if liq[SAT_T] > T:
             h = self._phase_h(p, T, CP.iphase_liquid, "h from (p, T)")
-        elif T > vap[SAT_T]:
+        elif vap[SAT_T] < T:
             h = self._phase_h(p, T, CP.iphase_gas, "h from (p, T)")
         else:
             raise self.error(

@@ -29,6 +29,7 @@ else the per-user cache folder (``platformdirs.user_cache_dir("workbench")``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -114,6 +115,7 @@ class BlendTables:
     t_crit: float
 
     def __post_init__(self) -> None:
+        """Precompute the splines' coefficients and the pressure range."""
         n_p = self.sat.shape[-1]
         u = self.u0 + self.du * np.arange(n_p)
         # saturation splines in u: coefficients (4 powers, n_p - 1 intervals, 2 lines x 4 props)
@@ -142,14 +144,14 @@ class BlendTables:
         k, t = self._interval(p, what)
         c = self._sat_c[:, k]
         x = t * self.du
-        return (((c[0] * x + c[1]) * x + c[2]) * x + c[3]).reshape(2, 4)
+        return np.asarray((((c[0] * x + c[1]) * x + c[2]) * x + c[3]).reshape(2, 4))
 
     def saturation_slope(self, p: float, what: str = "saturation") -> np.ndarray:
         """d(T, h, s, rho)/dp along the bubble and dew lines [per Pa], shape ``(2, 4)``."""
         k, t = self._interval(p, what)
         c = self._sat_c[:, k]
         x = t * self.du
-        return ((3.0 * c[0] * x + 2.0 * c[1]) * x + c[2]).reshape(2, 4) / p
+        return np.asarray(((3.0 * c[0] * x + 2.0 * c[1]) * x + c[2]).reshape(2, 4) / p)
 
     def dome_state(self, p: float, z: float, what: str = "two-phase state") -> np.ndarray:
         """T [K], s [J/kg/K], v [m3/kg] and Q [-] at ``p`` [Pa] and enthalpy share ``z`` [-]."""
@@ -207,7 +209,8 @@ class BlendTables:
             return None
 
 
-def _state(spec: BlendSpec):  # -> CoolProp AbstractState
+def _state(spec: BlendSpec) -> Any:
+    """A HEOS ``AbstractState`` of the blend at its mole fractions."""
     import CoolProp.CoolProp as CP
 
     state = CP.AbstractState("HEOS", spec.coolprop_fluids)
@@ -447,8 +450,6 @@ def load_or_build(
     tables = BlendTables.load(path, meta)
     if tables is None:
         tables = build_tables(spec, n_p, n_q, n_z, progress)
-        try:
+        with contextlib.suppress(OSError):  # a read-only cache: the tables serve this process
             tables.save(path, meta)
-        except OSError:
-            pass  # a read-only cache: the tables still serve this process
     return tables

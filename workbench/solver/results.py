@@ -132,6 +132,9 @@ class SolveResult:
         The loops and branches in flow order (from ``edge_states``; see :meth:`loops`).
     junctions : list of JunctionState
         The mixers, splitters and flash tanks with the rows at their ports.
+    coolprop_version : str or None
+        CoolProp version of the properties (blend models change between releases); None for
+        the Test backend.
     fluid, fluid_backend : str or None
         The working fluid and its backend (what :meth:`exergy` evaluates the dead state with).
     """
@@ -163,6 +166,7 @@ class SolveResult:
     edge_states: list[EdgeState] = field(default_factory=list)
     fluid: str | None = None
     fluid_backend: str | None = None
+    coolprop_version: str | None = None
 
     @property
     def loops(self) -> list[StateLoop]:
@@ -270,6 +274,8 @@ class SolveResult:
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,
         }
+        if self.coolprop_version is not None:
+            doc["coolprop_version"] = self.coolprop_version
         cleaned: dict[str, Any] = _clean(doc)
         return cleaned
 

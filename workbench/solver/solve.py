@@ -305,6 +305,7 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         strategy_log=list(state.methods),
         fluid=system.flat.fluid,
         fluid_backend=system.flat.fluid_backend,
+        coolprop_version=_coolprop_version(system.fluid),
     )
     if not state.converged:
         with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):
@@ -345,3 +346,12 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         if result.stop_reason is StopReason.PROPERTY_FAILURE and system.property_error:
             result.message += f" ({system.property_error})"
     return result
+
+
+def _coolprop_version(fluid: FluidBackend) -> str | None:
+    """CoolProp's version when the properties come from it, else None."""
+    if fluid.backend_name != "CoolProp":
+        return None
+    import CoolProp
+
+    return str(CoolProp.__version__)
