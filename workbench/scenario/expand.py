@@ -112,6 +112,11 @@ def expand(scenario: ScenarioConfig) -> Expansion:
             seen_circuit[circuit.id] = i
             flat.circuits.append(circuit.id)
             flat.initial_state[circuit.id] = circuit.initial_state
+            if circuit.fluid is not None or circuit.fluid_backend is not None:
+                flat.circuit_fluids[circuit.id] = (
+                    circuit.fluid or scenario.fluid,
+                    circuit.fluid_backend or scenario.fluid_backend,
+                )
         local: dict[str, str] = {}
         for k, comp in enumerate(circuit.components):
             path = f"circuits[{i}].components[{k}]"

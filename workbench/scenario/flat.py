@@ -100,7 +100,13 @@ class FlatScenario:
     edges: list[FlatEdge] = field(default_factory=list)
     circuits: list[int] = field(default_factory=list)
     initial_state: dict[int, InitialStateConfig | None] = field(default_factory=dict)
+    circuit_fluids: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    """(fluid, fluid_backend) of circuits whose fluid is not the scenario's (schema v2)."""
     metadata: dict[str, Any] | None = None
+
+    def fluid_of(self, circuit: int) -> tuple[str, str | None]:
+        """``(fluid, fluid_backend)`` of a circuit: its own, or the scenario's."""
+        return self.circuit_fluids.get(circuit, (self.fluid, self.fluid_backend))
 
     def circuit_components(self, circuit: int) -> list[FlatComponent]:
         """Components of one circuit, in document order."""
@@ -132,6 +138,11 @@ class FlatScenario:
             state = self.initial_state.get(cid)
             if state is not None:
                 circuit["initial_state"] = state.model_dump(exclude_none=True)
+            if cid in self.circuit_fluids:
+                fluid, backend = self.circuit_fluids[cid]
+                circuit["fluid"] = fluid
+                if backend is not None:
+                    circuit["fluid_backend"] = backend
             circuits.append(circuit)
         doc["circuits"] = circuits
         if self.controls:
@@ -163,6 +174,10 @@ class FlatScenario:
                     components=components,
                     edges=edges,
                     initial_state=self.initial_state.get(cid),
+                    fluid=self.circuit_fluids[cid][0] if cid in self.circuit_fluids else None,
+                    fluid_backend=self.circuit_fluids[cid][1]
+                    if cid in self.circuit_fluids
+                    else None,
                 )
             )
         return ScenarioConfig(

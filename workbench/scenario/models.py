@@ -173,6 +173,12 @@ class CircuitConfig(StrictModel):
     components: list[ComponentConfig] = Field(description="components in the circuit")
     edges: list[EdgeConfig] = Field(default_factory=list, description="edges between components")
     initial_state: InitialStateConfig | None = Field(None, description="initial state for edges")
+    fluid: str | None = Field(
+        None, description="working fluid of this circuit, overriding the scenario's (v2)"
+    )
+    fluid_backend: str | None = Field(
+        None, description="property backend of this circuit's fluid (v2; the scenario's if absent)"
+    )
 
 
 class SolverConfig(StrictModel):
