@@ -61,6 +61,7 @@ def test_the_notebooks_exist():
         "04_note_search",
         "05_run_log",
         "06_branching_and_exergy",
+        "09_refrigerant_blends",
     ]
 
 
@@ -185,6 +186,26 @@ def test_06_branching_and_exergy(tmp_path, kernel):
     assert abs(evaps["exergy"]["balance_w"]) < 1e-6 * evaps["exergy"]["fuel_w"]
     folder = tmp_path / "06_branching_and_exergy"
     for png in ("flash_ph.png", "flash_ts.png", "flash_exergy.png", "evaporators_ph.png"):
+        assert (folder / png).stat().st_size > 10_000, png
+
+
+@pytest.mark.notebook
+def test_09_refrigerant_blends(tmp_path, kernel):
+    summary = _run("09_refrigerant_blends", tmp_path, kernel)
+    assert summary["fluids"] == ["R410A", "R454B", "R32"]
+    assert all(summary["converged"].values())
+    for fluid in summary["fluids"]:
+        balance = summary["energy_balance_w"][fluid]
+        assert abs(balance) < 1e-6 * summary["heating_capacity_w"][fluid]
+        assert 2.0 < summary["cop_cooling"][fluid] < 10.0
+    # only the zeotropic blend has a glide (R410A is pseudo-pure, R32 pure)
+    assert summary["glide_evaporator_k"]["R454B"] > 0.5
+    assert summary["glide_evaporator_k"]["R410A"] is None
+    assert summary["custom_mole_fractions"] == pytest.approx(
+        summary["predefined_mole_fractions"], abs=1e-7
+    )
+    folder = tmp_path / "09_refrigerant_blends"
+    for png in ("ph_R454B.png", "ts_R454B.png", "ph_R410A.png"):
         assert (folder / png).stat().st_size > 10_000, png
 
 
