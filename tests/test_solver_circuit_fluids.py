@@ -68,3 +68,14 @@ def test_circuit_fluid_round_trips_through_the_flat_document():
     assert flat.fluid_of(1) == ("R290", "CoolProp")
     again = as_flat(load_scenario(flat.to_dict()))
     assert again.circuit_fluids == flat.circuit_fluids
+
+
+def test_circuit_fluid_ranges_are_checked_in_that_circuits_fluid():
+    doc = copy.deepcopy(_doc("r744_r290_cascade_v2"))
+    evap = doc["circuits"][0]["components"][3]
+    evap["t_evap_k"] = 210.0  # below CO2's triple point (216.6 K), fine for R290
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(doc)
+    text = str(info.value)
+    assert "circuits[0].components[3].t_evap_k" in text
+    assert "CO2" in text
