@@ -55,13 +55,13 @@ __all__ = [
     "load_or_build",
 ]
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 """Bumped when the layout or the grid rules change (old files are then ignored)."""
-N_PRESSURE = 160
+N_PRESSURE = 120
 """Pressure nodes (uniform in ln p) between the lowest and the highest tabulated pressure."""
-N_QUALITY = 41
+N_QUALITY = 21
 """(p, Q) flashes per pressure node."""
-N_Z = 41
+N_Z = 25
 """Nodes of the uniform enthalpy-share grid."""
 T_LOW_K = 200.0
 """The table starts at the dew pressure of this temperature [K] (or 2 K above ``T_min``)."""
@@ -284,40 +284,47 @@ def _row(
     ``qs`` are molar vapour fractions (CoolProp's ``Q`` of a mixture), ``molar`` the molar
     masses of the components [kg/mol].
 
-    (p, Q) flashes at the qualities ``qs``; where one fails, the row is made instead of the
-    bubble and dew points and (p, T) flashes at temperatures spaced like ``qs`` across the
-    glide (CoolProp's two-phase (p, T) flash is 20-40 times slower but converges where its
-    (p, Q) flash does not; both agree to 1e-6 K where both work).
+    The bubble and dew points first (:func:`_flash_pq`, retried from the last ones), then
+    (p, Q) flashes at the qualities inside; from the first of those that fails on, (p, T)
+    flashes at temperatures spaced like ``qs`` across the glide instead (CoolProp's two-phase
+    (p, T) flash is 20-40 times slower but converges where its (p, Q) flash does not; both
+    agree to 1e-6 K where both work). The points are returned in order of enthalpy.
 
     Raises
     ------
     ValueError
-        CoolProp fails both ways.
+        CoolProp fails both ways, or the points are not strictly ordered in enthalpy.
     """
     import CoolProp.CoolProp as CP
 
-    rows = np.empty((len(qs), 4))
+    n = len(qs)
+    rows = np.empty((n, 4))
     q_row = np.array(qs, dtype=float)  # the mass vapour fraction of each point
-    try:
-        for i, q in enumerate(qs):
-            _flash_pq(state, p, float(q), ends)
-            rows[i] = (state.T(), state.hmass(), state.smass(), 1.0 / state.rhomass())
-            q_row[i] = _mass_quality(state, float(q), molar)
-        return rows, q_row
-    except ValueError:
-        pass
-    for i, q in ((0, 0.0), (len(qs) - 1, 1.0)):
+    for i, q in ((0, 0.0), (n - 1, 1.0)):
         _flash_pq(state, p, q, ends)
         rows[i] = (state.T(), state.hmass(), state.smass(), 1.0 / state.rhomass())
-        q_row[i] = q
     t_bubble, t_dew = rows[0, 0], rows[-1, 0]
-    for i in range(1, len(qs) - 1):
-        state.update(CP.PT_INPUTS, p, t_bubble + float(qs[i]) * (t_dew - t_bubble))
+    by_temperature = False
+    for i in range(1, n - 1):
+        q = float(qs[i])
+        if not by_temperature:
+            try:
+                state.update(CP.PQ_INPUTS, p, q)
+                rows[i] = (state.T(), state.hmass(), state.smass(), 1.0 / state.rhomass())
+                q_row[i] = _mass_quality(state, q, molar)
+                continue
+            except ValueError:
+                by_temperature = True
+        state.update(CP.PT_INPUTS, p, t_bubble + q * (t_dew - t_bubble))
         q_mol = state.Q()
         if not 0.0 < q_mol < 1.0:
             raise ValueError(f"(p, T) flash inside the glide gave Q={q_mol}")
         rows[i] = (state.T(), state.hmass(), state.smass(), 1.0 / state.rhomass())
         q_row[i] = _mass_quality(state, q_mol, molar)
+    order = np.argsort(rows[:, 1], kind="stable")
+    rows, q_row = rows[order], q_row[order]
+    if not np.all(np.diff(rows[:, 1]) > 0):
+        raise ValueError("two-phase points not strictly ordered in enthalpy")
     return rows, q_row
 
 
