@@ -163,3 +163,21 @@ def test_blend_tables_cache_is_keyed_and_reused(tmp_path):
     other = parse_blend("R32/R1234yf 40/60")
     load_or_build(other, tmp_path, n_p=12, n_q=9, n_z=9, progress=False)
     assert len(list(tmp_path.glob("*.npz"))) == 2
+
+
+def test_blend_catalog_and_composition_editor_helpers():
+    from workbench.fluids.blends import blend_catalog, compose_blend
+
+    catalog = dict(blend_catalog())
+    assert catalog["R454B"] == "R32/R1234yf 68.9/31.1"
+    assert "R407C.mix" in catalog and "R407C" not in catalog
+    assert {"R448A", "R449A", "R452B", "R455A", "R513A"} <= set(catalog)
+    assert all(name.startswith("R") for name in catalog)
+    assert compose_blend(["r32", "R1234YF"], [68.9, 31.1]) == "R32/R1234yf 68.9/31.1"
+    with pytest.raises(UnknownFluidError, match="sum to 99"):
+        compose_blend(["R32", "R1234yf"], [68.9, 30.1])
+
+
+def test_predefined_blend_coolprop_cannot_model_is_a_clear_error():
+    with pytest.raises(UnknownFluidError, match="cannot model its predefined mixture 'R401A.mix'"):
+        resolve_fluid("R401A", "CoolProp")

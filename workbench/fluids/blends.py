@@ -31,6 +31,8 @@ from workbench.errors import UnknownFluidError
 
 __all__ = [
     "PSEUDO_PURE",
+    "blend_catalog",
+    "compose_blend",
     "SUM_TOLERANCE",
     "BlendSpec",
     "blend_spec",
@@ -238,7 +240,15 @@ def _predefined(key: str) -> BlendSpec:
     import CoolProp.CoolProp as CP
 
     coolprop_name = predefined_blends()[key]
-    state = CP.AbstractState("HEOS", coolprop_name)
+    try:
+        state = CP.AbstractState("HEOS", coolprop_name)
+    except ValueError as exc:
+        import CoolProp
+
+        raise UnknownFluidError(
+            f"CoolProp {CoolProp.__version__} cannot model its predefined mixture "
+            f"{coolprop_name!r}: {str(exc).strip()}"
+        ) from None
     components = tuple(state.fluid_names())
     mole = tuple(float(x) for x in state.get_mole_fractions())
     mass = mole_to_mass(components, mole)
@@ -318,3 +328,53 @@ def blend_spec(name: str) -> BlendSpec:
     if spec is None:
         raise UnknownFluidError(f"{name!r} is not a blend")
     return spec
+
+
+def compose_blend(components: list[str], mass_percent: list[float]) -> str:
+    """The fluid string of a custom blend, checked: what a composition editor writes.
+
+    Parameters
+    ----------
+    components : list of str
+        Component names (any spelling :func:`~workbench.fluids.names.resolve_fluid` accepts
+        for a pure CoolProp fluid).
+    mass_percent : list of float
+        Mass percentages [%], summing to 100 within :data:`SUM_TOLERANCE`.
+
+    Returns
+    -------
+    str
+        The canonical mass form, e.g. ``"R32/R1234yf 68.9/31.1"`` (a valid scenario ``fluid``).
+
+    Raises
+    ------
+    UnknownFluidError
+        As :func:`parse_blend` (unknown component, sum, missing interaction parameters).
+    """
+    text = "/".join(str(c).strip() for c in components) + " "
+    text += "/".join(f"{float(v):.12g}" for v in mass_percent)
+    spec = parse_blend(text)
+    if spec is None:  # pragma: no cover - a "/" form is always a blend or an error
+        raise UnknownFluidError(f"{text!r} is not a blend")
+    return spec.name
+
+
+@lru_cache(maxsize=1)
+def blend_catalog() -> list[tuple[str, str]]:
+    """Refrigerant blends CoolProp predefines: ``(designation, mass form)``, sorted.
+
+    The R4xx and R5xx designations (zeotropic and azeotropic refrigerant blends), e.g.
+    ``("R454B", "R32/R1234yf 68.9/31.1")``; what a fluid choice lists. The four with a
+    pseudo-pure twin are listed under their ``.mix`` name; those CoolProp cannot build (a pair
+    without interaction parameters, e.g. R401A) are left out.
+    """
+    out = []
+    for key in predefined_blends():
+        if not re.fullmatch(r"R[45]\d\d[A-Z]?", key):
+            continue
+        try:
+            spec = _predefined(key)
+        except UnknownFluidError:
+            continue  # a pair without interaction parameters (R401A, ...)
+        out.append((spec.name, spec.mass_form))
+    return sorted(out)
