@@ -180,5 +180,7 @@ def test_blend_catalog_and_composition_editor_helpers():
 
 
 def test_predefined_blend_coolprop_cannot_model_is_a_clear_error():
-    with pytest.raises(UnknownFluidError, match="cannot model its predefined mixture 'R401A.mix'"):
+    with pytest.raises(
+        UnknownFluidError, match=r"cannot model its predefined mixture 'R401A\.mix'"
+    ):
         resolve_fluid("R401A", "CoolProp")
