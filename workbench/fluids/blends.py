@@ -31,11 +31,11 @@ from workbench.errors import UnknownFluidError
 
 __all__ = [
     "PSEUDO_PURE",
-    "blend_catalog",
-    "compose_blend",
     "SUM_TOLERANCE",
     "BlendSpec",
+    "blend_catalog",
     "blend_spec",
+    "compose_blend",
     "is_blend_name",
     "is_blend_syntax",
     "mass_to_mole",
