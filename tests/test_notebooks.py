@@ -61,9 +61,10 @@ def test_the_notebooks_exist():
         "04_note_search",
         "05_run_log",
         "06_branching_and_exergy",
-        "08_calibration",
-        "10_charge",
         "07_seasonal",
+        "08_calibration",
+        "09_refrigerant_blends",
+        "10_charge",
     ]
 
 
@@ -209,6 +210,26 @@ def test_10_charge(tmp_path, kernel):
     assert limits["m_max_kg"] == pytest.approx(2.5 * 0.038**1.25 * 1.8 * 15**0.5, rel=1e-12)
     folder = tmp_path / "10_charge"
     for png in ("charge.png", "charge_curve.png"):
+        assert (folder / png).stat().st_size > 10_000, png
+
+
+@pytest.mark.notebook
+def test_09_refrigerant_blends(tmp_path, kernel):
+    summary = _run("09_refrigerant_blends", tmp_path, kernel)
+    assert summary["fluids"] == ["R410A", "R454B", "R32"]
+    assert all(summary["converged"].values())
+    for fluid in summary["fluids"]:
+        balance = summary["energy_balance_w"][fluid]
+        assert abs(balance) < 1e-6 * summary["heating_capacity_w"][fluid]
+        assert 2.0 < summary["cop_cooling"][fluid] < 10.0
+    # only the zeotropic blend has a glide (R410A is pseudo-pure, R32 pure)
+    assert summary["glide_evaporator_k"]["R454B"] > 0.5
+    assert summary["glide_evaporator_k"]["R410A"] is None
+    assert summary["custom_mole_fractions"] == pytest.approx(
+        summary["predefined_mole_fractions"], abs=1e-7
+    )
+    folder = tmp_path / "09_refrigerant_blends"
+    for png in ("ph_R454B.png", "ts_R454B.png", "ph_R410A.png"):
         assert (folder / png).stat().st_size > 10_000, png
 
 

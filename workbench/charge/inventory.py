@@ -286,7 +286,7 @@ def inventory(system: System, x: np.ndarray, circuit: int | None = None) -> Inve
         if not volume or (circuit is not None and edge.circuit != circuit):
             continue
         v = system.topology.edge_vars[i]
-        rho = point_density(system.fluid, float(x[v.p]), float(x[v.h]), model)
+        rho = point_density(system.fluid_of(edge.circuit), float(x[v.p]), float(x[v.h]), model)
         label = f"{edge.source} -> {edge.target}"
         inv.items.append(
             ChargeItem(label, "edge", "edge", edge.circuit, float(volume), rho * float(volume))

@@ -64,7 +64,8 @@ def coil_jacobian(
         row += 1
     if coil.has(coil.sat_spec):
         port = pin if coil.refrigerant_is_hot else pout
-        entries.append((row, port.p, float(fl.dTsat_dp(coil.reference_pressure(x)))))
+        slope = coil.reference_temperature_slope(coil.reference_pressure(x))
+        entries.append((row, port.p, slope))
         row += 1
     if coil.outlet_spec_given:
         delta = float(coil.params.get(coil.outlet_spec, 0.0))

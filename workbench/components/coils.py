@@ -5,9 +5,15 @@ an evaporator, so ``t_evap_k`` is the suction dew point)::
 
     0 = p_out - p_in + z_dp * dp_pa * (m_coil / m_nominal)^2        (pressure_drop)
     0 = h_out - h_in +/- Q_zones(p_in, h_in, m) / m                 (heat_transfer; UA mode)
-    0 = T_sat(p_ref) - t_cond_k   or   T_sat(p_ref) - t_evap_k      (saturation_temperature)
+    0 = T_ref(p_ref) - t_cond_k   or   T_ref(p_ref) - t_evap_k      (saturation_temperature)
     0 = h_out - h(p_out, T_bubble(p_out) - subcooling_k)            (subcooling; condenser)
     0 = h_out - h(p_out, T_dew(p_out) + superheat_k)                (superheat; evaporator)
+
+``T_ref`` is the dew temperature (``T_sat``), unless ``saturation_reference`` (a scenario-level
+field copied to every coil, or a coil's own parameter) says ``"bubble"`` (``T_bubble``) or
+``"mid"`` (the mean of bubble and dew at ``p_ref``); for a pure fluid all three are equal.
+For a zeotropic blend (``fluid.zeotropic``) subcooling is measured from the bubble point
+(``T_sub = T_bubble``), else from ``T_sat`` as before; superheat always from the dew point.
 
 Ideal mode (no ``ua``/``ua_nominal_kw_k``): no heat-transfer equation; the outlet state is
 fixed by the subcooling or superheat spec, which defaults to 0 K (saturated liquid or vapour).
@@ -27,8 +33,8 @@ Superheat and subcooling (one definition for the results and for control loops) 
 
     superheat  = T(p_out, h_out) - T_dew(p_out)                 h_out >= h_dew + dh
                = (h_out - h_dew) * dT/dh(p_out, h_dew + dh)     below
-    subcooling = T_sat(p_out) - T(p_out, h_out)                 h_out <= h_bubble - dh
-               = (T_sat - T_bubble) + (h_bubble - h_out) * dT/dh(p_out, h_bubble - dh)
+    subcooling = T_sub(p_out) - T(p_out, h_out)                 h_out <= h_bubble - dh
+               = (T_sub - T_bubble) + (h_bubble - h_out) * dT/dh(p_out, h_bubble - dh)
 
 with ``dh`` = :data:`SATURATION_ANCHOR_J_KG` and ``dT/dh`` at constant pressure. Outside the
 dome they are the usual temperature differences; across the saturation line and inside the
@@ -174,6 +180,35 @@ class Coil(Component):
         port = "inlet" if self.refrigerant_is_hot else "outlet"
         return self.port(x, port).p
 
+    def reference_temperature(self, p: float) -> float:
+        """Saturation temperature [K] the ``t_cond_k`` / ``t_evap_k`` spec means at ``p`` [Pa].
+
+        The dew point, the bubble point or their mean (``saturation_reference`` ``"dew"``,
+        ``"bubble"``, ``"mid"``; see the module docstring).
+        """
+        fl = self.fluid
+        ref = self.params.get("saturation_reference") or "dew"
+        if ref == "dew" or not fl.zeotropic:
+            return float(fl.T_sat(p))
+        if ref == "bubble":
+            return float(fl.T_bubble(p))
+        return 0.5 * (float(fl.T_sat(p)) + float(fl.T_bubble(p)))
+
+    def reference_temperature_slope(self, p: float) -> float:
+        """d(:meth:`reference_temperature`)/dp [K/Pa]."""
+        fl = self.fluid
+        ref = self.params.get("saturation_reference") or "dew"
+        if ref == "dew" or not fl.zeotropic:
+            return float(fl.dTsat_dp(p))
+        if ref == "bubble":
+            return float(fl.dTbubble_dp(p))
+        return 0.5 * (float(fl.dTsat_dp(p)) + float(fl.dTbubble_dp(p)))
+
+    def subcooling_reference(self, p: float) -> float:
+        """Temperature [K] subcooling is measured from: bubble point of a blend, else ``T_sat``."""
+        fl = self.fluid
+        return float(fl.T_bubble(p)) if fl.zeotropic else float(fl.T_sat(p))
+
     def zones(self, x: np.ndarray) -> ZoneResult:
         """Zone model at the current state (UA mode)."""
         inlet = self.port(x, "inlet")
@@ -227,7 +262,11 @@ class Coil(Component):
         fl = self.fluid
         try:
             if self.refrigerant_is_hot:
-                h = fl.h_liq(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) - delta)
+                h = (
+                    fl.h_liq(p_out)
+                    if delta == 0.0
+                    else fl.h_pT(p_out, self.subcooling_reference(p_out) - delta)
+                )
             else:
                 h = fl.h_vap(p_out) if delta == 0.0 else fl.h_pT(p_out, fl.T_sat(p_out) + delta)
         except FluidPropertyError as exc:
@@ -265,7 +304,8 @@ class Coil(Component):
             res.append(outlet.h - inlet.h + sign * q / inlet.m)
         if self.has(self.sat_spec):
             res.append(
-                self.fluid.T_sat(self.reference_pressure(x)) - float(self.params[self.sat_spec])
+                self.reference_temperature(self.reference_pressure(x))
+                - float(self.params[self.sat_spec])
             )
         if self.outlet_spec_given:
             delta = float(self.params.get(self.outlet_spec, 0.0))
@@ -300,7 +340,7 @@ class Coil(Component):
         fl = self.fluid
         outlet = self.port(x, "outlet")
         h_bubble, t_bubble = float(fl.h_liq(outlet.p)), float(fl.T_bubble(outlet.p))
-        t_ref = float(fl.T_sat(outlet.p))
+        t_ref = self.subcooling_reference(outlet.p)
         anchor = h_bubble - SATURATION_ANCHOR_J_KG
         if outlet.h <= anchor:
             return t_ref - float(fl.T_ph(outlet.p, outlet.h))
@@ -322,7 +362,7 @@ class Coil(Component):
         if output == "subcooling":
             return self.subcooling(x)
         if output == "saturationTemperature":
-            return float(fl.T_sat(self.reference_pressure(x)))
+            return self.reference_temperature(self.reference_pressure(x))
         if output == "pressure":
             return self.reference_pressure(x)
         if output == "temperature":
@@ -350,12 +390,18 @@ class Coil(Component):
         out: dict[str, float | None] = {
             "capacity": q,
             "heatTransferRate": q,
-            "saturationTemperature": fl.T_sat(p_ref),
+            "saturationTemperature": self.reference_temperature(p_ref),
             "massFlowRate": inlet.m,
             "pressure": p_ref,
             "temperature": t_out,
             "pressure_drop": inlet.p - outlet.p,
         }
+        if fl.zeotropic:
+            t_bubble, t_dew = float(fl.T_bubble(p_ref)), float(fl.T_sat(p_ref))
+            out["bubble_temperature"] = t_bubble
+            out["dew_temperature"] = t_dew
+            out["glide"] = t_dew - t_bubble
+            out["inlet_temperature"] = float(fl.T_ph(inlet.p, inlet.h))
         if self.refrigerant_is_hot:
             out["subcooling"] = self.subcooling(x)
         else:

@@ -254,19 +254,22 @@ def two_stream_profile(
     cold: tuple[tuple[float, float], tuple[float, float]],
     q: float,
     segments: int = PROFILE_SEGMENTS,
+    cold_fluid: FluidBackend | None = None,
 ) -> ProfileCheck:
     """Fine profile of a solved counterflow exchanger between two refrigerant streams.
 
     Parameters
     ----------
     fluid : FluidBackend
-        Properties of both streams.
+        Properties of both streams (of the hot one when ``cold_fluid`` is given).
     hot, cold : tuple
         ``((p_in, h_in), (p_out, h_out))`` of each stream [Pa, J/kg].
     q : float
         Heat flow [W].
     segments : int
         Equal steps of the grid.
+    cold_fluid : FluidBackend, optional
+        Properties of the cold stream when its fluid is another (a cascade of two fluids).
 
     Returns
     -------
@@ -281,16 +284,17 @@ def two_stream_profile(
     """
     (ph_in, hh_in), (ph_out, hh_out) = hot
     (pc_in, hc_in), (pc_out, hc_out) = cold
+    cold_props = cold_fluid or fluid
 
     def dt_at(x: float) -> tuple[float, float, float, float]:
         p_h = ph_in + x * (ph_out - ph_in)
         t_h = float(fluid.T_ph(p_h, hh_in + x * (hh_out - hh_in)))
         # counterflow: the cold stream leaves where the hot one enters (x = 0)
-        t_c = float(fluid.T_ph(pc_out + x * (pc_in - pc_out), hc_out + x * (hc_in - hc_out)))
+        t_c = float(cold_props.T_ph(pc_out + x * (pc_in - pc_out), hc_out + x * (hc_in - hc_out)))
         return t_h - t_c, t_h, t_c, p_h
 
     cuts = _saturation_cuts(fluid, ph_in, hh_in, ph_out, hh_out)
-    cuts += [1.0 - c for c in _saturation_cuts(fluid, pc_in, hc_in, pc_out, hc_out)]
+    cuts += [1.0 - c for c in _saturation_cuts(cold_props, pc_in, hc_in, pc_out, hc_out)]
     return _profile(dt_at, _grid(segments, cuts), q)
 
 
@@ -421,6 +425,7 @@ def two_stream_check(
     fluid: FluidBackend,
     hot: tuple[PortState, PortState],
     cold: tuple[PortState, PortState],
+    cold_fluid: FluidBackend | None = None,
 ) -> Found:
     """The fine profile of a solved exchanger between two refrigerant streams, remembered.
 
@@ -432,6 +437,8 @@ def two_stream_check(
         Properties of both streams.
     hot, cold : tuple of PortState
         Inlet and outlet of each stream; the heat flow is the hot stream's loss [W].
+    cold_fluid : FluidBackend, optional
+        Properties of the cold stream when its fluid is another.
 
     Returns
     -------
@@ -445,6 +452,10 @@ def two_stream_check(
     return memo.get(
         (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h, q),
         lambda: two_stream_profile(
-            fluid, ((hi.p, hi.h), (ho.p, ho.h)), ((ci.p, ci.h), (co.p, co.h)), q
+            fluid,
+            ((hi.p, hi.h), (ho.p, ho.h)),
+            ((ci.p, ci.h), (co.p, co.h)),
+            q,
+            cold_fluid=cold_fluid,
         ),
     )

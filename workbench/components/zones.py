@@ -337,13 +337,14 @@ def coupled_heat_flow(
     ua: float,
     efficiency: float,
     q_guess: float | None = None,
+    cold_fluid: FluidBackend | None = None,
 ) -> CoupledResult:
     """Counterflow heat flow between a hot and a cold refrigerant stream.
 
     Parameters
     ----------
     fluid : FluidBackend
-        Refrigerant of both streams.
+        Refrigerant of both streams (of the hot one when ``cold_fluid`` is given).
     hot, cold : tuple of float
         ``(p [Pa], h_in [J/kg], m [kg/s])`` of each stream.
     ua : float
@@ -351,6 +352,10 @@ def coupled_heat_flow(
     efficiency : float
         Share of the heat leaving the hot stream that reaches the cold one [-]; the rest is
         lost to ambient, spread evenly along the exchanger.
+    q_guess : float, optional
+        A heat flow to start from [W].
+    cold_fluid : FluidBackend, optional
+        Refrigerant of the cold stream when it is another (a cascade of two fluids).
 
     Returns
     -------
@@ -362,14 +367,15 @@ def coupled_heat_flow(
     """
     p_h, h_hi, m_h = hot
     p_c, h_ci, m_c = cold
-    t_hi, t_ci = fluid.T_ph(p_h, h_hi), fluid.T_ph(p_c, h_ci)
+    fc = cold_fluid or fluid
+    t_hi, t_ci = fluid.T_ph(p_h, h_hi), fc.T_ph(p_c, h_ci)
     if t_hi <= t_ci or ua <= 0.0 or m_h <= 0.0 or m_c <= 0.0 or efficiency <= 0.0:
         return CoupledResult(0.0, 0.0, t_hi - t_ci, [], 0.0)
-    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fluid.h_liq(p_c), fluid.h_vap(p_c)
+    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fc.h_liq(p_c), fc.h_vap(p_c)
     tl_h, tv_h = fluid.T_ph(p_h, hl_h), fluid.T_ph(p_h, hv_h)
-    tl_c, tv_c = fluid.T_ph(p_c, hl_c), fluid.T_ph(p_c, hv_c)
+    tl_c, tv_c = fc.T_ph(p_c, hl_c), fc.T_ph(p_c, hv_c)
     q_hot_lim = m_h * (h_hi - enthalpy_at(fluid, p_h, t_ci, hl_h, hv_h, tl_h, tv_h))
-    q_cold_lim = m_c * (enthalpy_at(fluid, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency
+    q_cold_lim = m_c * (enthalpy_at(fc, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency
     q_hi = min(q_hot_lim, q_cold_lim)
     if q_hi <= 0.0:
         return CoupledResult(0.0, 0.0, t_hi - t_ci, [], 0.0)
@@ -385,9 +391,7 @@ def coupled_heat_flow(
             if h_ci < cb < h_co:
                 xis.add((h_co - cb) / dh_c)
         points = sorted(xis)
-        dts = [
-            fluid.T_ph(p_h, h_hi - xi * dh_h) - fluid.T_ph(p_c, h_co - xi * dh_c) for xi in points
-        ]
+        dts = [fluid.T_ph(p_h, h_hi - xi * dh_h) - fc.T_ph(p_c, h_co - xi * dh_c) for xi in points]
         zones = []
         total = 0.0
         for k in range(len(points) - 1):

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING
 from workbench.fluids.analytic import AnalyticBackend
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS, AnalyticFluid
 from workbench.fluids.base import PHASES, FluidBackend, FluidState, PropertyStats
+from workbench.fluids.blends import BlendSpec, blend_spec, is_blend_name
 from workbench.fluids.names import BACKENDS, available_fluids, resolve_backend, resolve_fluid
 from workbench.fluids.pool import BackendPool, lease_backend
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
 
 if TYPE_CHECKING:
+    from workbench.fluids.blend_tables import BlendTables
     from workbench.fluids.coolprop_backend import CoolPropBackend
 
 __all__ = [
@@ -32,15 +34,18 @@ __all__ = [
     "AnalyticBackend",
     "AnalyticFluid",
     "BackendPool",
+    "BlendSpec",
     "CoolPropBackend",
     "FluidBackend",
     "FluidState",
     "PropertyStats",
     "SecondaryFluid",
     "available_fluids",
+    "blend_spec",
     "get_backend",
     "get_secondary",
     "lease_backend",
+    "load_blend_tables",
     "resolve_backend",
     "resolve_fluid",
 ]
@@ -57,7 +62,10 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
         ``"Test"`` (also when ``None``, as in a scenario without ``fluid_backend``) or
         ``"CoolProp"``; case-insensitive.
     tabular : bool
-        CoolProp only: use ``BICUBIC&HEOS`` tables (fast sweeps) instead of ``HEOS``.
+        CoolProp only: use ``BICUBIC&HEOS`` tables (fast sweeps) instead of ``HEOS``. Blends
+        (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``, :mod:`workbench.fluids.blends`) always get a
+        :class:`~workbench.fluids.blend_backend.BlendBackend`, whose tables are built on first
+        use and cached on disk (:mod:`workbench.fluids.blend_tables`).
 
     Returns
     -------
@@ -74,9 +82,28 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
     canonical = resolve_fluid(fluid, name)
     if name == "Test":
         return AnalyticBackend(ANALYTIC_FLUIDS[canonical])
+    if is_blend_name(canonical):
+        from workbench.fluids.blend_backend import BlendBackend
+
+        spec = blend_spec(canonical)
+        return BlendBackend(spec, load_blend_tables(spec))
     from workbench.fluids.coolprop_backend import CoolPropBackend
 
     return CoolPropBackend(canonical, tabular=bool(tabular))
+
+
+_TABLES: dict[str, object] = {}
+
+
+def load_blend_tables(spec: BlendSpec) -> BlendTables:
+    """The blend's tables, loaded (or built) once per process (:func:`~.blend_tables.load_or_build`)."""
+    from workbench.fluids.blend_tables import load_or_build
+
+    key = spec.cache_key()
+    found = _TABLES.get(key)
+    if found is None:
+        found = _TABLES[key] = load_or_build(spec)
+    return found  # type: ignore[return-value]
 
 
 def __getattr__(name: str) -> object:

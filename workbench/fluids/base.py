@@ -108,6 +108,8 @@ class FluidBackend(ABC):
         Canonical fluid name (``R134a``, ``CO2``, ...).
     backend_name : str
         ``"Test"`` or ``"CoolProp"``.
+    zeotropic : bool
+        A blend with a glide (:class:`~workbench.fluids.blend_backend.BlendBackend`).
     T_crit : float
         Critical temperature [K].
     p_crit : float
@@ -118,6 +120,8 @@ class FluidBackend(ABC):
 
     name: str
     backend_name: str
+    zeotropic: bool = False
+    """True for a blend with a glide: subcooling is then measured from the bubble point."""
     T_crit: float
     p_crit: float
     p_min: float

@@ -59,6 +59,17 @@ def temperature_limits(fluid: str, backend: str | None = None) -> TemperatureLim
         return TemperatureLimits(canonical, p.T_min, p.T_crit - 0.5, p.T_crit, p.T_max)
     import CoolProp.CoolProp as CP
 
+    from workbench.fluids.blend_tables import critical_point
+    from workbench.fluids.blends import blend_spec, is_blend_name
+
+    if is_blend_name(canonical):
+        spec = blend_spec(canonical)
+        state = CP.AbstractState("HEOS", spec.coolprop_fluids)
+        state.set_mole_fractions(list(spec.mole_fractions))
+        found = critical_point(spec)
+        t_crit = found[0] if found else float(state.Tmax())
+        t_min, t_max = float(state.Tmin()), float(state.Tmax())
+        return TemperatureLimits(canonical, t_min, t_crit, t_crit, t_max)
     state = CP.AbstractState("HEOS", canonical)
     t_crit = float(state.T_critical())
     return TemperatureLimits(canonical, float(state.Tmin()), t_crit, t_crit, float(state.Tmax()))

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
+from workbench.fluids.blends import is_blend_syntax, parse_blend
 
 __all__ = [
     "ALIASES",
@@ -103,6 +104,10 @@ def available_fluids(backend: str | None = None) -> list[str]:
 def resolve_fluid(fluid: str, backend: str | None = None) -> str:
     """Canonical fluid name for a backend, accepting aliases (``R744`` = ``CO2``, ``R-134a``).
 
+    CoolProp also takes blends (:mod:`workbench.fluids.blends`): ``"R454B"`` (canonical
+    ``"R454B"``), ``"R407C.mix"`` (the mixture model, canonical ``"R407C.mix"``) and custom
+    mass-percent compositions ``"R32/R1234yf 68.9/31.1"``.
+
     Raises
     ------
     UnknownFluidError
@@ -118,10 +123,18 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
         for name in ANALYTIC_FLUIDS:
             if normalise(name) == key:
                 return name
+        if is_blend_syntax(fluid) or parse_blend(fluid) is not None:
+            raise UnknownFluidError(
+                f"{fluid!r} is a blend: blends need fluid_backend 'CoolProp' (the Test "
+                "backend models six pure fluids only)"
+            )
     else:
         found = _coolprop_names().get(key)
-        if found is not None:
+        if found is not None and not is_blend_syntax(fluid):
             return found
+        spec = parse_blend(fluid)
+        if spec is not None:
+            return spec.name
     raise UnknownFluidError(unknown_fluid_message(fluid, backend))
 
 

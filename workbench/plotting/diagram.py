@@ -124,20 +124,25 @@ def draw_dome(
     y: np.ndarray,
     critical: tuple[float, float] | None = None,
     critical_label: str = "critical point",
+    y_liq: np.ndarray | None = None,
 ) -> None:
     """The saturated liquid and vapour lines (legend ``saturation``), joined at the top.
+
+    ``y_liq``: the liquid line's own ordinates (the bubble temperatures of a zeotropic blend
+    on a T-s chart, below the dew line's ``y`` by the glide).
 
     With ``critical`` (its chart coordinates) the lines meet there and the point is marked
     (gid ``critical-point``, named in the legend by ``critical_label``); otherwise a short
     line closes the top of the computed range.
     """
-    ax.plot(x_liq, y, gid="dome-liquid", label="saturation", **DOME_STYLE)
+    yl = y if y_liq is None else y_liq
+    ax.plot(x_liq, yl, gid="dome-liquid", label="saturation", **DOME_STYLE)
     ax.plot(x_vap, y, gid="dome-vapour", **DOME_STYLE)
     if critical is None:
-        ax.plot([x_liq[-1], x_vap[-1]], [y[-1], y[-1]], gid="dome-top", **DOME_STYLE)
+        ax.plot([x_liq[-1], x_vap[-1]], [yl[-1], y[-1]], gid="dome-top", **DOME_STYLE)
         return
     xc, yc = critical
-    ax.plot([x_liq[-1], xc, x_vap[-1]], [y[-1], yc, y[-1]], gid="dome-top", **DOME_STYLE)
+    ax.plot([x_liq[-1], xc, x_vap[-1]], [yl[-1], yc, y[-1]], gid="dome-top", **DOME_STYLE)
     ax.plot([xc], [yc], gid="critical-point", label=critical_label, zorder=4, **CRITICAL_STYLE)
 
 

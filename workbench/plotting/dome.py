@@ -45,10 +45,13 @@ class Dome:
     s_liq, s_vap : ndarray
         Saturated liquid and vapour entropy [J/kg/K].
     t_k : ndarray
-        Saturation temperature [K].
+        Saturation (dew) temperature [K].
     critical : CriticalPoint or None
         Where the two lines meet; None when the backend's range ends below it (the ``Test``
         backend is subcritical only).
+    t_bubble_k : ndarray or None
+        Bubble temperature [K] of a zeotropic blend (below ``t_k`` by the glide); None for a
+        pure fluid.
     """
 
     p_pa: np.ndarray
@@ -58,6 +61,7 @@ class Dome:
     s_vap: np.ndarray
     t_k: np.ndarray
     critical: CriticalPoint | None = None
+    t_bubble_k: np.ndarray | None = None
 
 
 def _safe(fn: Callable[..., float], *args: float) -> float:
@@ -113,7 +117,8 @@ def saturation_dome(fluid: FluidBackend, p_low: float, n: int = 80) -> Dome:
     s_liq = np.array([_safe(fluid.s_liq, x) for x in p])
     s_vap = np.array([_safe(fluid.s_vap, x) for x in p])
     t = np.array([_safe(fluid.T_sat, x) for x in p])
-    return Dome(p, h_liq, h_vap, s_liq, s_vap, t, critical_point(fluid))
+    t_bubble = np.array([_safe(fluid.T_bubble, x) for x in p]) if fluid.zeotropic else None
+    return Dome(p, h_liq, h_vap, s_liq, s_vap, t, critical_point(fluid), t_bubble)
 
 
 def isotherm_ph(
@@ -123,12 +128,16 @@ def isotherm_ph(
 
     Below the critical temperature the line is the vapour branch (``p < p_sat``), the
     horizontal two-phase segment at ``p_sat`` and the liquid branch (``p > p_sat``). Above it
-    the isotherm runs through the supercritical region without a plateau; near the critical
+    the isotherm runs through the supercritical region without a plateau (for a zeotropic
+    blend the two-phase segment slopes from the dew pressure up to the bubble pressure,
+    :func:`_glide_segment`); near the critical
     temperature it bends sharply across the pseudo-critical pressure, where points are added
     until no step spans more than a fortieth of the line's enthalpy range.
     """
     p_sat = _safe(fluid.p_sat, t_k) if t_k < float(fluid.T_crit) else float("nan")
     ps = np.geomspace(p_low, p_high, n)
+    if fluid.zeotropic and np.isfinite(p_sat):
+        return _blend_isotherm(fluid, t_k, p_sat, ps)
     if np.isfinite(p_sat) and p_low < p_sat < p_high:
         eps = 1e-6 * p_sat
         vap = ps[ps < p_sat - eps]
@@ -145,6 +154,58 @@ def isotherm_ph(
         return h_all, p_all
     p_all, h_all = _refined(fluid, t_k, ps)
     return h_all, p_all
+
+
+def _blend_isotherm(
+    fluid: FluidBackend, t_k: float, p_dew: float, ps: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Isotherm of a zeotropic blend: vapour, the sloped two-phase segment, liquid."""
+    p_bubble = _safe(getattr(fluid, "p_bubble", fluid.p_sat), t_k)
+    if not np.isfinite(p_bubble) or p_bubble <= p_dew:
+        p_bubble = p_dew
+    vap = ps[ps < p_dew]
+    liq = ps[ps > p_bubble]
+    h_glide, p_glide = _glide_segment(fluid, t_k, p_dew, p_bubble)
+    h_all = np.concatenate(
+        [
+            [_safe(fluid.h_pT, x, t_k) for x in vap],
+            h_glide,
+            [_safe(fluid.h_pT, x, t_k) for x in liq],
+        ]
+    )
+    return h_all, np.concatenate([vap, p_glide, liq])
+
+
+def _glide_segment(
+    fluid: FluidBackend, t_k: float, p_dew: float, p_bubble: float, n: int = 12
+) -> tuple[np.ndarray, np.ndarray]:
+    """Enthalpies [J/kg] and pressures [Pa] of the two-phase states at ``t_k`` of a blend.
+
+    From the dew point (``p_dew``, ``h_vap``) to the bubble point (``p_bubble``, ``h_liq``):
+    at each pressure between, the enthalpy inside the dome whose temperature is ``t_k``
+    (bisection on ``T(p, h)``, which rises through the glide).
+    """
+    ps = np.geomspace(p_dew, p_bubble, n) if p_bubble > p_dew else np.array([p_dew])
+    hs = []
+    for k, p in enumerate(ps):
+        lo, hi = _safe(fluid.h_liq, p), _safe(fluid.h_vap, p)
+        if k == 0:
+            hs.append(hi)
+            continue
+        if k == len(ps) - 1:
+            hs.append(lo)
+            continue
+        for _ in range(50):
+            mid = 0.5 * (lo + hi)
+            t_mid = _safe(fluid.T_ph, p, mid)
+            if not np.isfinite(t_mid):
+                break
+            if t_mid < t_k:
+                lo = mid
+            else:
+                hi = mid
+        hs.append(0.5 * (lo + hi))
+    return np.array(hs), ps
 
 
 def _refined(

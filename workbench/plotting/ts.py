@@ -120,6 +120,7 @@ def plot_ts(
             t_dome,
             None if cp is None else (cp.s_j_kgk / 1e3, kelvin_to_celsius(cp.t_k)),
             critical_label(d.dome),
+            None if d.dome.t_bubble_k is None else kelvin_to_celsius(d.dome.t_bubble_k),
         )
         if isobars_bar is None:
             levels = sorted({round(pa_to_bar(float(p)), 2) for p in d.p_cycle})

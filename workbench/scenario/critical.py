@@ -53,6 +53,12 @@ def critical_point(fluid: str, backend: str | None) -> tuple[str, float, float] 
         return canonical, params.T_crit, params.p_crit
     import CoolProp.CoolProp as CP
 
+    from workbench.fluids.blend_tables import critical_point as blend_critical_point
+    from workbench.fluids.blends import blend_spec, is_blend_name
+
+    if is_blend_name(canonical):
+        found = blend_critical_point(blend_spec(canonical))
+        return None if found is None else (canonical, found[0], found[1])
     try:
         t_c = float(CP.PropsSI("Tcrit", canonical))
         p_c = float(CP.PropsSI("pcrit", canonical))
@@ -165,18 +171,21 @@ def check_critical_point(scenario: ScenarioConfig, flat: FlatScenario) -> list[S
     flat : FlatScenario
         Its expansion (for the components, with template parameters substituted).
     """
-    found = critical_point(flat.fluid, flat.fluid_backend)
-    if found is None:
-        return []  # the fluid check reports it
-    fluid, t_c, p_c = found
-    backend = resolve_backend(flat.fluid_backend)
     issues: list[ScenarioIssue] = []
     for comp in flat.components.values():
+        found = critical_point(*flat.fluid_of(comp.circuit))
+        if found is None:
+            continue  # the fluid check reports it
+        fluid, t_c, p_c = found
         if comp.type in ("Condenser", "Evaporator"):
             _coil(comp, fluid, t_c, p_c, issues)
         elif comp.type == "GasCooler":
-            _gas_cooler(comp, fluid, backend, issues)
+            _gas_cooler(comp, fluid, resolve_backend(flat.fluid_of(comp.circuit)[1]), issues)
     for i, circuit in enumerate(scenario.circuits):
+        found = critical_point(*flat.fluid_of(circuit.id))
+        if found is None:
+            continue
+        fluid, t_c, p_c = found
         state = circuit.initial_state
         if state is not None and state.pressure_bar is not None and state.pressure_bar * 1e5 >= p_c:
             issues.append(

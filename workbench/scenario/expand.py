@@ -91,6 +91,7 @@ def expand(scenario: ScenarioConfig) -> Expansion:
         fluid_backend=scenario.fluid_backend,
         name=scenario.name,
         schema_version=scenario.schema_version,
+        saturation_reference=scenario.saturation_reference,
         solver=scenario.solver.model_copy(),
         thermal_couplings=[c.model_copy() for c in scenario.thermal_couplings],
         metadata=copy.deepcopy(scenario.metadata),
@@ -116,6 +117,11 @@ def expand(scenario: ScenarioConfig) -> Expansion:
             if circuit.charge_kg is not None:
                 flat.charge_kg[circuit.id] = circuit.charge_kg
                 flat.charge_paths[circuit.id] = f"circuits[{i}].charge_kg"
+            if circuit.fluid is not None or circuit.fluid_backend is not None:
+                flat.circuit_fluids[circuit.id] = (
+                    circuit.fluid or scenario.fluid,
+                    circuit.fluid_backend or scenario.fluid_backend,
+                )
         local: dict[str, str] = {}
         for k, comp in enumerate(circuit.components):
             path = f"circuits[{i}].components[{k}]"
@@ -133,6 +139,7 @@ def expand(scenario: ScenarioConfig) -> Expansion:
             _add(flat, FlatComponent(comp.name, comp.type, circuit.id, params, path), issues)
 
     _expand_instances(scenario, result, issues)
+    _saturation_reference(flat)
     for i, circuit in enumerate(scenario.circuits):
         for e, edge in enumerate(circuit.edges):
             add_circuit_edge(flat, circuit.id, edge, f"circuits[{i}].edges[{e}]", issues)
@@ -238,3 +245,15 @@ def _expand_instances(
                 subs.append(Substitution(fcomp, name, ref, origin))
             if _add(flat, fcomp, issues):
                 result.substitutions.extend(subs)
+
+
+def _saturation_reference(flat: FlatScenario) -> None:
+    """Copy a scenario-level ``saturation_reference`` other than ``dew`` to every coil.
+
+    A coil's own ``saturation_reference`` parameter wins.
+    """
+    if flat.saturation_reference == "dew":
+        return
+    for comp in flat.components.values():
+        if comp.type in ("Condenser", "Evaporator"):
+            comp.params.setdefault("saturation_reference", flat.saturation_reference)

@@ -96,6 +96,7 @@ class FlatScenario:
     fluid_backend: str | None = None
     name: str | None = None
     schema_version: str = "1"
+    saturation_reference: str = "dew"
     solver: SolverConfig = field(default_factory=SolverConfig)
     controls: list[ControlConfig] = field(default_factory=list)
     thermal_couplings: list[ThermalCouplingConfig] = field(default_factory=list)
@@ -103,6 +104,8 @@ class FlatScenario:
     edges: list[FlatEdge] = field(default_factory=list)
     circuits: list[int] = field(default_factory=list)
     initial_state: dict[int, InitialStateConfig | None] = field(default_factory=dict)
+    circuit_fluids: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    """(fluid, fluid_backend) of circuits whose fluid is not the scenario's (schema v2)."""
     metadata: dict[str, Any] | None = None
     charge: ChargeConfig | None = None
     safety: SafetyConfig | None = None
@@ -110,6 +113,10 @@ class FlatScenario:
     """Fixed charge [kg] per circuit id (``circuits[i].charge_kg``)."""
     charge_paths: dict[int, str] = field(default_factory=dict)
     """JSON path of each circuit's ``charge_kg``."""
+
+    def fluid_of(self, circuit: int) -> tuple[str, str | None]:
+        """``(fluid, fluid_backend)`` of a circuit: its own, or the scenario's."""
+        return self.circuit_fluids.get(circuit, (self.fluid, self.fluid_backend))
 
     def circuit_components(self, circuit: int) -> list[FlatComponent]:
         """Components of one circuit, in document order."""
@@ -126,6 +133,8 @@ class FlatScenario:
             doc["fluid_backend"] = self.fluid_backend
         if self.name is not None:
             doc["name"] = self.name
+        if self.saturation_reference != "dew":
+            doc["saturation_reference"] = self.saturation_reference
         circuits = []
         for cid in self.circuits:
             circuit: dict[str, Any] = {
@@ -141,6 +150,11 @@ class FlatScenario:
             state = self.initial_state.get(cid)
             if state is not None:
                 circuit["initial_state"] = state.model_dump(exclude_none=True)
+            if cid in self.circuit_fluids:
+                fluid, backend = self.circuit_fluids[cid]
+                circuit["fluid"] = fluid
+                if backend is not None:
+                    circuit["fluid_backend"] = backend
             circuits.append(circuit)
         doc["circuits"] = circuits
         if self.controls:
@@ -174,12 +188,17 @@ class FlatScenario:
                     edges=edges,
                     initial_state=self.initial_state.get(cid),
                     charge_kg=self.charge_kg.get(cid),
+                    fluid=self.circuit_fluids[cid][0] if cid in self.circuit_fluids else None,
+                    fluid_backend=self.circuit_fluids[cid][1]
+                    if cid in self.circuit_fluids
+                    else None,
                 )
             )
         return ScenarioConfig(
             fluid=self.fluid,
             fluid_backend=self.fluid_backend,
             name=self.name,
+            saturation_reference=self.saturation_reference,  # type: ignore[arg-type]
             schema_version=self.schema_version,  # type: ignore[arg-type]
             circuits=circuits,
             controls=[c.model_copy(deep=True) for c in self.controls],

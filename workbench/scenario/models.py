@@ -187,6 +187,12 @@ class CircuitConfig(StrictModel):
         description="fixed refrigerant charge of the circuit [kg]; the condenser's subcooling "
         "(or a receiver's level) becomes an unknown",
     )
+    fluid: str | None = Field(
+        None, description="working fluid of this circuit, overriding the scenario's (v2)"
+    )
+    fluid_backend: str | None = Field(
+        None, description="property backend of this circuit's fluid (v2; the scenario's if absent)"
+    )
 
 
 class SolverConfig(StrictModel):
@@ -311,6 +317,10 @@ class ScenarioConfig(StrictModel):
         None, description="property backend, e.g. Test or CoolProp (Test when absent)"
     )
     name: str | None = Field(None, description="scenario name")
+    saturation_reference: Literal["dew", "mid", "bubble"] = Field(
+        "dew",
+        description="what t_cond_k / t_evap_k mean for a blend: dew, mid or bubble point",
+    )
     schema_version: Literal["1", "2"] = Field("1", description="1 (flat graph) or 2")
     circuits: list[CircuitConfig] = Field(default_factory=list)
     connections: list[EdgeConfig] = Field(

@@ -67,8 +67,8 @@ def check_physical(
     """
     origins = origins or {}
     issues: list[ScenarioIssue] = []
-    limits = _limits(flat)
     for comp in flat.components.values():
+        limits = _limits(*flat.fluid_of(comp.circuit))
         spec = get_spec(comp.type)
         if spec is None:
             continue
@@ -87,6 +87,7 @@ def check_physical(
                 issues.extend(_plain_temperature(path, name, value, pspec.unit, note))
     for i, circuit in enumerate(scenario.circuits):
         state = circuit.initial_state
+        limits = _limits(*flat.fluid_of(circuit.id))
         if state is None or state.temperature_k is None or limits is None:
             continue
         path = f"circuits[{i}].initial_state.temperature_k"
@@ -104,9 +105,10 @@ def check_physical(
     return issues
 
 
-def _limits(flat: FlatScenario) -> TemperatureLimits | None:
+def _limits(fluid: str, backend: str | None) -> TemperatureLimits | None:
+    """The temperature limits of a circuit's fluid (None for an unknown one)."""
     try:
-        return temperature_limits(flat.fluid, flat.fluid_backend)
+        return temperature_limits(fluid, backend)
     except UnknownFluidError:  # reported by the fluid check
         return None
 

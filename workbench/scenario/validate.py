@@ -93,6 +93,22 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
                     )
                 )
     for i, circuit in enumerate(scenario.circuits):
+        if circuit.fluid is None and circuit.fluid_backend is None:
+            pass
+        elif scenario.schema_version == "1":
+            name = "fluid" if circuit.fluid is not None else "fluid_backend"
+            issues.append(
+                ScenarioIssue(
+                    f"circuits[{i}].{name}",
+                    'one fluid per circuit needs schema version 2; set "schema_version": '
+                    '"2" at the top level of the document',
+                )
+            )
+        else:
+            for issue in _check_fluid(
+                circuit.fluid or scenario.fluid, circuit.fluid_backend or scenario.fluid_backend
+            ):
+                issues.append(ScenarioIssue(f"circuits[{i}].{issue.path}", issue.message))
         for k, comp in enumerate(circuit.components):
             check_component(comp, f"circuits[{i}].components[{k}]", issues, in_template=False)
     for name, template in scenario.subsystems.items():

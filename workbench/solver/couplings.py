@@ -106,6 +106,7 @@ class ThermalCoupling:
             float(self.config.ua),
             float(self.config.efficiency),
             q_guess=self._q_last,
+            cold_fluid=self.cold.fluid,
         )
         self._q_last = result.q or None
         return result
@@ -190,6 +191,7 @@ class ThermalCoupling:
             self.hot.fluid,
             (self.hot.port(x, "inlet"), self.hot.port(x, "outlet")),
             (self.cold.port(x, "inlet"), self.cold.port(x, "outlet")),
+            cold_fluid=self.cold.fluid,
         )
 
     def _near_critical_note(self, x: np.ndarray) -> str:

@@ -48,7 +48,8 @@ DEFAULT_MASS_FLOW_KG_S = 0.05
 
 def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float, list[str]]:
     """Condensing and evaporating temperatures [K] of a loop, and where each came from."""
-    flat, fluid = system.flat, system.fluid
+    flat = system.flat
+    fluid = system.fluid_of(flat.edges[loop[0]].circuit) if loop else system.fluid
     t_cond = t_evap = None
     sources = ["40 C (no condenser spec)", "-5 C (no evaporator spec)"]
     for i in loop:
@@ -198,7 +199,8 @@ def _coil_balance(
     rounds of this fixed point put the pressures within a kelvin or two of the solution, where
     Newton needs a few iterations instead of a long damped approach from ``T_sec,in +- 10 K``.
     """
-    topo, fluid = system.topology, system.fluid
+    topo = system.topology
+    fluid = coils[0].fluid
     out: list[float] = []
     for coil in coils:
         inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
@@ -228,7 +230,8 @@ def _fill_loop(
 
     From its two saturation temperatures [K] (see the module docstring).
     """
-    flat, fluid, topo = system.flat, system.fluid, system.topology
+    flat, topo = system.flat, system.topology
+    fluid = system.fluid_of(topo.loop_circuit[k])
     p_high, p_low = fluid.p_sat(t_cond), fluid.p_sat(t_evap)
     for gc in system.components.values():  # a transcritical loop: the gas cooler sets the high side
         if isinstance(gc, GasCooler) and any(flat.edges[i].dst == gc.name for i in loop):
@@ -278,7 +281,7 @@ def _fill_loop(
 def _outlet_guess(
     system: System, comp: Component, p_in: float, h_in: float, p: float, h_suction: float
 ) -> float:
-    fluid = system.fluid
+    fluid = comp.fluid
     if isinstance(comp, Compressor):
         eta = float(comp.params["isentropic_efficiency"])
         h2s = _safe(lambda: fluid.h_ps(p, fluid.s_ph(p_in, h_in)), h_in + 40e3)

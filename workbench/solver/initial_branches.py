@@ -86,7 +86,7 @@ def _coil_saturation(system: System, coil: Coil) -> float | None:
 
 def _zone_pressures(system: System, circuit: int, zone: dict[int, int]) -> dict[int, float]:
     """Starting pressure of every zone [Pa]."""
-    fluid, flat, topo = system.fluid, system.flat, system.topology
+    fluid, flat, topo = system.fluid_of(circuit), system.flat, system.topology
     t_max = fluid.T_crit - 3.0
     t_min = fluid.T_sat(fluid.p_min * 1.05) + 1.0
     known: dict[int, list[float]] = {}
@@ -138,7 +138,7 @@ def _through_outlet(
     system: System, comp: Component, p_in: float, h_in: float, p: float, m: float
 ) -> float:
     """Outlet enthalpy of a through component [J/kg] (compressor, coil, valve, exchanger)."""
-    fluid = system.fluid
+    fluid = comp.fluid
     if isinstance(comp, Compressor):
         eta = float(comp.params["isentropic_efficiency"])
         h2s = _safe(partial(lambda: fluid.h_ps(p, fluid.s_ph(p_in, h_in))), h_in + 40e3)
@@ -158,7 +158,7 @@ def _through_outlet(
 
 def branched_guess(system: System, x: np.ndarray, circuit: int) -> None:
     """Fill the starting values of a branching circuit into ``x`` (see module docstring)."""
-    flat, fluid, topo = system.flat, system.fluid, system.topology
+    flat, fluid, topo = system.flat, system.fluid_of(circuit), system.topology
     edges = [i for i, e in enumerate(flat.edges) if e.circuit == circuit]
     zone = _zones(system, edges)
     pressure = _zone_pressures(system, circuit, zone)
@@ -195,7 +195,7 @@ def branched_guess(system: System, x: np.ndarray, circuit: int) -> None:
 
 def _junction_outlet(system: System, comp: Junction, x: np.ndarray, port: str) -> float:
     """Outlet enthalpy of a junction [J/kg] from its inlets at ``x``."""
-    fluid = system.fluid
+    fluid = comp.fluid
     out = comp.port(x, port)
     if isinstance(comp, InjectionCompressor):
         inlet = comp.port(x, "inlet")
@@ -253,7 +253,7 @@ def _guess_flows(
             shares = given + [rest] * (len(outs) - len(given))
         else:
             inlet = comp.port(x, "inlet")
-            q = _safe(partial(system.fluid.quality_ph, inlet.p, inlet.h), 0.3)
+            q = _safe(partial(comp.fluid.quality_ph, inlet.p, inlet.h), 0.3)
             q = min(max(q if math.isfinite(q) else 0.3, 0.02), 0.98)
             shares = [q if p == "vapour_outlet" else 1.0 - q for p in comp.outlets]
         for v, share in zip(outs, shares, strict=True):

@@ -34,11 +34,11 @@ __all__ = ["DENSE_LIMIT", "limit_step", "newton", "safe_residuals"]
 
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
     """Largest fraction ``alpha`` in (0, 1] of ``dx`` that keeps ``x + alpha dx`` valid."""
-    fluid = system.fluid
     alpha = 1.0
     for i, kind in enumerate(system.var_kinds):
         if dx[i] == 0.0:
             continue
+        fluid = system.fluid_of(system.var_circuit(i))
         if kind == "p":
             lo, hi = max(0.5 * x[i], fluid.p_min), min(1.5 * x[i], fluid.p_max)
         elif kind == "m":
@@ -55,6 +55,7 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
         if dx[i] == 0.0:
             continue
         p_new = x[p_index] + alpha * dx[p_index]
+        fluid = system.fluid_of(system.var_circuit(i))
         try:
             lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
         except FluidPropertyError:  # no bound known there: the trial's own evaluation decides

@@ -132,6 +132,9 @@ class SolveResult:
         The loops and branches in flow order (from ``edge_states``; see :meth:`loops`).
     junctions : list of JunctionState
         The mixers, splitters and flash tanks with the rows at their ports.
+    coolprop_version : str or None
+        CoolProp version of the properties (blend models change between releases); None for
+        the Test backend.
     fluid, fluid_backend : str or None
         The working fluid and its backend (what :meth:`exergy` evaluates the dead state with).
     charge : dict or None
@@ -170,6 +173,7 @@ class SolveResult:
     fluid_backend: str | None = None
     charge: dict[str, Any] | None = None
     safety: dict[str, Any] | None = None
+    coolprop_version: str | None = None
 
     @property
     def loops(self) -> list[StateLoop]:
@@ -281,6 +285,8 @@ class SolveResult:
             doc["charge"] = self.charge
         if self.safety is not None:
             doc["safety"] = self.safety
+        if self.coolprop_version is not None:
+            doc["coolprop_version"] = self.coolprop_version
         cleaned: dict[str, Any] = _clean(doc)
         return cleaned
 

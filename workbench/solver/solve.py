@@ -50,15 +50,19 @@ PICARD_SWEEPS_IN_FALLBACK = 30
 """At most this many Picard sweeps between the two Newton runs of the ``fallback`` strategy."""
 
 
-def assemble(flat: FlatScenario, fluid: FluidBackend) -> System:
+def assemble(
+    flat: FlatScenario, fluid: FluidBackend, fluids: dict[int, FluidBackend] | None = None
+) -> System:
     """Build and check the system of a flat scenario with the given backend.
+
+    ``fluids`` holds the backends of circuits with their own fluid (``circuits[i].fluid``).
 
     Raises
     ------
     SpecificationError
         The scenario cannot be posed (open circuit, too few or too many specs).
     """
-    system = build_system(flat, fluid)
+    system = build_system(flat, fluid, fluids)
     extra = attach(system)
     system.finalise()
     check_degrees_of_freedom(system, extra)
@@ -79,7 +83,11 @@ def prepare(scenario: ScenarioLike, *, tabular: bool = False) -> System:
         Use CoolProp's tabular BICUBIC&HEOS backend (faster, for sweeps).
     """
     flat = as_flat(scenario)
-    return assemble(flat, get_backend(flat.fluid, flat.fluid_backend, tabular=tabular))
+    own = {
+        cid: get_backend(name, backend, tabular=tabular)
+        for cid, (name, backend) in flat.circuit_fluids.items()
+    }
+    return assemble(flat, get_backend(flat.fluid, flat.fluid_backend, tabular=tabular), own)
 
 
 def solve(
@@ -119,15 +127,21 @@ def solve(
     if system is not None:
         return _solve_system(system, initial, t0)
     flat = as_flat(scenario)
-    with lease_backend(flat.fluid, flat.fluid_backend, tabular=tabular) as fluid:
-        return _solve_system(assemble(flat, fluid), initial, t0)
+    with contextlib.ExitStack() as stack:
+        fluid = stack.enter_context(lease_backend(flat.fluid, flat.fluid_backend, tabular=tabular))
+        own = {
+            cid: stack.enter_context(lease_backend(name, backend, tabular=tabular))
+            for cid, (name, backend) in flat.circuit_fluids.items()
+        }
+        return _solve_system(assemble(flat, fluid, own), initial, t0)
 
 
 def _solve_system(
     system: System, initial: SolveResult | np.ndarray | None, t0: float
 ) -> SolveResult:
     cfg = system.flat.solver
-    stats_before = system.fluid.stats
+    fluids = system.all_fluids()
+    stats_before = [backend.stats for backend in fluids]
     system.evaluations = 0
     system.property_error = ""
     x0, warm, f0 = _start(system, initial)
@@ -139,8 +153,9 @@ def _solve_system(
     )
     _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm, f0)
     result = _finish(system, state)
-    used = system.fluid.stats - stats_before
-    result.property_calls, result.property_flashes = used.calls, used.flashes
+    used = [backend.stats - before for backend, before in zip(fluids, stats_before)]
+    result.property_calls = sum(u.calls for u in used)
+    result.property_flashes = sum(u.flashes for u in used)
     result.elapsed_s = time.perf_counter() - t0
     return result
 
@@ -305,6 +320,7 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         strategy_log=list(state.methods),
         fluid=system.flat.fluid,
         fluid_backend=system.flat.fluid_backend,
+        coolprop_version=_coolprop_version(system.fluid),
     )
     if not state.converged:
         with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):
@@ -345,3 +361,12 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         if result.stop_reason is StopReason.PROPERTY_FAILURE and system.property_error:
             result.message += f" ({system.property_error})"
     return result
+
+
+def _coolprop_version(fluid: FluidBackend) -> str | None:
+    """CoolProp's version when the properties come from it, else None."""
+    if fluid.backend_name != "CoolProp":
+        return None
+    import CoolProp
+
+    return str(CoolProp.__version__)

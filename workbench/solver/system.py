@@ -98,6 +98,33 @@ class System:
     """The last property failure met while evaluating (with the block that met it)."""
     last_jacobian: Any = None
     """The scaled Jacobian of the last Newton step (a warm start may begin with it)."""
+    fluids: dict[int, FluidBackend] = field(default_factory=dict)
+    """Backends of circuits whose fluid is not :attr:`fluid` (``circuits[i].fluid``)."""
+
+    def fluid_of(self, circuit: int) -> FluidBackend:
+        """The property backend of a circuit's working fluid."""
+        return self.fluids.get(circuit, self.fluid)
+
+    def all_fluids(self) -> list[FluidBackend]:
+        """Every distinct backend the system uses (the scenario's first)."""
+        out = [self.fluid]
+        for backend in self.fluids.values():
+            if all(backend is not known for known in out):
+                out.append(backend)
+        return out
+
+    def var_circuit(self, i: int) -> int:
+        """The circuit of unknown ``i`` (a pressure or enthalpy; 0 for a control state)."""
+        table = self.__dict__.get("_var_circuit")
+        if table is None:
+            table = {}
+            for k, edge in enumerate(self.flat.edges):
+                v = self.topology.edge_vars[k]
+                table.setdefault(v.p, edge.circuit)
+                table.setdefault(v.h, edge.circuit)
+                table.setdefault(v.m, edge.circuit)
+            self.__dict__["_var_circuit"] = table
+        return int(table.get(i, self.flat.circuits[0] if self.flat.circuits else 0))
 
     @property
     def var_names(self) -> list[str]:
@@ -201,8 +228,13 @@ class System:
         return self.blocks[k], row - self.eq_offsets[k]
 
 
-def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
+def build_system(
+    flat: FlatScenario, fluid: FluidBackend, fluids: dict[int, FluidBackend] | None = None
+) -> System:
     """Instantiate the component models and lay out the unknowns of ``flat``.
+
+    ``fluid`` is the scenario's backend; ``fluids`` those of circuits with their own fluid
+    (``circuits[i].fluid``): each component gets the backend of its circuit.
 
     Raises
     ------
@@ -213,10 +245,12 @@ def build_system(flat: FlatScenario, fluid: FluidBackend) -> System:
     components: dict[str, Component] = {}
     for spec in flat.components.values():
         cls = component_class(spec.type)
-        components[spec.name] = cls(spec.name, spec.params, fluid, spec.path)
+        own = (fluids or {}).get(spec.circuit, fluid)
+        components[spec.name] = cls(spec.name, spec.params, own, spec.path)
     unknowns = Unknowns()
     topo = build_topology(flat, components, unknowns)
     system = System(flat=flat, fluid=fluid, components=components, topology=topo, unknowns=unknowns)
+    system.fluids = dict(fluids or {})
     for comp in components.values():
         ports: dict[str, PortVars] = {
             port: topo.edge_vars[topo.port_edge[(comp.name, port)]]

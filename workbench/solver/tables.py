@@ -29,11 +29,10 @@ def edge_rows(system: System, x: np.ndarray) -> list[dict[str, Any]]:
     ``s`` is the specific entropy in kJ/(kg K); ``quality`` is empty outside the dome.
     """
     rows = []
-    fluid = system.fluid
     for i, edge in enumerate(system.flat.edges):
         v = system.topology.edge_vars[i]
         m, p, h = float(x[v.m]), float(x[v.p]), float(x[v.h])
-        st = fluid.state_ph(p, h)
+        st = system.fluid_of(edge.circuit).state_ph(p, h)
         q = st.quality
         rows.append(
             {
@@ -59,7 +58,7 @@ def edge_states(system: System, x: np.ndarray) -> list[EdgeState]:
     for i, edge in enumerate(system.flat.edges):
         v = system.topology.edge_vars[i]
         p, h = float(x[v.p]), float(x[v.h])
-        st = system.fluid.state_ph(p, h)
+        st = system.fluid_of(edge.circuit).state_ph(p, h)
         q = st.quality
         states.append(
             EdgeState(
