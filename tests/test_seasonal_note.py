@@ -54,11 +54,14 @@ def test_note_rating_is_found_by_figure_climate_and_limiting_point(migrated_conn
     run = save_rating(rating, doc, owner="alice", conn=migrated_conn, provider=minilm)
     # among other runs of the same scenario: a plain run and a sweep
     flat = workbench.load_scenario(doc)
-    workbench.notes.save_run(workbench.solve(flat), doc, owner="alice", conn=migrated_conn,
-                             provider=minilm)
+    workbench.notes.save_run(
+        workbench.solve(flat), doc, owner="alice", conn=migrated_conn, provider=minilm
+    )
     eta = f"{rating.eta_s:.0f}"
-    assert f"ηs {eta} %" in run.title and f"eta_s) {eta} %" in run.content
-    assert "average climate" in run.title and "propane" in run.content
+    assert f"ηs {eta} %" in run.title
+    assert f"eta_s) {eta} %" in run.content
+    assert "average climate" in run.title
+    assert "propane" in run.content
     assert f"limited most by test point {rating.limiting_point}" in run.content
     assert f"lowest COP is at test point {rating.lowest_cop_point}" in run.content
     queries = (
@@ -69,7 +72,8 @@ def test_note_rating_is_found_by_figure_climate_and_limiting_point(migrated_conn
     )
     for query in queries:
         hits = search(migrated_conn, query, owner="alice", provider=minilm, mode="keyword")
-        assert hits and hits[0].id == run.id, query
+        assert hits, query
+        assert hits[0].id == run.id, query
 
 
 def test_note_incomplete_rating_says_which_point_failed():

@@ -55,8 +55,8 @@ def run_seasonal(args: argparse.Namespace) -> int:
     rating = rate(args.file, climate=args.climate, application=args.application)
     note_id = None
     if args.note:
-        from workbench.scenario import read_json
         from workbench.notes.runs.ratings import save_rating
+        from workbench.scenario import read_json
 
         doc, _ = read_json(args.file)
         stored = save_rating(rating, doc, owner=args.owner)

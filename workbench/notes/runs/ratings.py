@@ -124,9 +124,7 @@ def rating_note(rating: Any, doc: Mapping[str, Any] | None = None) -> NoteText:
         )
     else:
         failed = rating.test_points[~rating.test_points["converged"]]
-        title = (
-            f"{what} {rating.name}: incomplete, no {figure} ({len(failed)} test points failed)"
-        )
+        title = f"{what} {rating.name}: incomplete, no {figure} ({len(failed)} test points failed)"
         reasons = "; ".join(f"{r['name']}: {r['hint']}" for _, r in failed.iterrows())
         head = (
             f"{what} of {rating.name}: {where}. The rating is incomplete, no seasonal "
