@@ -10,7 +10,7 @@ from workbench.calibrate import calibrate
 from workbench.cli.main import EXIT_OK, main
 from workbench.errors import MigrationError
 from workbench.notes import get_run, list_runs, save_calibration
-from workbench.notes.migrations import rollback
+from workbench.notes.migrations import migrate, rollback
 
 pytest_plugins = ["notes_fixtures"]
 pytestmark = pytest.mark.db
@@ -46,6 +46,7 @@ def test_save_calibration_keeps_the_fit_and_the_calibrated_scenario(migrated_con
 
 def test_calibration_migration_refuses_to_roll_back_over_calibrations(migrated_conn, calibration):
     save_calibration(calibration, owner="bob", conn=migrated_conn)
+    migrate(migrated_conn, to="20261125190000")  # the later migrations undone
     with pytest.raises(MigrationError, match="calibration notes exist"):
         rollback(migrated_conn)
 

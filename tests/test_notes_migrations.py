@@ -269,3 +269,55 @@ def test_bm25_migration_backfills_vocabulary_moves_tsv_into_row_and_rolls_back(
         assert conn.execute(
             "SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'note_lexeme%'"
         ).fetchone() == (0,)
+
+
+CALIBRATION_RUNS = "20261125190000"
+RATING_RUNS = "20261125200000"
+
+
+def _run_row(conn: psycopg.Connection, owner: str, kind: str, summary: dict, csv) -> str:
+    """A note and its "NoteRun" row as written by the code of the schema at hand (one transaction)."""
+    with conn.transaction():
+        note = conn.execute(
+            'INSERT INTO "Note" ("ownerId", title, content) VALUES (%s, %s, %s) RETURNING id',
+            (owner, f"a {kind}", f"a {kind} note"),
+        ).fetchone()[0]
+        conn.execute(
+            'INSERT INTO "NoteRun" ("noteId", "ownerId", kind, scenario, "scenarioText", summary,'
+            " csv) VALUES (%s, %s, %s, '{}', '{}', %s, %s)",
+            (note, owner, kind, json.dumps(summary), csv),
+        )
+    return note
+
+
+def _kinds(conn: psycopg.Connection) -> dict[str, str]:
+    return dict(conn.execute('SELECT "noteId", kind FROM "NoteRun"').fetchall())
+
+
+def test_rating_migration_turns_stored_ratings_into_their_kind_and_back(fresh_db_url: str) -> None:
+    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
+        migrate(conn, to=CALIBRATION_RUNS)
+        # before: a rating was stored as a sweep whose summary's purpose says so
+        legacy = _run_row(conn, "alice", "sweep", {"purpose": "seasonal rating"}, "name\nA\n")
+        sweep = _run_row(conn, "alice", "sweep", {"kind": "sweep", "purpose": "heating"}, "a\n1\n")
+        run = _run_row(conn, "alice", "run", {"purpose": "cooling"}, None)
+        with pytest.raises(psycopg.errors.CheckViolation):
+            _run_row(conn, "alice", "rating", {"purpose": "seasonal rating"}, "name\nA\n")
+        assert migrate(conn) == [RATING_RUNS]
+        assert _kinds(conn) == {legacy: "rating", sweep: "sweep", run: "run"}
+        # the new kind holds a table like a sweep and a calibration; a run holds none
+        rating = _run_row(conn, "bob", "rating", {"purpose": "seasonal rating"}, "name\nB\n")
+        with pytest.raises(psycopg.errors.CheckViolation):
+            _run_row(conn, "bob", "rating", {"purpose": "seasonal rating"}, None)
+        with pytest.raises(psycopg.errors.CheckViolation):
+            _run_row(conn, "bob", "walk", {}, None)
+        # down: the ratings are sweeps again (as stored before the migration), nothing is lost
+        assert rollback(conn) == [RATING_RUNS]
+        assert current_version(conn) == CALIBRATION_RUNS
+        assert _kinds(conn) == {legacy: "sweep", sweep: "sweep", run: "run", rating: "sweep"}
+        with pytest.raises(psycopg.errors.CheckViolation):
+            _run_row(conn, "bob", "rating", {"purpose": "seasonal rating"}, "name\nC\n")
+        # up again: the same notes are ratings once more, the plain sweep stays a sweep
+        assert migrate(conn) == [RATING_RUNS]
+        assert _kinds(conn) == {legacy: "rating", sweep: "sweep", run: "run", rating: "rating"}
+        assert conn.execute('SELECT count(*) FROM "Note"').fetchone() == (4,)

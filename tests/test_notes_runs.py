@@ -558,3 +558,20 @@ def test_related_after_a_failed_solve_leads_with_the_notes_on_its_hint(
         limit=3,
     )
     assert fine[0].id == notes["propane"].id
+
+
+def test_run_kinds_are_the_database_check_and_the_cli_choices(migrated_conn):
+    import re
+
+    from workbench.cli.main import build_parser
+    from workbench.notes.runs import RUN_KINDS
+
+    definition = migrated_conn.execute(
+        "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'NoteRun_kind_check'"
+    ).fetchone()[0]
+    assert sorted(re.findall(r"'(\w+)'", definition)) == sorted(RUN_KINDS)
+    parser = build_parser()
+    for kind in RUN_KINDS:
+        assert parser.parse_args(["notes", "runs", "--kind", kind]).kind == kind
+    with pytest.raises(SystemExit):
+        parser.parse_args(["notes", "runs", "--kind", "walk"])

@@ -236,10 +236,10 @@ def _table(args: argparse.Namespace) -> int:
         run = get_run(conn, args.id, owner=args.owner)
     if run.csv is None:
         raise RunNotFoundError(
-            f"note {args.id!r} holds a single run, not a sweep: it has no table "
-            "('workbench notes scenario' writes its scenario)"
+            f"note {args.id!r} holds a single run, not a sweep, calibration or rating: it has no "
+            "table ('workbench notes scenario' writes its scenario)"
         )
-    _write_or_print(run.csv, args.output, f"sweep table of note {run.id}")
+    _write_or_print(run.csv, args.output, f"{run.kind} table of note {run.id}")
     return EXIT_OK
 
 
@@ -264,7 +264,7 @@ def _runs(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     for r in runs:
-        print(f"{r.created_at:%Y-%m-%d %H:%M}  {r.kind:<5}  {r.id}  {r.title}")
+        print(f"{r.created_at:%Y-%m-%d %H:%M}  {r.kind:<11}  {r.id}  {r.title}")
     if not runs:
         print("no stored runs")
     return EXIT_OK
@@ -362,15 +362,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--owner", help="only this owner's notes (another owner's note is not found)")
     p.set_defaults(func=_scenario)
 
-    p = sub.add_parser("table", help="write the table (CSV) kept with a sweep note")
+    p = sub.add_parser(
+        "table",
+        help="write the table (CSV) kept with a sweep, calibration or seasonal rating note",
+    )
     p.add_argument("id", metavar="NOTE_ID")
     p.add_argument("-o", "--output", type=Path, metavar="CSV", help="default: standard output")
     p.add_argument("--owner", help="only this owner's notes")
     p.set_defaults(func=_table)
 
-    p = sub.add_parser("runs", help="list stored runs and sweeps, newest first")
+    p = sub.add_parser(
+        "runs", help="list stored runs, sweeps, calibrations and seasonal ratings, newest first"
+    )
     p.add_argument("--owner", help="only this owner's runs (default: all)")
-    p.add_argument("--kind", choices=["run", "sweep", "calibration"])
+    p.add_argument("--kind", choices=["run", "sweep", "calibration", "rating"])
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_runs)

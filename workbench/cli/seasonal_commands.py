@@ -2,7 +2,8 @@
 
 Prints the figures, the test points and the bins as tables, or one JSON object with ``--json``
 (keys ``scop``, ``scop_on``, ``scop_net``, ``eta_s``, ``test_points``, ``bins``, ...).
-``--plot PNG`` writes the bins chart; ``--note --owner OWNER`` stores the rating in the run log.
+``--plot PNG`` writes the bins chart; ``--note --owner OWNER`` stores the rating in the run log
+(run kind ``rating``).
 
 Exit codes: 0 a complete rating, 1 incomplete (a test point did not converge: named with its
 hint, no figures), 2 bad input.
@@ -54,8 +55,8 @@ def run_seasonal(args: argparse.Namespace) -> int:
     rating = rate(args.file, climate=args.climate, application=args.application)
     note_id = None
     if args.note:
+        from workbench.notes.runs.ratings import save_rating
         from workbench.scenario import read_json
-        from workbench.seasonal.note import save_rating
 
         doc, _ = read_json(args.file)
         stored = save_rating(rating, doc, owner=args.owner)

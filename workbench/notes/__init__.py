@@ -11,7 +11,8 @@ Modules, in the order data flows:
 - :mod:`~workbench.notes.importers`: reading JSONL, CSV and Markdown folders
 - :mod:`~workbench.notes.search`: the one-statement hybrid search with RRF
 - :mod:`~workbench.notes.maintenance`: reindex and validate
-- :mod:`~workbench.notes.runs`: the run log (solved runs and sweeps as notes, related notes)
+- :mod:`~workbench.notes.runs`: the run log (runs, sweeps, calibrations and seasonal ratings as
+  notes, related notes)
 
 Typical use::
 
@@ -83,6 +84,7 @@ __all__ = [
     "rollback",
     "run_scenario",
     "save_calibration",
+    "save_rating",
     "save_run",
     "save_sweep",
     "search",
@@ -95,7 +97,7 @@ __all__ = [
 _RUN_LOG = frozenset(
     (
         *("StoredRun", "save_run", "save_sweep", "get_run", "run_scenario", "list_runs"),
-        *("related", "related_query", "save_calibration"),
+        *("related", "related_query", "save_calibration", "save_rating"),
     )
 )
 """Names of :mod:`workbench.notes.runs`, imported on first use: the run log reads scenarios

@@ -1,10 +1,11 @@
-"""The run log: solved runs and sweeps kept as searchable notes, and notes beside a scenario.
+"""The run log: runs, sweeps, calibrations and ratings kept as searchable notes.
 
 Where the two halves of the workbench meet. A run note is an ordinary note of its owner (found by
 keyword and semantic search like any other) whose title and content are written from the result
-(:mod:`.describe`, :mod:`.sweeps`, in words from :mod:`.words`), plus the exact scenario document
-and the result summary kept as structured data (table ``"NoteRun"``, :mod:`.store`), so a run
-can be reopened and solved again. :mod:`.related` searches the notes that match the scenario and
+(:mod:`.describe`, :mod:`.sweeps`, :mod:`.calibrations`, :mod:`.ratings`, in words from
+:mod:`.words`), plus the exact scenario document and the result summary kept as structured data
+(table ``"NoteRun"`` of one of the kinds :data:`RUN_KINDS`, :mod:`.store`), so a run can be
+reopened and solved again. :mod:`.related` searches the notes that match the scenario and
 result at hand.
 
 ::
@@ -24,6 +25,7 @@ from workbench.notes.runs.calibrations import (
 )
 from workbench.notes.runs.describe import NoteText, run_note, run_summary, run_title
 from workbench.notes.runs.documents import document_changes, document_text, scenario_document
+from workbench.notes.runs.ratings import rating_note, rating_summary, save_rating
 from workbench.notes.runs.related import related, related_query
 from workbench.notes.runs.store import (
     RUN_KINDS,
@@ -46,6 +48,8 @@ __all__ = [
     "document_text",
     "get_run",
     "list_runs",
+    "rating_note",
+    "rating_summary",
     "related",
     "related_query",
     "run_note",
@@ -53,6 +57,7 @@ __all__ = [
     "run_summary",
     "run_title",
     "save_calibration",
+    "save_rating",
     "save_run",
     "save_sweep",
     "scenario_document",

@@ -50,9 +50,10 @@ __all__ = [
     "save_sweep",
 ]
 
-RUN_KINDS = ("run", "sweep", "calibration")
-"""What a ``"NoteRun"`` row holds: one solved run, a sweep (its table as CSV) or a calibration
-(its residuals as CSV, :mod:`.calibrations`)."""
+RUN_KINDS = ("run", "sweep", "calibration", "rating")
+"""What a ``"NoteRun"`` row holds: one solved run, a sweep (its table as CSV), a calibration
+(its residuals as CSV, :mod:`.calibrations`) or a seasonal rating (its test points as CSV,
+:mod:`.ratings`)."""
 
 _RUN_COLUMNS = sql.SQL('r.kind, r."scenarioText", r.summary, r.csv, r."createdAt"')
 _NOTE_COLUMNS = sql.SQL(
@@ -72,14 +73,15 @@ class StoredRun:
     note : Note
         The note (title and content as stored).
     kind : str
-        ``"run"`` or ``"sweep"``.
+        One of :data:`RUN_KINDS`: ``"run"``, ``"sweep"``, ``"calibration"`` or ``"rating"``.
     scenario : dict
         The scenario document as it was solved (key order kept).
     summary : dict
         The result summary (:func:`~workbench.notes.runs.describe.run_summary`) or the sweep's
         (:func:`~workbench.notes.runs.sweeps.sweep_summary`).
     csv : str or None
-        A sweep's table as CSV; None for a run.
+        The table as CSV (a sweep's cases, a calibration's residuals, a rating's test points);
+        None for a run.
     created_at : datetime
         When it was stored (time-zone aware).
     """
@@ -112,7 +114,7 @@ class StoredRun:
         return self.note.owner
 
     def table(self) -> Any:
-        """A sweep's table as a pandas DataFrame (None for a run)."""
+        """The kept table as a pandas DataFrame (None for a run)."""
         if self.csv is None:
             return None
         import pandas as pd
@@ -387,7 +389,7 @@ def list_runs(
     kind: str | None = None,
     limit: int = 50,
 ) -> list[StoredRun]:
-    """The owner's run log, newest first (runs and sweeps, or one ``kind``).
+    """The owner's run log, newest first (every kind, or one of :data:`RUN_KINDS`).
 
     Raises
     ------
