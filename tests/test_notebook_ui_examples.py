@@ -54,4 +54,7 @@ def test_heat_pump_example_in_cold_air_is_near_its_pinch_and_says_so():
     doc["circuits"][0]["components"][3]["air_inlet_temp_c"] = -7.0
     content = run_note(doc, run_summary(result, doc)).content
     assert "Pinched below 1 K" in content
+    warnings = next(line for line in content.splitlines() if line.startswith("Warnings:"))
+    assert "Warnings: none" not in warnings  # the pinch is among the run's warnings
+    assert "evaporator" in warnings
     assert f"evaporator {pinch['evaporator']:.3g} K" in content

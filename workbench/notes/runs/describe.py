@@ -327,13 +327,14 @@ def run_note(
     )
     lines += [f"- {f}" for f in _component_figures(list(summary.get("components") or []))]
     lines += [f"- {f}" for f in _loop_figures(summary)]
-    lines.append(f"Warnings: {joined(summary.get('warnings') or [])}.")
+    warnings = list(summary.get("warnings") or [])
     pinched = _pinched(list(summary.get("components") or []))
     if pinched:
-        lines.append(
+        warnings.append(
             f"Pinched below {number(PINCH_NOTE_K)} K (at their limit, more UA buys little): "
-            f"{pinched}."
+            f"{pinched}"
         )
+    lines.append(f"Warnings: {joined(warnings)}.")
     if summary.get("problems"):
         lines.append(f"Physical problems: {joined(summary['problems'])}.")
     lines.append(_convergence(summary, doc))
