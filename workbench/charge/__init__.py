@@ -1,12 +1,12 @@
 """The refrigerant charge: inventory per component, edge and zone, and a fixed circuit charge.
 
-- :mod:`~workbench.charge.void_fraction`: void fraction models (homogeneous, Zivi, Smith,
+- :mod:`~workbench.components.inventory.void_fraction`: void fraction models (homogeneous, Zivi, Smith,
   Lockhart-Martinelli) with their references.
-- :mod:`~workbench.charge.density`: mean density of single-phase and two-phase zones
+- :mod:`~workbench.components.inventory.density`: mean density of single-phase and two-phase zones
   (integrated over enthalpy and quality).
-- :mod:`~workbench.charge.inventory`: kg per component, edge and zone of a state.
-- :mod:`~workbench.charge.block`: the charge residual of a circuit with ``charge_kg``.
-- :mod:`~workbench.charge.results`: ``result.charge``, ``summary.charge_kg`` and the safety
+- :mod:`~workbench.components.inventory.items`: kg per component, edge and zone of a state.
+- :mod:`~workbench.solver.charge_block`: the charge residual of a circuit with ``charge_kg``.
+- :mod:`~workbench.solver.charge_results`: ``result.charge``, ``summary.charge_kg`` and the safety
   verdict.
 - :mod:`~workbench.charge.curve`: the charge curve (subcooling and COP against charge) by a
   sweep over ``circuits[i].charge_kg``.
@@ -18,10 +18,10 @@ its equations) and nothing here calls the solver except :mod:`~workbench.charge.
 from __future__ import annotations
 
 from workbench.charge.curve import charge_curve
-from workbench.charge.density import path_zones, single_phase_density, two_phase_density
-from workbench.charge.inventory import ChargeItem, Inventory, ZoneCharge, inventory
-from workbench.charge.results import charge_table
-from workbench.charge.void_fraction import (
+from workbench.components.inventory.density import path_zones, single_phase_density, two_phase_density
+from workbench.components.inventory.items import ChargeItem, Inventory, ZoneCharge, inventory
+from workbench.solver.charge_results import charge_table
+from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
     VOID_FRACTION_MODELS,
     void_fraction,

@@ -17,7 +17,7 @@ Refrigerant held [kg], ``L`` the liquid level (share of the volume ``V`` filled 
 
 ``L`` is the parameter ``liquid_level`` (default 0.5); with a fixed circuit charge
 (``circuits[i].charge_kg``) it is an unknown that the charge equation sets
-(:mod:`workbench.charge.block`), and a level outside 0..1 is reported: the vessel would be
+(:mod:`workbench.solver.charge_block`), and a level outside 0..1 is reported: the vessel would be
 empty or flooded at that charge.
 """
 
@@ -78,7 +78,7 @@ class Vessel(Component):
 
     def charge_zones(self, x: np.ndarray) -> list[object]:
         """The liquid and vapour in the vessel (``ZoneCharge`` records of the inventory)."""
-        from workbench.charge.inventory import ZoneCharge
+        from workbench.components.inventory.items import ZoneCharge
 
         p = self.port(x, "inlet").p
         rho_l = float(self.fluid.rho_ph(p, self.fluid.h_liq(p)))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.charge.results import charge_results
+from workbench.solver.charge_results import charge_results
 from workbench.components.coils import Coil
 from workbench.components.compressor import Compressor
 from workbench.components.gas_cooler import GasCooler

@@ -34,7 +34,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.charge.block import CircuitCharge
+from workbench.solver.charge_block import CircuitCharge
 from workbench.errors import WorkbenchError
 from workbench.solver import prepare
 from workbench.solver.controls import ControlLoop

@@ -1,14 +1,14 @@
 """The refrigerant inventory of a solved (or trial) state: kg per component, edge and zone.
 
 Who reads it: the solver's results (``result.charge``, ``summary.charge_kg``), the charge
-residual of a circuit with a fixed charge (:mod:`workbench.charge.block`), the charge chart.
+residual of a circuit with a fixed charge (:mod:`workbench.solver.charge_block`), the charge chart.
 
 What holds refrigerant (volumes are the refrigerant side, given in the scenario):
 
 * a coil (``Condenser``, ``Evaporator``, ``GasCooler``) with ``internal_volume_m3``: the path
   from inlet to outlet enthalpy at the inlet pressure is cut into zones (superheated,
   two-phase, subcooled; supercritical above the critical pressure). Each zone holds its share
-  of the volume times its mean density (:func:`workbench.charge.density.path_zones`). The
+  of the volume times its mean density (:func:`workbench.components.inventory.density.path_zones`). The
   share is the zone's share of the coil's conductance in UA mode (the zone model's area
   share: ``V_zone = V * UA_zone / sum UA``), and its share of the enthalpy change otherwise
   (ideal mode, a coil coupled to another circuit, a gas cooler);
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.charge.density import ZoneDensity, path_zones, point_density
-from workbench.charge.void_fraction import (
+from workbench.components.inventory.density import ZoneDensity, path_zones, point_density
+from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
     Premoli,
     VoidFraction,
