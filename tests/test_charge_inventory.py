@@ -7,7 +7,11 @@ from CoolProp.CoolProp import PropsSI
 from scipy.integrate import quad
 
 import workbench
-from workbench.components.inventory.density import path_zones, single_phase_density, two_phase_density
+from workbench.components.inventory.density import (
+    path_zones,
+    single_phase_density,
+    two_phase_density,
+)
 from workbench.components.inventory.void_fraction import (
     STATE_MODELS,
     VOID_FRACTION_MODELS,

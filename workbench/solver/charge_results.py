@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.solver.charge_block import CircuitCharge
-from workbench.components.inventory.items import has_volumes, inventory
+from workbench.solver.charge_inventory import has_volumes, inventory
 
 if TYPE_CHECKING:
     from workbench.solver.system import System

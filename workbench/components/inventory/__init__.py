@@ -11,3 +11,43 @@ Who reads it: the components (a vessel's liquid and vapour zones) and the solver
 the items of a circuit (:mod:`workbench.solver.charge_inventory`) for ``result.charge`` and
 for the charge equation of a circuit with a fixed charge. Nothing here reads the system.
 """
+
+from workbench.components.inventory.density import (
+    ZoneDensity,
+    path_zones,
+    point_density,
+    single_phase_density,
+    two_phase_density,
+)
+from workbench.components.inventory.items import (
+    VOLUME_PARAMS,
+    ChargeItem,
+    ZoneCharge,
+    component_item,
+    edge_item,
+    holds_refrigerant,
+    void_fraction_model,
+)
+from workbench.components.inventory.void_fraction import (
+    DEFAULT_VOID_FRACTION,
+    VOID_FRACTION_MODELS,
+    void_fraction,
+)
+
+__all__ = [
+    "DEFAULT_VOID_FRACTION",
+    "VOID_FRACTION_MODELS",
+    "VOLUME_PARAMS",
+    "ChargeItem",
+    "ZoneCharge",
+    "ZoneDensity",
+    "component_item",
+    "edge_item",
+    "holds_refrigerant",
+    "path_zones",
+    "point_density",
+    "single_phase_density",
+    "two_phase_density",
+    "void_fraction",
+    "void_fraction_model",
+]
