@@ -10,6 +10,7 @@
 Who reads it: the components (a vessel's liquid and vapour zones) and the solver, which sums
 the items of a circuit (:mod:`workbench.solver.charge_inventory`) for ``result.charge`` and
 for the charge equation of a circuit with a fixed charge. Nothing here reads the system.
+The function ``void_fraction`` is not re-exported: its name is the submodule's.
 """
 
 from workbench.components.inventory.density import (
@@ -31,7 +32,6 @@ from workbench.components.inventory.items import (
 from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
     VOID_FRACTION_MODELS,
-    void_fraction,
 )
 
 __all__ = [
@@ -48,6 +48,5 @@ __all__ = [
     "point_density",
     "single_phase_density",
     "two_phase_density",
-    "void_fraction",
     "void_fraction_model",
 ]
