@@ -7,8 +7,12 @@ from CoolProp.CoolProp import PropsSI
 from scipy.integrate import quad
 
 import workbench
-from workbench.charge.density import path_zones, single_phase_density, two_phase_density
-from workbench.charge.void_fraction import (
+from workbench.components.inventory.density import (
+    path_zones,
+    single_phase_density,
+    two_phase_density,
+)
+from workbench.components.inventory.void_fraction import (
     STATE_MODELS,
     VOID_FRACTION_MODELS,
     homogeneous,

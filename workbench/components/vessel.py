@@ -17,7 +17,7 @@ Refrigerant held [kg], ``L`` the liquid level (share of the volume ``V`` filled 
 
 ``L`` is the parameter ``liquid_level`` (default 0.5); with a fixed circuit charge
 (``circuits[i].charge_kg``) it is an unknown that the charge equation sets
-(:mod:`workbench.charge.block`), and a level outside 0..1 is reported: the vessel would be
+(:mod:`workbench.solver.charge_block`), and a level outside 0..1 is reported: the vessel would be
 empty or flooded at that charge.
 """
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, register_component
+from workbench.components.inventory.items import ZoneCharge
 
 __all__ = ["Accumulator", "Receiver", "Vessel"]
 
@@ -76,10 +77,8 @@ class Vessel(Component):
         inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
         return np.array([outlet.p - inlet.p, outlet.h - inlet.h, outlet.h - self.h_sat(outlet.p)])
 
-    def charge_zones(self, x: np.ndarray) -> list[object]:
-        """The liquid and vapour in the vessel (``ZoneCharge`` records of the inventory)."""
-        from workbench.charge.inventory import ZoneCharge
-
+    def charge_zones(self, x: np.ndarray) -> list[ZoneCharge]:
+        """The liquid and vapour in the vessel [kg per zone] (records of the inventory)."""
         p = self.port(x, "inlet").p
         rho_l = float(self.fluid.rho_ph(p, self.fluid.h_liq(p)))
         rho_g = float(self.fluid.rho_ph(p, self.fluid.h_vap(p)))

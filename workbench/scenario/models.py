@@ -254,7 +254,7 @@ class ControlConfig(StrictModel):
 
 
 VOID_FRACTION_NAMES = ("zivi", "homogeneous", "smith", "lockhart_martinelli", "premoli")
-"""Void fraction models of ``charge.void_fraction`` (see :mod:`workbench.charge.void_fraction`)."""
+"""Void fraction models of ``charge.void_fraction`` (see :mod:`workbench.components.inventory.void_fraction`)."""
 
 
 class ChargeConfig(StrictModel):

@@ -34,9 +34,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.charge.block import CircuitCharge
 from workbench.errors import WorkbenchError
 from workbench.solver import prepare
+from workbench.solver.charge_block import CircuitCharge
 from workbench.solver.controls import ControlLoop
 from workbench.solver.system import System
 from workbench.sweep.paths import SweepPath, case_document, plain_value

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from workbench.charge.block import CircuitCharge
-from workbench.charge.inventory import has_volumes, inventory
+from workbench.solver.charge_block import CircuitCharge
+from workbench.solver.charge_inventory import has_volumes, inventory
 
 if TYPE_CHECKING:
     from workbench.solver.system import System

@@ -1,14 +1,16 @@
-"""The refrigerant inventory of a solved (or trial) state: kg per component, edge and zone.
+"""The refrigerant one component or edge holds at a state: kg per item and per zone.
 
-Who reads it: the solver's results (``result.charge``, ``summary.charge_kg``), the charge
-residual of a circuit with a fixed charge (:mod:`workbench.charge.block`), the charge chart.
+Who reads it: the solver, which sums the items of a circuit
+(:func:`workbench.solver.charge_inventory.inventory`) for ``result.charge`` and for the charge
+residual of a circuit with a fixed charge (:mod:`workbench.solver.charge_block`); a vessel,
+whose liquid and vapour are :class:`ZoneCharge` records; the charge chart.
 
 What holds refrigerant (volumes are the refrigerant side, given in the scenario):
 
 * a coil (``Condenser``, ``Evaporator``, ``GasCooler``) with ``internal_volume_m3``: the path
   from inlet to outlet enthalpy at the inlet pressure is cut into zones (superheated,
   two-phase, subcooled; supercritical above the critical pressure). Each zone holds its share
-  of the volume times its mean density (:func:`workbench.charge.density.path_zones`). The
+  of the volume times its mean density (:func:`workbench.components.inventory.density.path_zones`). The
   share is the zone's share of the coil's conductance in UA mode (the zone model's area
   share: ``V_zone = V * UA_zone / sum UA``), and its share of the enthalpy change otherwise
   (ideal mode, a coil coupled to another circuit, a gas cooler);
@@ -18,38 +20,36 @@ What holds refrigerant (volumes are the refrigerant side, given in the scenario)
   fraction model's density inside the dome;
 * a ``Receiver`` / ``Accumulator``: ``V * (level rho_l + (1 - level) rho_g)`` at its pressure.
 
-The sum per circuit is the circuit's charge [kg].
+The sum per circuit is the circuit's charge [kg]; that sum spans the system and lives in the
+solver, not here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from workbench.charge.density import ZoneDensity, path_zones, point_density
-from workbench.charge.void_fraction import (
+from workbench.components.coils import Coil
+from workbench.components.gas_cooler import GasCooler
+from workbench.components.inventory.density import ZoneDensity, path_zones, point_density
+from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
     Premoli,
     VoidFraction,
     void_fraction,
 )
-from workbench.components.coils import Coil
-from workbench.components.gas_cooler import GasCooler
-
-if TYPE_CHECKING:
-    from workbench.solver.system import System
+from workbench.fluids import FluidBackend
 
 __all__ = [
     "VOLUME_PARAMS",
     "ChargeItem",
-    "Inventory",
     "ZoneCharge",
-    "circuit_charge",
-    "has_volumes",
-    "inventory",
-    "model_of",
+    "component_item",
+    "edge_item",
+    "holds_refrigerant",
+    "void_fraction_model",
 ]
 
 VOLUME_PARAMS: tuple[str, ...] = (
@@ -136,60 +136,6 @@ class ChargeItem:
         return doc
 
 
-@dataclass
-class Inventory:
-    """The charge of a state.
-
-    Attributes
-    ----------
-    items : list of ChargeItem
-        Every component and edge that holds refrigerant (a volume was given).
-    void_fraction : str
-        The void fraction model used.
-    """
-
-    items: list[ChargeItem] = field(default_factory=list)
-    void_fraction: str = DEFAULT_VOID_FRACTION
-
-    @property
-    def total_kg(self) -> float:
-        """Charge of every circuit [kg]."""
-        return float(sum(i.kg for i in self.items))
-
-    def circuit_kg(self, circuit: int) -> float:
-        """Charge of one circuit [kg]."""
-        return float(sum(i.kg for i in self.items if i.circuit == circuit))
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``total_kg``, ``void_fraction``, ``circuits`` and ``items``."""
-        circuits = sorted({i.circuit for i in self.items})
-        return {
-            "total_kg": self.total_kg,
-            "void_fraction": self.void_fraction,
-            "circuits": [{"circuit": c, "kg": self.circuit_kg(c)} for c in circuits],
-            "items": [i.to_dict() for i in self.items],
-        }
-
-
-def model_of(system: System) -> tuple[str, VoidFraction | Premoli]:
-    """The void fraction model named by the scenario's ``charge`` block (or the default)."""
-    cfg = getattr(system.flat, "charge", None)
-    name = getattr(cfg, "void_fraction", None) or DEFAULT_VOID_FRACTION
-    if name == "premoli" and cfg is not None:
-        return name, Premoli(cfg.mass_flux_kg_m2s, cfg.tube_diameter_m)
-    return name, void_fraction(name)
-
-
-def has_volumes(system: System) -> bool:
-    """True when any component or edge of the system has a refrigerant volume."""
-    if any(getattr(e, "volume_m3", None) for e in system.flat.edges):
-        return True
-    return any(
-        any(c.params.get(k) for k in VOLUME_PARAMS) or hasattr(c, "charge_zones")
-        for c in system.components.values()
-    )
-
-
 def _zones_charge(
     zones: list[ZoneDensity], volume: float, shares: list[float], prefix: str = ""
 ) -> list[ZoneCharge]:
@@ -244,56 +190,103 @@ def _vessel_item(comp: Any, x: np.ndarray, circuit: int) -> ChargeItem:
     )
 
 
-def inventory(system: System, x: np.ndarray, circuit: int | None = None) -> Inventory:
-    """The refrigerant in every component and edge with a volume, at the state ``x``.
+def void_fraction_model(charge: Any) -> tuple[str, VoidFraction | Premoli]:
+    """The void fraction model a scenario's ``charge`` block names (or the default).
 
     Parameters
     ----------
-    system : System
-        The assembled system (its flat scenario gives the volumes and the ``charge`` block).
-    x : ndarray
-        Unknowns [SI].
-    circuit : int, optional
-        Only this circuit.
+    charge : ChargeConfig or None
+        The flat scenario's ``charge`` block (``void_fraction``, and Premoli's
+        ``mass_flux_kg_m2s`` [kg/(m2 s)] and ``tube_diameter_m`` [m]).
 
     Returns
     -------
-    Inventory
-        One item per component and edge that holds refrigerant, in document order.
+    tuple
+        The model's name and the model.
+    """
+    name = getattr(charge, "void_fraction", None) or DEFAULT_VOID_FRACTION
+    if name == "premoli" and charge is not None:
+        return name, Premoli(charge.mass_flux_kg_m2s, charge.tube_diameter_m)
+    return name, void_fraction(name)
+
+
+def holds_refrigerant(comp: Any) -> bool:
+    """True when the component has a refrigerant volume (a coil, an HX side or a vessel)."""
+    return any(comp.params.get(k) for k in VOLUME_PARAMS) or hasattr(comp, "charge_zones")
+
+
+def component_item(
+    comp: Any, x: np.ndarray, model: VoidFraction | Premoli, circuit: int
+) -> ChargeItem | None:
+    """The refrigerant one component holds at the state ``x``.
+
+    Parameters
+    ----------
+    comp : Component
+        A component model (its ``params`` give the volumes [m3]).
+    x : ndarray
+        Unknowns [SI].
+    model : VoidFraction or Premoli
+        The void fraction model of two-phase zones.
+    circuit : int
+        The component's circuit id.
+
+    Returns
+    -------
+    ChargeItem or None
+        Its zones and kg; None when it has no refrigerant volume.
 
     Raises
     ------
     FluidPropertyError
         A property call failed at the state.
     """
-    name, model = model_of(system)
-    inv = Inventory(void_fraction=name)
-    flat = system.flat
-    for comp in system.components.values():
-        cid = flat.components[comp.name].circuit
-        if circuit is not None and cid != circuit:
-            continue
-        if hasattr(comp, "charge_zones"):
-            inv.items.append(_vessel_item(comp, x, cid))
-        elif comp.params.get("internal_volume_m3") and isinstance(comp, Coil | GasCooler):
-            inv.items.append(_coil_item(comp, x, model, cid))
-        elif comp.params.get("hot_internal_volume_m3") or comp.params.get(
-            "cold_internal_volume_m3"
-        ):
-            inv.items.append(_hx_item(comp, x, model, cid))
-    for i, edge in enumerate(flat.edges):
-        volume = getattr(edge, "volume_m3", None)
-        if not volume or (circuit is not None and edge.circuit != circuit):
-            continue
-        v = system.topology.edge_vars[i]
-        rho = point_density(system.fluid_of(edge.circuit), float(x[v.p]), float(x[v.h]), model)
-        label = f"{edge.source} -> {edge.target}"
-        inv.items.append(
-            ChargeItem(label, "edge", "edge", edge.circuit, float(volume), rho * float(volume))
-        )
-    return inv
+    if hasattr(comp, "charge_zones"):
+        return _vessel_item(comp, x, circuit)
+    if comp.params.get("internal_volume_m3") and isinstance(comp, Coil | GasCooler):
+        return _coil_item(comp, x, model, circuit)
+    if comp.params.get("hot_internal_volume_m3") or comp.params.get("cold_internal_volume_m3"):
+        return _hx_item(comp, x, model, circuit)
+    return None
 
 
-def circuit_charge(system: System, x: np.ndarray, circuit: int) -> float:
-    """Charge of one circuit at ``x`` [kg] (the sum of :func:`inventory`'s items)."""
-    return inventory(system, x, circuit).total_kg
+def edge_item(
+    label: str,
+    circuit: int,
+    volume_m3: float,
+    fluid: FluidBackend,
+    p: float,
+    h: float,
+    model: VoidFraction | Premoli,
+) -> ChargeItem:
+    """The refrigerant in an edge (a line set): ``V * rho(p, h)``.
+
+    Parameters
+    ----------
+    label : str
+        The edge's label ``src:port -> dst:port``.
+    circuit : int
+        Its circuit id.
+    volume_m3 : float
+        Its refrigerant volume [m3].
+    fluid : FluidBackend
+        The circuit's refrigerant.
+    p : float
+        Pressure [Pa].
+    h : float
+        Specific enthalpy [J/kg].
+    model : VoidFraction or Premoli
+        The void fraction model inside the dome.
+
+    Returns
+    -------
+    ChargeItem
+        Kind and type ``edge``, no zones.
+
+    Raises
+    ------
+    FluidPropertyError
+        A property call failed at the state.
+    """
+    rho = point_density(fluid, p, h, model)
+    return ChargeItem(label, "edge", "edge", circuit, float(volume_m3), rho * float(volume_m3))

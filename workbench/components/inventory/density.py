@@ -1,6 +1,6 @@
 """Mean refrigerant density of a stretch of tube: single-phase, two-phase, and a whole path.
 
-Who reads it: :mod:`workbench.charge.inventory`, which multiplies each zone's volume by its
+Who reads it: :mod:`workbench.components.inventory.items`, which multiplies each zone's volume by its
 mean density.
 
 Equations (``p`` the pressure of the stretch [Pa], enthalpy from ``h_a`` to ``h_b`` [J/kg])::
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.charge.void_fraction import Premoli, VoidFraction, homogeneous
+from workbench.components.inventory.void_fraction import Premoli, VoidFraction, homogeneous
 from workbench.fluids import FluidBackend
 
 __all__ = [

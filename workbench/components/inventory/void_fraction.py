@@ -1,6 +1,6 @@
 """Void-fraction models: the share of a two-phase tube's cross-section the vapour fills.
 
-Who reads them: :mod:`workbench.charge.density`, which integrates the two-phase density
+Who reads them: :mod:`workbench.components.inventory.density`, which integrates the two-phase density
 ``rho = alpha rho_g + (1 - alpha) rho_l`` over quality for a coil's two-phase zone and an edge
 (line set) with two-phase flow. Each model is ``alpha(x, rho_l, rho_g)`` with the quality
 ``x`` [-] and the saturated liquid and vapour densities [kg/m3]; all but Premoli need only

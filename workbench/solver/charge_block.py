@@ -6,13 +6,17 @@ components. Equation::
 
     0 = sum_items m_item(x) - charge_kg                           (charge) [kg]
 
-with ``m_item`` the inventory of :mod:`workbench.charge.inventory`. What becomes free in
-exchange: the circuit's condenser no longer holds a subcooling (its ``subcooling``
-equation is dropped), so the subcooling is what the charge sets: more charge, more liquid
-backed up in the condenser, more subcooling (or, with a ``Receiver``, its liquid level, an
-unknown of its own). The Jacobian row is a forward difference (relative step :data:`FD_STEP`) over the unknowns the
+with ``m_item`` what each component and edge holds (:mod:`workbench.components.inventory.items`),
+summed over the circuit by :mod:`workbench.solver.charge_inventory`. What becomes free in
+exchange: the circuit's condenser no longer holds a subcooling (its ``subcooling`` equation is
+dropped), so the subcooling is what the charge sets: more charge, more liquid backed up in the
+condenser, more subcooling (or, with a ``Receiver``, its liquid level, an unknown of its own).
+The Jacobian row is a forward difference (relative step :data:`FD_STEP`) over the unknowns the
 inventory reads (the ports of every component and edge holding refrigerant); the inventory is
-a smooth function of them (fixed-node quadratures, :mod:`workbench.charge.density`).
+a smooth function of them (fixed-node quadratures, :mod:`workbench.components.inventory.density`).
+
+A fixed charge is one of the solver's equations, like a control loop or a thermal coupling:
+:mod:`workbench.solver.extensions` attaches it.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.charge.inventory import circuit_charge, has_volumes
 from workbench.components.base import Equation, StepFunction
 from workbench.components.coils import Coil
 from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.solver.charge_inventory import circuit_charge, has_volumes
 
 if TYPE_CHECKING:
     from workbench.solver.system import System
