@@ -26,6 +26,7 @@ import scipy.sparse.linalg as spla
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend, get_backend, lease_backend
 from workbench.scenario import FlatScenario, ScenarioLike, as_flat
+from workbench.solver.capacity import failure_reason
 from workbench.solver.controls import ControlLoop
 from workbench.solver.diagnostics import (
     check_degrees_of_freedom,
@@ -344,4 +345,6 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         )
         if result.stop_reason is StopReason.PROPERTY_FAILURE and system.property_error:
             result.message += f" ({system.property_error})"
+        if not result.problems and (cause := failure_reason(system, x)) is not None:
+            result.hint = cause
     return result
