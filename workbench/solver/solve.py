@@ -23,7 +23,7 @@ import time
 import numpy as np
 import scipy.sparse.linalg as spla
 
-from workbench.errors import FluidPropertyError
+from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend, get_backend, lease_backend
 from workbench.scenario import FlatScenario, ScenarioLike, as_flat
 from workbench.solver.capacity import failure_reason
@@ -131,7 +131,7 @@ def _solve_system(
     stats_before = system.fluid.stats
     system.evaluations = 0
     system.property_error = ""
-    x0, warm, f0 = _start(system, initial)
+    x0, warm, f0, guess = _start(system, initial)
     deadline = t0 + cfg.timeout_ms / 1000.0 if cfg.timeout_ms else None
     state = IterationLog(
         x=x0.copy(),
@@ -140,6 +140,8 @@ def _solve_system(
     )
     _run_strategy(system, state, cfg.strategy, float(cfg.tolerance), deadline, warm, f0)
     result = _finish(system, state)
+    if guess is not None:
+        result.guess = guess.copy()
     used = system.fluid.stats - stats_before
     result.property_calls, result.property_flashes = used.calls, used.flashes
     result.elapsed_s = time.perf_counter() - t0
@@ -148,30 +150,53 @@ def _solve_system(
 
 def _start(
     system: System, initial: SolveResult | np.ndarray | None
-) -> tuple[np.ndarray, bool, np.ndarray | None]:
-    """The starting point, whether it is the warm start, and its residuals when known.
+) -> tuple[np.ndarray, bool, np.ndarray | None, np.ndarray | None]:
+    """The starting point, whether to reuse the last Jacobian, its residuals, the spec guess.
 
-    The warm start when it evaluates, else the spec-derived guess. The spec-derived guess
-    solves ideal-mode cycles exactly, so for a system without UA-mode coils and extra blocks
-    (control loops, couplings) it is also computed and the closer of the two kept; with them
-    the guess is only a start, the warm start is better, and the guess (a few rounds of the UA
-    coils' balance) is not computed at all.
+    Without ``initial``: the spec-derived guess (:func:`initial_guess`). With it, the
+    candidates are
+
+    - the **predicted** start ``x_prev + (guess_new - guess_prev)``: the neighbour's solution
+      moved by as much as the spec-derived guess moves with the changed parameters (the guess
+      balances each UA coil's saturation temperature against its secondary, so it follows an
+      air or water temperature step as the solution does, and the neighbour's solution carries
+      what the guess misses, such as the pinch of a superheated zone), when ``initial`` is a
+      :class:`SolveResult` that carries its guess;
+    - the neighbour's solution itself;
+    - the spec-derived guess;
+
+    and the one with the smallest largest scaled residual is kept, so that a warm start never
+    begins farther from the solution (in the residual) than a cold one. On heat_pump_v1 a
+    1 K step of the air temperature starts at 0.69 instead of 11 (previous solution) or 32
+    (guess) and converges in 3 Newton iterations instead of 6 (cold: 5).
     """
     warm = initial.x if isinstance(initial, SolveResult) else initial
     if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
-        return initial_guess(system), False, None
-    f_warm = safe_residuals(system, warm)
-    if f_warm is None:
-        return initial_guess(system), False, None
-    explicit = len(system.blocks) == len(system.components) and not any(
-        getattr(c, "ua_mode", False) for c in system.components.values()
-    )
-    if explicit:
-        x0 = initial_guess(system)
-        f_guess = safe_residuals(system, x0)
-        if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
-            return x0, False, f_guess
-    return warm.copy(), True, f_warm
+        guess = initial_guess(system)
+        return guess, False, None, guess
+    try:
+        guess: np.ndarray | None = initial_guess(system)
+    except (SpecificationError, FluidPropertyError):  # no spec start: the warm one may do
+        guess = None
+    candidates: list[tuple[np.ndarray, bool]] = []
+    previous_guess = initial.guess if isinstance(initial, SolveResult) else None
+    if guess is not None and previous_guess is not None and previous_guess.shape == guess.shape:
+        # a fresh Jacobian at each step: from the predicted start Newton is quadratic at
+        # once, where Broyden's updates of the neighbour's Jacobian add an iteration
+        candidates.append((warm + (guess - previous_guess), False))
+    candidates.append((warm.copy(), True))
+    if guess is not None:
+        candidates.append((guess, False))
+    best: tuple[np.ndarray, bool, np.ndarray] | None = None
+    for x, is_warm in candidates:
+        f = safe_residuals(system, x)
+        if f is None:
+            continue
+        if best is None or np.max(np.abs(f), initial=0.0) < np.max(np.abs(best[2]), initial=0.0):
+            best = (x, is_warm, f)
+    if best is None:
+        return (guess if guess is not None else warm.copy()), False, None, guess
+    return best[0].copy(), best[1], best[2], guess
 
 
 def _run_strategy(
