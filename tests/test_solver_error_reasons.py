@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import CoolProp.CoolProp as CP
+import numpy as np
 import pytest
 
 from workbench.cli.main import main
@@ -172,3 +173,28 @@ def test_a_file_with_a_byte_order_mark_is_read(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["summary"] == expected
     # JSON text that starts with the mark, too
     assert load_scenario("\ufeff" + text).name == load_scenario(text).name
+
+
+def test_the_near_critical_note_of_an_evaporator_does_not_mention_heat_rejection():
+    from workbench.components.base import PortVars
+    from workbench.components.coils import Condenser, Evaporator
+    from workbench.components.profile import near_critical_note
+    from workbench.fluids import get_backend
+
+    fluid = get_backend("R134a", "CoolProp")
+    p = 0.9 * fluid.p_crit
+    assert "GasCooler" in near_critical_note(fluid, p)
+    assert "GasCooler" not in near_critical_note(fluid, p, rejects_heat=False)
+    assert "evaporat" in near_critical_note(fluid, p, rejects_heat=False)
+    ua = {"ua": 500.0, "secondary_inlet_temp_k": 380.0, "secondary_mass_flow_kg_s": 0.5}
+    ports = {"inlet": PortVars(0, 1, 2), "outlet": PortVars(0, 3, 4)}
+    h_in = fluid.h_liq(0.995 * fluid.p_crit) - 5e3
+    x = np.array([0.05, 0.995 * fluid.p_crit, h_in, 0.995 * fluid.p_crit, h_in + 20e3])
+    evap = Evaporator("evap", ua, fluid)
+    evap.bind(ports)
+    (warning,) = evap.warnings(x)
+    assert "Evaporator 'evap'" in warning
+    assert "GasCooler" not in warning
+    cond = Condenser("cond", {**ua, "secondary_inlet_temp_k": 300.0}, fluid)
+    cond.bind(ports)
+    assert any("GasCooler" in w for w in cond.warnings(x))
