@@ -108,10 +108,12 @@ class StreamTables:
 
     def temperature(self, h: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Temperature [K] at enthalpies ``h`` [J/kg] and path fractions ``x`` [-]."""
-        t_in = np.interp(h, self.h, self.t_in)
+        t_in: np.ndarray = np.asarray(np.interp(h, self.h, self.t_in))
         if self.t_out is self.t_in:
             return t_in
-        return t_in + x * (np.interp(h, self.h, self.t_out) - t_in)
+        t_out: np.ndarray = np.asarray(np.interp(h, self.h, self.t_out))
+        out: np.ndarray = t_in + x * (t_out - t_in)
+        return out
 
 
 def _isobar(fluid: FluidBackend, p: float, nodes: np.ndarray) -> np.ndarray:

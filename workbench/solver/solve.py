@@ -172,10 +172,11 @@ def _start(
     """
     warm = initial.x if isinstance(initial, SolveResult) else initial
     if not isinstance(warm, np.ndarray) or warm.size != system.n_vars:
-        guess = initial_guess(system)
-        return guess, False, None, guess
+        cold = initial_guess(system)
+        return cold, False, None, cold
+    guess: np.ndarray | None
     try:
-        guess: np.ndarray | None = initial_guess(system)
+        guess = initial_guess(system)
     except (SpecificationError, FluidPropertyError):  # no spec start: the warm one may do
         guess = None
     candidates: list[tuple[np.ndarray, bool]] = []
