@@ -182,9 +182,12 @@ def _start(
     candidates: list[tuple[np.ndarray, bool]] = []
     previous_guess = initial.guess if isinstance(initial, SolveResult) else None
     if guess is not None and previous_guess is not None and previous_guess.shape == guess.shape:
-        # a fresh Jacobian at each step: from the predicted start Newton is quadratic at
-        # once, where Broyden's updates of the neighbour's Jacobian add an iteration
-        candidates.append((warm + (guess - previous_guess), False))
+        # a system that kept its last Jacobian (a prepared one in a sweep) starts with it and
+        # Broyden's updates, the cheapest iterations; a new system computes it afresh at
+        # each step: from the predicted start Newton is quadratic at once, where Broyden's
+        # updates of a Jacobian computed there would add an iteration
+        reuse = system.last_jacobian is not None
+        candidates.append((warm + (guess - previous_guess), reuse))
     candidates.append((warm.copy(), True))
     if guess is not None:
         candidates.append((guess, False))
