@@ -21,7 +21,10 @@ zones' conductance at heat flow ``Q`` for the inlet states ``x`` (the hot and co
 ``UA_z`` at the solved ``Q`` (one profile evaluation each, a few property calls), where a
 difference of ``Q`` itself ran a Brent root-find per column (12,600 property calls for a
 cold solve of ``cascade_v2``). At the pinch (``UA_z`` unbounded) it falls back to those
-differences.
+differences. The residuals' ``Q`` comes from a safeguarded Newton iteration in
+``s = -ln(1 - Q/Q_max)`` (:func:`_solve_q`), the same root as the bracketed search of
+:func:`~workbench.components.zones.coupled_heat_flow` in a few profile evaluations instead of
+about twenty; that search is the fallback and gives the results (3,856 property calls).
 
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
@@ -52,12 +55,15 @@ from workbench.components.profile import (
     near_critical_note,
     two_stream_check,
 )
-from workbench.components.zones import CoupledResult, coupled_heat_flow
+from workbench.components.zones import CoupledResult, coupled_heat_flow, enthalpy_at
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.scenario.models import ThermalCouplingConfig
 
-__all__ = ["ThermalCoupling", "find_coupled_coils"]
+__all__ = ["SOLVE_STEPS", "ThermalCoupling", "find_coupled_coils"]
+
+SOLVE_STEPS = 40
+"""Steps of :func:`_solve_q` before the residuals' heat flow falls back to the bracketed search."""
 
 
 def find_coupled_coils(
@@ -99,6 +105,7 @@ class ThermalCoupling:
         self.hot, self.cold = hot, cold
         self._q_last: float | None = None
         self._memo: tuple[tuple[float, ...], CoupledResult] | None = None
+        self._fast: tuple[tuple[float, ...], float] | None = None
         self._profile_memo = ProfileMemo()
         hot.couple()
         cold.couple()
@@ -134,19 +141,40 @@ class ThermalCoupling:
         """The hot-side and cold-side energy balances [J/kg] (module docstring)."""
         hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
         ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
-        r = self.heat_flow(x)
-        return np.array([ho.h - hi.h + r.q / hi.m, co.h - ci.h - r.q_cold / ci.m])
+        q = self._q(x)
+        eff = float(self.config.efficiency)
+        return np.array([ho.h - hi.h + q / hi.m, co.h - ci.h - eff * q / ci.m])
 
-    def _inlet_cols(self) -> list[int]:
-        hp, cp = self.hot.ports, self.cold.ports
-        return [
-            hp["inlet"].m,
-            hp["inlet"].p,
-            hp["inlet"].h,
-            cp["inlet"].m,
-            cp["inlet"].p,
-            cp["inlet"].h,
-        ]
+    def _q(self, x: np.ndarray) -> float:
+        """The heat flow [W] the residuals use: :func:`_solve_q`, else the bracketed search.
+
+        The same root as :meth:`heat_flow` (to 1e-12 of the pinch limit), found by a
+        safeguarded Newton iteration in ``s = -ln(1 - Q/Q_max)`` in a few profile evaluations
+        where :func:`~workbench.components.zones.coupled_heat_flow`'s Brent search takes about
+        twenty.
+        """
+        h, c = self.hot.port(x, "inlet"), self.cold.port(x, "inlet")
+        key = (h.p, h.h, h.m, c.p, c.h, c.m)
+        if self._memo is not None and self._memo[0] == key:
+            return self._memo[1].q
+        if self._fast is not None and self._fast[0] == key:
+            return self._fast[1]
+        try:
+            q = _solve_q(
+                self.hot.fluid,
+                x,
+                self._inlet_cols(),
+                float(self.config.efficiency),
+                float(self.config.ua),
+                self._q_last,
+            )
+        except (FluidPropertyError, ValueError, ZeroDivisionError):
+            q = None
+        if q is None:
+            return self.heat_flow(x).q
+        self._q_last = q or None
+        self._fast = (key, q)
+        return q
 
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
@@ -169,7 +197,7 @@ class ThermalCoupling:
         hp, cp = self.hot.ports, self.cold.ports
         cols = self._inlet_cols()
         try:
-            q = self.heat_flow(x).q
+            q = self._q(x)
             if not q > 0.0:
                 return None
             base = _zones_ua(fluid, x, cols, eff, q)
@@ -206,6 +234,18 @@ class ThermalCoupling:
                 cold_row += eff * q / (m_c * m_c)
             entries += [(0, col, hot_row), (1, col, cold_row)]
         return entries
+
+    def _inlet_cols(self) -> list[int]:
+        """The hot and cold inlet ``m``, ``p``, ``h`` unknowns."""
+        hp, cp = self.hot.ports, self.cold.ports
+        return [
+            hp["inlet"].m,
+            hp["inlet"].p,
+            hp["inlet"].h,
+            cp["inlet"].m,
+            cp["inlet"].p,
+            cp["inlet"].h,
+        ]
 
     def balance_w(self, x: np.ndarray) -> float:
         """Model heat into the cold circuit minus heat out of the hot one [W] (= -loss)."""
@@ -305,3 +345,64 @@ def _zones_ua(
             for k in range(len(points) - 1)
         )
     )
+
+
+def _solve_q(
+    fluid: FluidBackend,
+    x: np.ndarray,
+    cols: list[int],
+    efficiency: float,
+    ua: float,
+    q_guess: float | None,
+) -> float | None:
+    """The heat flow [W] at which the zones need ``ua``, or None (the caller searches).
+
+    A Newton iteration in ``s = -ln(1 - Q/Q_max)`` (near the pinch the zones' conductance
+    grows like ``-ln(Q_max - Q)``, nearly linear in ``s``) with secant slopes, kept inside a
+    bracket (a step out of it bisects), to ``1e-12 Q_max``: the tolerance of the bracketed
+    search of :func:`~workbench.components.zones.coupled_heat_flow`, whose ``Q_max`` (both
+    streams' end-temperature limits) it shares. None without a positive ``Q_max`` or when
+    :data:`SOLVE_STEPS` steps do not settle.
+    """
+    m_h, p_h, h_hi, m_c, p_c, h_ci = (float(x[c]) for c in cols)
+    t_hi, t_ci = fluid.T_ph(p_h, h_hi), fluid.T_ph(p_c, h_ci)
+    if t_hi <= t_ci or ua <= 0.0 or m_h <= 0.0 or m_c <= 0.0 or efficiency <= 0.0:
+        return None
+    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fluid.h_liq(p_c), fluid.h_vap(p_c)
+    tl_h, tv_h = fluid.T_ph(p_h, hl_h), fluid.T_ph(p_h, hv_h)
+    tl_c, tv_c = fluid.T_ph(p_c, hl_c), fluid.T_ph(p_c, hv_c)
+    q_max = min(
+        m_h * (h_hi - enthalpy_at(fluid, p_h, t_ci, hl_h, hv_h, tl_h, tv_h)),
+        m_c * (enthalpy_at(fluid, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency,
+    )
+    if not q_max > 0.0:
+        return None
+
+    def g(s: float) -> float:
+        q = q_max * -np.expm1(-s)
+        return _zones_ua(fluid, x, cols, efficiency, q) - ua
+
+    lo, hi = 0.0, np.inf
+    s = -np.log1p(-q_guess / q_max) if q_guess is not None and 0.0 < q_guess < q_max else 1.0
+    g_s = g(s)
+    prev: tuple[float, float] | None = None
+    for _ in range(SOLVE_STEPS):
+        if np.isfinite(g_s) and g_s < 0.0:
+            lo = max(lo, s)
+        else:
+            hi = min(hi, s)
+        if prev is not None and np.isfinite(g_s) and np.isfinite(prev[1]) and prev[1] != g_s:
+            slope = (g_s - prev[1]) / (s - prev[0])
+        else:
+            ds = 1e-7 * max(s, 1e-3)
+            g_d = g(s + ds)
+            slope = (g_d - g_s) / ds if np.isfinite(g_d) and np.isfinite(g_s) else np.nan
+        s_new = s - g_s / slope if np.isfinite(slope) and slope > 0.0 else np.nan
+        if not (lo < s_new < hi):
+            s_new = 0.5 * (lo + hi) if np.isfinite(hi) else 2.0 * max(s, 1.0)
+        q_old, q_new = q_max * -np.expm1(-s), q_max * -np.expm1(-s_new)
+        if abs(q_new - q_old) <= 1e-12 * q_max:
+            return float(q_new)
+        prev = (s, g_s)
+        s, g_s = s_new, g(s_new)
+    return None
