@@ -15,7 +15,9 @@ and at ``p_out`` and the temperature along the path is ``T_in(h) + x (T_out(h) -
 
 For a heat flow ``Q`` the profile is piecewise linear between the nodes and each segment is a
 counterflow exchanger with constant capacity rates (``UA_j = Q_j / LMTD_j``, epsilon-NTU);
-``Q`` solves ``sum_j UA_j = UA`` by Brent's method (equations in the gas cooler's docstring).
+``Q`` solves ``sum_j UA_j = UA`` by Newton's method in ``s = -ln(1 - Q/Q_max)``
+(:func:`workbench.components.pinch_root.root_in_s`, a few profile evaluations), with Brent's
+method as the fallback (equations in the gas cooler's docstring).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.components.pinch_root import root_in_s
 from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
@@ -312,6 +315,13 @@ def gas_cooler_heat_flow(
         total, smallest = profile(q)
         return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
 
-    q = find_root(g, q_hi, q_guess)
+    def required(q: float) -> float:
+        if q >= q_hi:
+            return math.inf
+        total, smallest = profile(q)
+        return math.inf if smallest <= 0.0 else total
+
+    found = root_in_s(required, q_hi, ua, q_guess)
+    q = found if found is not None else find_root(g, q_hi, q_guess)
     _total, min_dt = profile(q)
     return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(hs) - 1)

@@ -24,7 +24,7 @@ cold solve of ``cascade_v2``). At the pinch (``UA_z`` unbounded) it falls back t
 differences. The residuals' ``Q`` comes from a safeguarded Newton iteration in
 ``s = -ln(1 - Q/Q_max)`` (:func:`_solve_q`), the same root as the bracketed search of
 :func:`~workbench.components.zones.coupled_heat_flow` in a few profile evaluations instead of
-about twenty; that search is the fallback and gives the results (3,856 property calls).
+about twenty; that search is the fallback and gives the results (4,085 property calls).
 
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
@@ -47,6 +47,7 @@ import numpy as np
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
 from workbench.components.counterflow import counterflow_ua
+from workbench.components.pinch_root import root_in_s
 from workbench.components.profile import (
     ProfileCheck,
     ProfileMemo,
@@ -60,10 +61,7 @@ from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.scenario.models import ThermalCouplingConfig
 
-__all__ = ["SOLVE_STEPS", "ThermalCoupling", "find_coupled_coils"]
-
-SOLVE_STEPS = 40
-"""Steps of :func:`_solve_q` before the residuals' heat flow falls back to the bracketed search."""
+__all__ = ["ThermalCoupling", "find_coupled_coils"]
 
 
 def find_coupled_coils(
@@ -357,12 +355,11 @@ def _solve_q(
 ) -> float | None:
     """The heat flow [W] at which the zones need ``ua``, or None (the caller searches).
 
-    A Newton iteration in ``s = -ln(1 - Q/Q_max)`` (near the pinch the zones' conductance
-    grows like ``-ln(Q_max - Q)``, nearly linear in ``s``) with secant slopes, kept inside a
-    bracket (a step out of it bisects), to ``1e-12 Q_max``: the tolerance of the bracketed
-    search of :func:`~workbench.components.zones.coupled_heat_flow`, whose ``Q_max`` (both
-    streams' end-temperature limits) it shares. None without a positive ``Q_max`` or when
-    :data:`SOLVE_STEPS` steps do not settle.
+    :func:`~workbench.components.pinch_root.root_in_s` on :func:`_zones_ua`, with the
+    ``Q_max`` (both streams' end-temperature limits) of
+    :func:`~workbench.components.zones.coupled_heat_flow`, whose bracketed search it replaces
+    (to the same ``1e-12 Q_max``). None without a positive ``Q_max`` or when it does not
+    settle.
     """
     m_h, p_h, h_hi, m_c, p_c, h_ci = (float(x[c]) for c in cols)
     t_hi, t_ci = fluid.T_ph(p_h, h_hi), fluid.T_ph(p_c, h_ci)
@@ -375,34 +372,4 @@ def _solve_q(
         m_h * (h_hi - enthalpy_at(fluid, p_h, t_ci, hl_h, hv_h, tl_h, tv_h)),
         m_c * (enthalpy_at(fluid, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency,
     )
-    if not q_max > 0.0:
-        return None
-
-    def g(s: float) -> float:
-        q = q_max * -np.expm1(-s)
-        return _zones_ua(fluid, x, cols, efficiency, q) - ua
-
-    lo, hi = 0.0, np.inf
-    s = -np.log1p(-q_guess / q_max) if q_guess is not None and 0.0 < q_guess < q_max else 1.0
-    g_s = g(s)
-    prev: tuple[float, float] | None = None
-    for _ in range(SOLVE_STEPS):
-        if np.isfinite(g_s) and g_s < 0.0:
-            lo = max(lo, s)
-        else:
-            hi = min(hi, s)
-        if prev is not None and np.isfinite(g_s) and np.isfinite(prev[1]) and prev[1] != g_s:
-            slope = (g_s - prev[1]) / (s - prev[0])
-        else:
-            ds = 1e-7 * max(s, 1e-3)
-            g_d = g(s + ds)
-            slope = (g_d - g_s) / ds if np.isfinite(g_d) and np.isfinite(g_s) else np.nan
-        s_new = s - g_s / slope if np.isfinite(slope) and slope > 0.0 else np.nan
-        if not (lo < s_new < hi):
-            s_new = 0.5 * (lo + hi) if np.isfinite(hi) else 2.0 * max(s, 1.0)
-        q_old, q_new = q_max * -np.expm1(-s), q_max * -np.expm1(-s_new)
-        if abs(q_new - q_old) <= 1e-12 * q_max:
-            return float(q_new)
-        prev = (s, g_s)
-        s, g_s = s_new, g(s_new)
-    return None
+    return root_in_s(lambda q: _zones_ua(fluid, x, cols, efficiency, q), q_max, ua, q_guess)
