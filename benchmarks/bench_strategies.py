@@ -103,6 +103,16 @@ def run(strategy: str) -> dict[str, Any]:
     }
 
 
+def _load_note() -> str:
+    """The load average at the start: the machine may be shared, which inflates wall times."""
+    import os
+
+    if not hasattr(os, "getloadavg"):
+        return ""
+    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    return f"; load average {load} at the start (a shared machine: wall times are inflated)"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
 
@@ -125,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "## Solver strategies on 60 UA-mode cases (`benchmarks/bench_strategies.py`)",
         "",
-        machine_line() + ".",
+        machine_line() + _load_note() + ".",
         "",
         "20 random variations (seed 15) each of the air-to-water heat pump, the R410A split "
         "unit and the water-to-water heat pump (UA coils; temperatures, fan speed, UA and "

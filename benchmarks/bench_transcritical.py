@@ -175,6 +175,16 @@ def check_table(repeat: int) -> list[str]:
     ]
 
 
+def _load_note() -> str:
+    """The load average at the start: the machine may be shared, which inflates wall times."""
+    import os
+
+    if not hasattr(os, "getloadavg"):
+        return ""
+    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    return f"; load average {load} at the start (a shared machine: wall times are inflated)"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the table and (unless ``--no-write``) update the docs.
 
@@ -195,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "## Transcritical R744 (`benchmarks/bench_transcritical.py`)",
         "",
-        machine_line(),
+        machine_line() + _load_note(),
         "",
         *examples_table(args.repeat),
         "",

@@ -10,6 +10,7 @@ __all__ = [
     "ZERO_CELSIUS_K",
     "bar_to_pa",
     "celsius_to_kelvin",
+    "fmt_fixed",
     "j_kg_to_kj_kg",
     "kelvin_to_celsius",
     "kj_kg_to_j_kg",
@@ -60,3 +61,29 @@ def kw_k_to_w_k(ua_kw_k: float) -> float:
 def w_k_to_kw_k(ua_w_k: float) -> float:
     """Thermal conductance [W/K] -> [kW/K]."""
     return ua_w_k / 1.0e3
+
+
+def fmt_fixed(value: float, decimals: int = 2) -> str:
+    """A number for a message: fixed-point with ``decimals`` places, compact when huge or tiny.
+
+    ``fmt_fixed(374.2142)`` is ``'374.21'``; ``fmt_fixed(1e308)`` is ``'1e+308'`` (never a
+    300-digit number); non-finite values print as ``inf`` or ``nan``.
+
+    Parameters
+    ----------
+    value : float
+        The number [any unit].
+    decimals : int
+        Places after the point for ordinary magnitudes.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    magnitude = abs(value)
+    if magnitude != magnitude or magnitude == float("inf"):
+        return str(value)
+    if magnitude >= 1e9 or (0.0 < magnitude < 10.0 ** (-decimals)):
+        return f"{value:.6g}"
+    return f"{value:.{decimals}f}"

@@ -494,7 +494,7 @@ class Coil(Component):
         check, _why = self.profile_check(x)
         if check is None or check.q <= 0.0:
             return []
-        note = near_critical_note(self.fluid, self.port(x, "inlet").p)
+        note = near_critical_note(self.fluid, self.port(x, "inlet").p, self.refrigerant_is_hot)
         text = crossing_problem(
             f"{self.type_name} {self.name!r}",
             check,
@@ -508,14 +508,17 @@ class Coil(Component):
         label = f"{self.type_name} {self.name!r}"
         p_in = self.port(x, "inlet").p
         if p_in >= NEAR_CRITICAL * self.fluid.p_crit:
-            return [f"{label}: {near_critical_note(self.fluid, p_in)}"]
+            return [f"{label}: {near_critical_note(self.fluid, p_in, self.refrigerant_is_hot)}"]
         check, why = self.profile_check(x)
         if why is not None:
             return [f"{label}: {why}"]
         if check is None or not self.ua_mode:
             return []
         text = accuracy_warning(
-            label, check, self.ua_total(x), near_critical_note(self.fluid, p_in)
+            label,
+            check,
+            self.ua_total(x),
+            near_critical_note(self.fluid, p_in, self.refrigerant_is_hot),
         )
         return [text] if text else []
 

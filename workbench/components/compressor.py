@@ -41,7 +41,11 @@ import numpy as np
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.units import ZERO_CELSIUS_K
 
-__all__ = ["Compressor", "ahri540", "wet_suction_warnings"]
+__all__ = ["ZERO_LIFT_RELATIVE", "Compressor", "ahri540", "lift_problems", "wet_suction_warnings"]
+
+ZERO_LIFT_RELATIVE = 1e-7
+"""A pressure lift below this fraction of the suction pressure [-] is zero lift: about 0.1 Pa
+at 10 bar, the solver's pressure tolerance (1e-6 of its 1 bar scale), far below any real lift."""
 
 
 def ahri540(coefficients: list[float], s_c: float, d_c: float) -> float:
@@ -269,19 +273,49 @@ class Compressor(Component):
         }
 
     def check(self, x: np.ndarray) -> list[str]:
-        """A discharge pressure that is not above the suction pressure."""
-        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
-        problems = []
-        if outlet.p <= inlet.p:
-            problems.append(
-                f"Compressor {self.name!r}: discharge pressure {outlet.p / 1e5:.3f} bar is not above "
-                f"suction pressure {inlet.p / 1e5:.3f} bar"
-            )
-        return problems
+        """A discharge pressure that is not above the suction pressure (zero lift included).
+
+        A lift within :data:`ZERO_LIFT_RELATIVE` of the suction pressure is rounding, not a
+        lift: the compressor does no work and moves no heat from cold to hot.
+        """
+        return lift_problems(self, x)
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """A two-phase suction: liquid reaching the compressor."""
         return wet_suction_warnings(self, x)
+
+
+def lift_problems(compressor: Component, x: np.ndarray) -> list[str]:
+    """The problem of a compressor that does not raise the pressure, or none.
+
+    Parameters
+    ----------
+    compressor : Component
+        Any compressor with ``inlet`` (suction) and ``outlet`` (discharge) ports.
+    x : numpy.ndarray
+        The system's unknowns (SI).
+
+    Returns
+    -------
+    list of str
+        One message naming the compressor, both pressures [bar] and the lift [Pa], or none.
+    """
+    inlet, outlet = compressor.port(x, "inlet"), compressor.port(x, "outlet")
+    lift = outlet.p - inlet.p
+    label = f"{type(compressor).__name__} {compressor.name!r}"
+    if lift < -ZERO_LIFT_RELATIVE * inlet.p:
+        return [
+            f"{label}: discharge pressure {outlet.p / 1e5:.3f} bar is below the "
+            f"suction pressure {inlet.p / 1e5:.3f} bar"
+        ]
+    if lift <= ZERO_LIFT_RELATIVE * inlet.p:
+        return [
+            f"{label}: zero pressure lift (discharge {outlet.p / 1e5:.3f} bar, suction "
+            f"{inlet.p / 1e5:.3f} bar, difference {lift:.2g} Pa): the compressor does no work and "
+            "no heat is moved from cold to hot; the condensing (or gas cooler) temperature must "
+            "be above the evaporating temperature"
+        ]
+    return []
 
 
 def wet_suction_warnings(compressor: Component, x: np.ndarray) -> list[str]:

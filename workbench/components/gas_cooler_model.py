@@ -15,7 +15,9 @@ and at ``p_out`` and the temperature along the path is ``T_in(h) + x (T_out(h) -
 
 For a heat flow ``Q`` the profile is piecewise linear between the nodes and each segment is a
 counterflow exchanger with constant capacity rates (``UA_j = Q_j / LMTD_j``, epsilon-NTU);
-``Q`` solves ``sum_j UA_j = UA`` by Brent's method (equations in the gas cooler's docstring).
+``Q`` solves ``sum_j UA_j = UA`` by Newton's method in ``s = -ln(1 - Q/Q_max)``
+(:func:`workbench.components.pinch_root.root_in_s`, a few profile evaluations), with Brent's
+method as the fallback (equations in the gas cooler's docstring).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.components.zones import counterflow_ua, enthalpy_at, find_root
+from workbench.components.pinch_root import root_in_s
+from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
@@ -277,21 +280,34 @@ def gas_cooler_heat_flow(
     elif tables is not None:
         tables.move_to_end(key)
     hs = table.h
+    h_nodes = np.asarray(hs)
+    t_in_nodes, t_out_nodes = np.asarray(table.t_in), np.asarray(table.t_out)
 
     def profile(q: float) -> tuple[float, float]:
-        """Required conductance [W/K] and smallest temperature difference [K] at ``q``."""
+        """Required conductance [W/K] and smallest temperature difference [K] at ``q``.
+
+        The points are the outlet and every node above it; each segment between two points
+        is a counterflow zone (``counterflow_ua``, here on arrays).
+        """
         dh = q / m
         h_out = h_in - dh
         j0 = int(np.searchsorted(hs, h_out, side="right"))
-        points = [(h_out, table.at(h_out, 1.0))]
-        for j in range(j0, len(hs)):
-            x = (h_in - hs[j]) / dh
-            points.append((hs[j], table.temperature(j, min(max(x, 0.0), 1.0))))
-        dts = [t - (t_sec_in + m * (h - h_out) / c_sec) for h, t in points]
-        total = 0.0
-        for k in range(len(points) - 1):
-            total += counterflow_ua(m * (points[k + 1][0] - points[k][0]), dts[k + 1], dts[k])
-        return total, _smallest_dt([h for h, _t in points], dts, table.kinks)
+        x = np.clip((h_in - h_nodes[j0:]) / dh, 0.0, 1.0)
+        t_nodes = t_in_nodes[j0:] + x * (t_out_nodes[j0:] - t_in_nodes[j0:])
+        h_pts = np.concatenate(([h_out], h_nodes[j0:]))
+        t_pts = np.concatenate(([table.at(h_out, 1.0)], t_nodes))
+        dts = t_pts - (t_sec_in + m * (h_pts - h_out) / c_sec)
+        a, b = dts[1:], dts[:-1]
+        seg_q = m * (h_pts[1:] - h_pts[:-1])
+        if np.any((a <= 0.0) & (seg_q > 0.0)) or np.any((b <= 0.0) & (seg_q > 0.0)):
+            total = math.inf
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
+                lmtd = np.where(equal, 0.5 * (a + b), (a - b) / np.log(a / b))
+                ua_seg = np.where(seg_q > 0.0, seg_q / lmtd, 0.0)
+            total = float(np.sum(ua_seg))
+        return total, _smallest_dt(h_pts.tolist(), dts.tolist(), table.kinks)
 
     def g(q: float) -> float:
         if q >= q_hi:
@@ -299,6 +315,13 @@ def gas_cooler_heat_flow(
         total, smallest = profile(q)
         return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
 
-    q = find_root(g, q_hi, q_guess)
+    def required(q: float) -> float:
+        if q >= q_hi:
+            return math.inf
+        total, smallest = profile(q)
+        return math.inf if smallest <= 0.0 else total
+
+    found = root_in_s(required, q_hi, ua, q_guess)
+    q = found if found is not None else find_root(g, q_hi, q_guess)
     _total, min_dt = profile(q)
     return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(hs) - 1)

@@ -298,20 +298,45 @@ def two_stream_profile(
     return _profile(dt_at, _grid(segments, cuts), q)
 
 
-def near_critical_note(fluid: FluidBackend, p: float) -> str:
-    """Why a zone model may misrepresent an exchanger at pressure ``p`` [Pa], if it may."""
+def near_critical_note(fluid: FluidBackend, p: float, rejects_heat: bool = True) -> str:
+    """Why a zone model may misrepresent an exchanger at pressure ``p`` [Pa], if it may.
+
+    Parameters
+    ----------
+    fluid : FluidBackend
+        The refrigerant.
+    p : float
+        The refrigerant's pressure in the exchanger [Pa].
+    rejects_heat : bool
+        Whether the refrigerant gives heat there (a condenser, a gas cooler, the hot side of an
+        internal or cascade exchanger); only then is a GasCooler the remedy to name. An
+        evaporator near the critical pressure is told to evaporate lower instead.
+    """
     reduced = p / fluid.p_crit
     if reduced >= 1.0:
+        if not rejects_heat:
+            return (
+                f"The refrigerant is at {p / 1e5:.2f} bar, at or above its critical pressure "
+                f"{fluid.p_crit / 1e5:.2f} bar, where nothing evaporates: an evaporator needs "
+                "a pressure below it."
+            )
         return (
             f"The refrigerant is at {p / 1e5:.2f} bar, at or above its critical pressure "
             f"{fluid.p_crit / 1e5:.2f} bar, where nothing condenses: heat rejection there needs "
             "a GasCooler."
         )
     if reduced >= 0.8:
-        return (
+        base = (
             f"At reduced pressure {reduced:.4f} cp varies strongly inside a zone, which the zone "
-            "model (constant cp per zone) cannot represent; for heat rejection near or above "
-            "the critical point use a GasCooler (its profile is discretised along the enthalpy)."
+            "model (constant cp per zone) cannot represent; "
+        )
+        if not rejects_heat:
+            return base + (
+                "evaporating further below the critical pressure keeps the zones accurate."
+            )
+        return base + (
+            "for heat rejection near or above the critical point use a GasCooler (its profile "
+            "is discretised along the enthalpy)."
         )
     return ""
 

@@ -43,7 +43,14 @@ from workbench.fluids.coolprop_records import (
     is_bad,
 )
 
-__all__ = ["CoolPropStates"]
+__all__ = ["SUPERCRITICAL_REACH", "CoolPropStates"]
+
+SUPERCRITICAL_REACH = 0.05
+"""A supercritical (p, h) state is found by Newton's method from the last one on its isobar
+when their enthalpies differ by at most this share [-]; farther, it is flashed."""
+
+SUPERCRITICAL = int(CP.iphase_supercritical)
+SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
 
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
@@ -70,6 +77,9 @@ class CoolPropStates(CoolPropCore):
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
+        # the last supercritical (p, h) state: (p, h, T, rho, CoolProp phase code)
+        self._near_super: tuple[float, float, float, float, int] | None = None
+        self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
@@ -80,6 +90,14 @@ class CoolPropStates(CoolPropCore):
             return record
         if self._closed_two_phase and p < self.p_crit:
             record = self._subcritical(p, h)
+            if record is not None:
+                memo = self._memo
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = record
+                return record
+        if self._closed_two_phase and p >= self.p_crit:
+            record = self._supercritical(p, h)
             if record is not None:
                 memo = self._memo
                 if len(memo) >= MEMO_SIZE:
@@ -107,6 +125,8 @@ class CoolPropStates(CoolPropCore):
                 T, s, rho = polished
                 self._ph_held = None  # _as_ph holds the flash, not the polished state
         record = (T, s, rho, phase, quality)
+        if self._closed_two_phase and p >= self.p_crit and phase != TWO_PHASE:
+            self._near_super = (p, h, T, rho, phase)
         memo = self._memo
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
@@ -159,6 +179,38 @@ class CoolPropStates(CoolPropCore):
             TWO_PHASE,
             x,
         )
+
+    def _supercritical(self, p: float, h: float) -> PHRecord | None:
+        """A (p, h) state above the critical pressure by Newton's method; None if it fails.
+
+        Near a state flashed on the same isobar (a gas cooler's profile, its temperature table,
+        a finite-difference column), :func:`~workbench.fluids.coolprop_newton.newton_rho_t`
+        from it with its phase imposed: a few 1 us (rho, T) updates where CoolProp's (p, h)
+        flash of CO2 near its pseudo-critical temperature costs 0.2-1 ms, converged to
+        1e-13 (the flash and its polish reach the same state). Only a start within
+        :data:`SUPERCRITICAL_REACH` of the state's enthalpy is used, so that Newton never
+        crosses the pseudo-critical region in one go.
+        """
+        near = self._near_super
+        if near is None or abs(near[0] - p) > NEAR_ISOBAR * p:
+            return None
+        if abs(near[1] - h) > SUPERCRITICAL_REACH * max(abs(near[1]), 1.0):
+            return None
+        self._ph_held = None
+        self._flashes += 1
+        found = newton_rho_t(
+            self._as_ph, near[4], p, h, BY_H, near[2], near[3], self._t_min, self._t_max, True
+        )
+        if found is None:
+            return None
+        T, rho, s, held, _t_h, _rho_h = found
+        if is_bad(s):
+            return None
+        self._ph_held = (p, h) if held else None
+        # CoolProp's phase above the critical pressure: by the temperature alone
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._near_super = (p, h, T, rho, phase)
+        return (T, s, rho, phase, math.nan)
 
     def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.

@@ -31,6 +31,7 @@ from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.flat import FlatComponent, FlatScenario
 from workbench.scenario.models import ScenarioConfig
 from workbench.scenario.paths import key
+from workbench.units import fmt_fixed
 
 __all__ = ["check_critical_point", "critical_point"]
 
@@ -84,7 +85,7 @@ def _secondary_inlet(params: dict[str, Any]) -> tuple[str, float] | None:
 
 
 def _c(t_k: float) -> str:
-    return f"{t_k:.2f} K ({t_k - 273.15:.2f} C)"
+    return f"{fmt_fixed(t_k)} K ({fmt_fixed(t_k - 273.15)} C)"
 
 
 def _coil(

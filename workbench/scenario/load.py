@@ -29,6 +29,10 @@ from workbench.scenario.types import ScenarioLike
 __all__ = ["as_flat", "load_flat", "load_scenario", "parse_scenario", "read_json"]
 
 
+_BOM = "\ufeff"
+"""The byte-order mark some editors put before UTF-8 text; JSON text may begin with it."""
+
+
 def read_json(source: str | Path) -> tuple[Any, str]:
     """Read JSON from a path or a JSON string.
 
@@ -49,15 +53,15 @@ def read_json(source: str | Path) -> tuple[Any, str]:
         :data:`~workbench.scenario.limits.MAX_DOCUMENT_BYTES`, or is not valid JSON (the
         message gives line and column).
     """
-    if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
-        text, label = source, "<string>"
+    if isinstance(source, str) and source.lstrip(_BOM + " \t\r\n").startswith(("{", "[")):
+        text, label = source.lstrip(_BOM), "<string>"
         check_text_size(len(source.encode("utf-8", "surrogatepass")), label)
     else:
         path = Path(source)
         label = str(path)
         try:
             check_text_size(path.stat().st_size, label)
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is dropped
         except OSError as exc:
             raise ScenarioError(
                 [ScenarioIssue("", f"cannot read the file: {exc.strerror or exc}")], label

@@ -54,6 +54,7 @@ from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemT
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
 from workbench.scenario.physical import check_physical
+from workbench.scenario.property_bounds import check_property_bounds
 from workbench.scenario.refs import is_param_ref, normal_param_name, split_endpoint
 
 __all__ = ["check_expansion"]
@@ -152,6 +153,7 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
         (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions
     }
     issues.extend(check_physical(scenario, flat, origins))
+    issues.extend(check_property_bounds(scenario, flat))
     return issues
 
 

@@ -124,6 +124,10 @@ class SolveResult:
         Wall time of the solve [s].
     x : ndarray
         Solution vector [SI] (for warm starts).
+    guess : ndarray
+        The spec-derived starting point at this result's parameters [SI] (empty when it could
+        not be computed): a warm start from this result moves :attr:`x` by how that guess
+        moves with the new parameters.
     var_names, eq_names : list of str
         Names of the unknowns and equations.
     edge_states : list of EdgeState
@@ -165,6 +169,7 @@ class SolveResult:
     elapsed_s: float = 0.0
     strategy_log: list[str] = field(default_factory=list)
     x: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    guess: np.ndarray = field(default_factory=lambda: np.zeros(0))
     var_names: list[str] = field(default_factory=list)
     eq_names: list[str] = field(default_factory=list)
     scenario_name: str | None = None

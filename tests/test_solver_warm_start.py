@@ -1,0 +1,79 @@
+"""Warm starts: never slower than a cold start, and far fewer iterations for small steps.
+
+``solve(scenario, initial=previous)`` starts from the best of the neighbour's solution moved by
+how the spec-derived guess moves (the predictor), the neighbour's solution and the guess
+(:func:`workbench.solver.solve._start`); iterations are counted for the examples the issue
+names.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from workbench.solver import solve
+
+STEPS = [
+    ("evaporator", "air_inlet_temp_c", 1.0),
+    ("evaporator", "air_inlet_temp_c", -1.0),
+    ("evaporator", "air_inlet_temp_c", 0.1),
+    ("evaporator", "air_inlet_temp_c", 5.0),
+    ("condenser", "secondary_inlet_temp_k", 1.0),
+    ("condenser", "secondary_inlet_temp_k", 0.1),
+]
+
+NAMES = {"heat_pump_v1": {}, "superheat_control_v2": {"evaporator": "evap", "condenser": "cond"}}
+
+
+def _example(name: str) -> dict:
+    with open(f"examples/scenarios/{name}.json") as fh:
+        return json.load(fh)
+
+
+def _stepped(doc: dict, comp: str, param: str, delta: float) -> dict:
+    out = copy.deepcopy(doc)
+    for c in out["circuits"][0]["components"]:
+        if c["name"] == comp:
+            c[param] += delta
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_warm_start_is_never_slower_and_halves_small_steps(name):
+    base = _example(name)
+    previous = solve(base)
+    assert previous.converged
+    assert previous.guess.shape == previous.x.shape
+    for comp, param, delta in STEPS:
+        doc = _stepped(base, NAMES[name].get(comp, comp), param, delta)
+        cold = solve(doc)
+        warm = solve(doc, initial=previous)
+        assert cold.converged
+        assert warm.converged
+        assert warm.iterations <= cold.iterations, (comp, param, delta)
+        # the same solution, to the solver's tolerance
+        scale = np.maximum(np.abs(cold.x), 1.0)
+        assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+        if abs(delta) <= 1.0:
+            assert warm.iterations <= 3, (comp, param, delta, warm.residual_history)
+            assert 2 * warm.iterations <= cold.iterations + 1, (comp, param, delta)
+
+
+def test_an_unchanged_scenario_warm_starts_at_its_solution():
+    base = _example("heat_pump_v1")
+    previous = solve(base)
+    again = solve(base, initial=previous)
+    assert again.converged
+    assert again.iterations == 0
+
+
+def test_a_bare_vector_still_warm_starts():
+    base = _example("heat_pump_v1")
+    previous = solve(base)
+    doc = _stepped(base, "evaporator", "air_inlet_temp_c", 0.1)
+    warm = solve(doc, initial=previous.x)
+    assert warm.converged
+    assert warm.iterations <= solve(doc).iterations
