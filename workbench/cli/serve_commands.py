@@ -57,24 +57,34 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from workbench.notes.service.app import create_app
+    from workbench.notes.service.protocol import JsonErrorH11Protocol
 
     services = _prepare("API")
     if services is None:
         return EXIT_FAILED
-    uvicorn.run(create_app(services), host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        create_app(services),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        http=JsonErrorH11Protocol,
+    )
     return EXIT_OK
 
 
 def _tools(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from workbench.notes.service.protocol import JsonErrorH11Protocol
     from workbench.notes.service.tools import create_tools_app
 
     services = _prepare("tool server")
     if services is None:
         return EXIT_FAILED
     app = create_tools_app(services, host=args.host, port=args.port, public_url=args.public_url)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level=args.log_level, http=JsonErrorH11Protocol
+    )
     return EXIT_OK
 
 

@@ -160,6 +160,9 @@ class SearchSettings:
         Lower bound of ``hnsw.ef_search`` (raised to ``semantic_candidates`` when smaller). The
         search breadth sets the recall of the HNSW branch: at 100,000 notes, recall@10 against
         exact search was 0.94 with 50 and 0.995 with 100.
+    statement_timeout_ms : int
+        ``SET LOCAL statement_timeout`` of the search [ms]; PostgreSQL cancels a longer one
+        (``psycopg.errors.QueryCanceled``). 0: no limit.
     """
 
     rrf_k: float = 10.0
@@ -173,6 +176,7 @@ class SearchSettings:
     ef_search_min: int = 100
     figure_bonus: bool = True
     prefer_index_scans: bool = True
+    statement_timeout_ms: int = 0
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
 
     def __post_init__(self) -> None:
@@ -295,8 +299,14 @@ def search(
         conn.execute(
             "SELECT set_config('hnsw.ef_search', %s, true),"
             " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-            " set_config('enable_seqscan', %s, true)",
-            (str(ef_search), "off" if settings.prefer_index_scans else "on"),
+            " set_config('enable_seqscan', %s, true),"
+            " set_config('statement_timeout',"
+            " coalesce(%s, current_setting('statement_timeout')), true)",
+            (
+                str(ef_search),
+                "off" if settings.prefer_index_scans else "on",
+                str(int(settings.statement_timeout_ms)) if settings.statement_timeout_ms else None,
+            ),
         )
         rows = conn.execute(statement, params).fetchall()
     highlighted = bool(terms) and mode != "semantic"
