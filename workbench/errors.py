@@ -9,6 +9,7 @@
     ├── ConvergenceError         only raised on request; a normal solve returns a result instead
     ├── SpecificationError       a scenario the solver cannot pose (degrees of freedom, impossible specs)
     └── NoteStoreError           note database, migrations, embeddings
+        ├── SettingError         a malformed or unusable setting (DATABASE_URL, WORKBENCH_HOME)
         ├── MigrationError       a migration refused or failed; nothing was changed
         ├── EmbeddingError       an embedding provider failed or returned a bad vector
         └── NoteNotFoundError    a note id that does not exist for the caller
@@ -31,6 +32,7 @@ __all__ = [
     "RunNotFoundError",
     "ScenarioError",
     "ScenarioIssue",
+    "SettingError",
     "SpecificationError",
     "UnknownFluidError",
     "WorkbenchError",
@@ -92,6 +94,10 @@ class SpecificationError(WorkbenchError):
 
 class NoteStoreError(WorkbenchError):
     """Base class of note database errors."""
+
+
+class SettingError(NoteStoreError):
+    """A setting (environment variable) that is malformed or names an unusable place."""
 
 
 class MigrationError(NoteStoreError):

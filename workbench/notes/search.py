@@ -39,6 +39,7 @@ from workbench.notes.search_sql import (
     HEADLINE_OPTIONS,
     HIGHLIGHT_START,
     HIGHLIGHT_STOP,
+    SNIPPET_SCAN_CHARS,
     SearchMode,
     build_search_sql,
 )
@@ -286,6 +287,7 @@ def search(
         "figures": [w for w in terms if settings.figure_bonus and _FIGURE.fullmatch(w)],
         "hl_chars": HIGHLIGHT_START + HIGHLIGHT_STOP,
         "hl_opts": HEADLINE_OPTIONS,
+        "hl_scan": SNIPPET_SCAN_CHARS,
         "limit": limit,
     }
     if mode != "keyword":

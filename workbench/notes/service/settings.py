@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from workbench.errors import NoteStoreError
+from workbench.notes.db import check_database_url
 from workbench.notes.search import SearchSettings
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "ServiceSettings"]
@@ -117,7 +118,9 @@ class ServiceSettings:
         """
         env = os.environ if env is None else env
         return cls(
-            database_url=env.get("DATABASE_URL") or None,
+            database_url=check_database_url(env["DATABASE_URL"])
+            if env.get("DATABASE_URL")
+            else None,
             db_wait_s=_number(env, "WORKBENCH_DB_WAIT_S", 120.0, minimum=0.0),
             pool_size=int(_number(env, "WORKBENCH_DB_POOL_SIZE", 8, minimum=2)),
             migrate_on_start=_flag(env, "WORKBENCH_MIGRATE_ON_START", True),
