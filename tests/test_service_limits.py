@@ -8,6 +8,7 @@ uvicorn cannot parse, and the tool server's 413 for a chunked body, answer JSON;
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -73,10 +74,9 @@ def server(services):
 
 def _raw(port: int, data: bytes) -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        try:
+        # answered and closed before all was sent: the answer is still readable
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             sock.sendall(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # answered and closed before all was sent: the answer is still readable
         out = b""
         try:
             while chunk := sock.recv(65536):
