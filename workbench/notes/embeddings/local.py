@@ -95,6 +95,9 @@ class LocalMiniLMProvider(EmbeddingProvider):
     allow_spinning : bool
         Let onnxruntime's worker threads spin while waiting for work (lowest latency; False
         gives the cores to other processes between runs).
+    release_memory : bool
+        Give onnxruntime's buffers back after every batch (its arena otherwise keeps the
+        largest batch's working memory, some 300 MB for 8 texts of 256 tokens, for good).
     """
 
     model_id = MINILM_MODEL_ID
@@ -108,6 +111,7 @@ class LocalMiniLMProvider(EmbeddingProvider):
         threads: int | None = None,
         batch_size: int = 32,
         allow_spinning: bool = True,
+        release_memory: bool = False,
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -139,6 +143,9 @@ class LocalMiniLMProvider(EmbeddingProvider):
         except Exception as exc:  # onnxruntime raises its own exception types
             raise EmbeddingError(f"cannot load the ONNX model {self.model_path}: {exc}") from exc
         self._inputs = {i.name for i in self._session.get_inputs()}
+        self._run_options = ort.RunOptions()
+        if release_memory:
+            self._run_options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
 
     def _encode(self, texts: list[str]) -> list:
         """Tokenize the texts' bounded prefixes; the same tokens as the whole texts."""
@@ -164,7 +171,7 @@ class LocalMiniLMProvider(EmbeddingProvider):
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
-            hidden = self._session.run(None, feeds)[0]
+            hidden = self._session.run(None, feeds, self._run_options)[0]
         except Exception as exc:
             raise EmbeddingError(f"{self.model_id}: inference failed: {exc}") from exc
         weights = mask[:, :, None].astype(np.float32)

@@ -2,11 +2,12 @@
 
 Searches embed their query at once, on the request's thread, with the service's provider. The
 texts of writes (create, replace, import, reindex) go through :class:`BackgroundEmbedder`
-instead: in batches of ``batch_size`` texts (8 by default), one batch at a time per worker
+instead: in batches of ``batch_size`` texts (4 by default), one batch at a time per worker
 (``workers``, 1 by default), first come first served. So
 
 * the memory of embedding is bounded by the workers and the batch size, however many writes
-  arrive at once (the model's working set for 8 texts of 256 tokens, some 100 MB);
+  arrive at once: onnxruntime's working memory for 4 texts of 256 tokens (some 150 MB), given
+  back after every batch, plus a second copy of the model (some 100 MB with its session);
 * concurrent writes take turns batch by batch, and a write never waits for another to finish;
 * searches keep the CPU: the worker threads run at nice ``nice`` (10 by default).
 
@@ -61,7 +62,7 @@ class BackgroundEmbedder(EmbeddingProvider):
     """
 
     def __init__(
-        self, provider: EmbeddingProvider, *, workers: int = 1, batch_size: int = 8, nice: int = 10
+        self, provider: EmbeddingProvider, *, workers: int = 1, batch_size: int = 4, nice: int = 10
     ) -> None:
         self.model_id = provider.model_id
         self.dimension = provider.dimension
@@ -95,6 +96,7 @@ class BackgroundEmbedder(EmbeddingProvider):
                 inner.tokenizer_path,
                 batch_size=self.batch_size,
                 allow_spinning=False,
+                release_memory=True,
             )
         return inner
 

@@ -21,13 +21,46 @@ import logging
 import os
 import threading
 
-__all__ = ["limit_heap_growth", "release_memory", "rss_bytes"]
+__all__ = [
+    "BODY_COPIES",
+    "EMBEDDING_WORKSPACE_BYTES",
+    "import_memory_bound",
+    "limit_heap_growth",
+    "release_memory",
+    "rss_bytes",
+]
 
 _log = logging.getLogger("workbench.notes.service")
 _M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD_BYTES = 128 * 1024
 """Blocks at least this large get their own mapping [bytes] (glibc's initial threshold)."""
 _lock = threading.Lock()
+
+BODY_COPIES = 5
+"""Copies of an import's body one running import holds at most: the received chunks and the
+joined bytes, the parsed JSON, the validated notes, the rows written to ``COPY``."""
+EMBEDDING_WORKSPACE_BYTES = 256 * 1024 * 1024
+"""Working memory of one background embedding worker [bytes]: a second copy of the model and
+onnxruntime's buffers for a batch of 4 texts of 256 tokens (given back after each batch)."""
+
+
+def import_memory_bound(settings) -> int:
+    """Most memory concurrent imports add to an idle API process [bytes].
+
+    ``max_imports * BODY_COPIES * max_body_bytes + embed_workers * EMBEDDING_WORKSPACE_BYTES``:
+    2 * 5 * 16 MiB + 256 MiB = 416 MiB with the defaults. Imports beyond ``max_imports`` are
+    refused (429) before their body is read, and the embedding of every write runs on the
+    bounded worker pool in batches of 4 texts whose tokens are bounded too.
+
+    Parameters
+    ----------
+    settings : ServiceSettings
+        ``max_imports``, ``max_body_bytes`` and ``embed_workers`` of the server.
+    """
+    return (
+        settings.max_imports * BODY_COPIES * settings.max_body_bytes
+        + settings.embed_workers * EMBEDDING_WORKSPACE_BYTES
+    )
 
 
 def _libc():  # -> ctypes.CDLL with malloc_trim, or None
