@@ -59,7 +59,11 @@ def json_error(resp: httpx.Response, status: int, code: str) -> dict:
 @pytest.fixture(scope="module")
 def services(module_db_url: str, minilm):
     settings = ServiceSettings(
-        database_url=module_db_url, db_wait_s=10, max_body_bytes=CAP, max_imports=1
+        database_url=module_db_url,
+        db_wait_s=10,
+        max_body_bytes=CAP,
+        max_imports=1,
+        search_timeout_ms=500,
     )
     running = start_services(settings, _tokens(), provider=minilm)
     yield running
@@ -171,6 +175,47 @@ def test_service_owner_slots_queue_one_owner_only() -> None:
     # alice passed while bob1 held bob's only slot; bob2 waited for bob1
     assert order[:5] == ["bob1 in", "alice in", "alice out", "bob1 out", "bob2 in"], order
     assert "bob4 in" not in order
+
+
+# -- 2. snippets from a bounded prefix; a search over its statement timeout -------------------
+
+
+@pytest.mark.db
+def test_service_snippet_comes_from_the_first_characters(server: ServerThread) -> None:
+    filler = "plain words about the plant room " * 200  # 6,600 characters
+    notes = [
+        {"title": "Early", "content": "glycol leak near the pump. " + filler, "external_id": "e"},
+        {"title": "Late", "content": filler + " glycol leak near the pump.", "external_id": "l"},
+    ]
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        assert c.post("/api/notes/import", json={"notes": notes}, headers=auth(ALICE)).is_success
+        r = c.post(
+            "/api/notes/search", params={"q": "glycol leak", "limit": 5}, headers=auth(ALICE)
+        )
+    assert r.status_code == 200, r.text
+    snippets = {h["external_id"]: h["snippet"] for h in r.json()["results"]}
+    assert "<b>glycol</b>" in snippets["e"]
+    assert "<b>" not in snippets["l"]  # the match lies past the first 3,000 characters
+    assert snippets["l"].startswith("plain words")
+
+
+@pytest.mark.db
+def test_service_search_over_its_timeout_is_503_for_its_caller(
+    server: ServerThread, module_db_url: str
+) -> None:
+    import psycopg
+
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        with psycopg.connect(module_db_url) as blocker:  # the search waits for this lock
+            blocker.execute('LOCK TABLE "Note" IN ACCESS EXCLUSIVE MODE')
+            r = c.post("/api/notes/search", params={"q": "glycol"}, headers=auth(ALICE))
+            blocker.rollback()
+        body = json_error(r, 503, "query_timeout")
+        assert "500 ms" in body["message"]
+        assert "WORKBENCH_SEARCH_TIMEOUT_MS" in body["message"]
+        assert int(r.headers["retry-after"]) > 0
+        after = c.post("/api/notes/search", params={"q": "glycol"}, headers=auth(ALICE))
+        assert after.status_code == 200, after.text
 
 
 # -- 4. a reindex job id the database cannot hold ---------------------------------------------

@@ -143,7 +143,9 @@ def test_service_concurrent_large_imports_stay_within_the_memory_bound(
         _ready(base, proc, tmp_path)
         with httpx.Client(base_url=base, timeout=300) as c:  # warm up: both models loaded
             h = {"Authorization": f"Bearer {_token('o0')}"}
-            small = {"notes": [{"title": "Warm", "content": "warm up the coil", "external_id": "w"}]}
+            small = {
+                "notes": [{"title": "Warm", "content": "warm up the coil", "external_id": "w"}]
+            }
             assert c.post("/api/notes/import", json=small, headers=h).status_code == 200
             assert c.post("/api/notes/search", params={"q": "coil"}, headers=h).status_code == 200
         time.sleep(1.0)
