@@ -37,11 +37,40 @@ pytestmark = [pytest.mark.db, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[1]
 MiB = 1024 * 1024
 NOTE_CHARS = 199_000
-WORDS = (
-    "evaporator condenser compressor superheat subcooling defrost frost oil riser suction "
-    "discharge expansion valve glide refrigerant charge leak pressure capacity fan coil brine "
-    "glycol cascade inverter scroll screw receiver accumulator filter drier fouling"
-).split()
+WORDS = [
+    "evaporator",
+    "condenser",
+    "compressor",
+    "superheat",
+    "subcooling",
+    "defrost",
+    "frost",
+    "oil",
+    "riser",
+    "suction",
+    "discharge",
+    "expansion",
+    "valve",
+    "glide",
+    "refrigerant",
+    "charge",
+    "leak",
+    "pressure",
+    "capacity",
+    "fan",
+    "coil",
+    "brine",
+    "glycol",
+    "cascade",
+    "inverter",
+    "scroll",
+    "screw",
+    "receiver",
+    "accumulator",
+    "filter",
+    "drier",
+    "fouling",
+]
 
 
 def _token(owner: str) -> str:
@@ -72,8 +101,16 @@ def _serve(url: str, port: int, home: Path, owners: list[str]) -> subprocess.Pop
     )
     log = (home / "serve.log").open("w")
     return subprocess.Popen(
-        [sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)]
-        + ["--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "workbench.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
         cwd=REPO,
         env=env,
         stdout=log,
