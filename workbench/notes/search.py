@@ -92,8 +92,10 @@ class SearchHit:
     title : str or None
         The note's title, HTML-escaped.
     snippet : str
-        A passage of the content, HTML-escaped, with the matched words in ``<b>`` tags (the
-        only markup; keyword and hybrid modes) or the start of the content (semantic mode).
+        A passage of the first 3,000 characters of the content
+        (:data:`~workbench.notes.search_sql.SNIPPET_SCAN_CHARS`), HTML-escaped, with the matched
+        words in ``<b>`` tags (the only markup; keyword and hybrid modes), or the start of the
+        content (semantic mode, or no matched word in that part).
     score : float
         RRF score (keyword or semantic mode: the same formula with one branch) [-].
     keyword_rank, semantic_rank : int or None

@@ -61,7 +61,9 @@ def create_app(services: Services | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(ImportSlots, slots=settings.max_imports)  # outermost: before the body
+    app.add_middleware(  # outermost: before the body is parsed
+        ImportSlots, slots=settings.max_imports, drain_bytes=settings.max_body_bytes
+    )
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)

@@ -1,8 +1,8 @@
 """Request size and concurrency caps: ASGI middlewares that answer before a large body is read.
 
 :class:`ImportSlots` serves at most ``WORKBENCH_MAX_IMPORTS`` imports (``POST /api/notes/import``)
-at a time: one more answers 429 with ``Retry-After`` before its body is read, so the memory of
-imports is bounded by that number times what one import of the largest body holds. When the
+at a time: one more answers 429 with ``Retry-After`` without keeping its body (read and dropped
+chunk by chunk, so that the client can read the answer), so the memory of imports is bounded by that number times what one import of the largest body holds. When the
 last running import ends, the allocator's free pages go back to the system
 (:func:`~.memory.release_memory`).
 
@@ -127,16 +127,36 @@ class ImportSlots:
         path: str = "/api/notes/import",
         method: str = "POST",
         retry_after_s: int = 5,
+        drain_bytes: int = 16 * 1024 * 1024,
     ) -> None:
         self.app = app
         self.slots = slots
+        self.drain_bytes = drain_bytes
         self.path = path
         self.method = method
         self.retry_after_s = retry_after_s
         self.running = 0  # touched only by the event loop's thread
 
+    async def _drain(self, receive: Receive) -> None:
+        """Read and drop the body (up to ``drain_bytes``), so the client reads the 429.
+
+        A server that closes a connection with unread request bytes makes the kernel reset
+        it, and the client may lose the answer; dropping the chunks as they come holds none.
+        """
+        seen = 0
+        while seen <= self.drain_bytes:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            seen += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve one ASGI connection; a limited request beyond the slots answers 429 at once."""
+        """Serve one ASGI connection; a limited request beyond the slots answers 429.
+
+        The refused request's body is read and dropped chunk by chunk (never held).
+        """
         if (
             scope["type"] != "http"
             or scope["path"] != self.path
@@ -145,6 +165,7 @@ class ImportSlots:
             await self.app(scope, receive, send)
             return
         if self.running >= self.slots:
+            await self._drain(receive)
             await answer_json(
                 send,
                 429,

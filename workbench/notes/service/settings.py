@@ -15,7 +15,7 @@ variable                           default         meaning
 ``WORKBENCH_MAX_BODY_BYTES``       16777216        largest request body [bytes] (16 MiB); larger
                                                    bodies answer 413 before they are read
 ``WORKBENCH_MAX_IMPORTS``          2               imports served at once; more answer 429 with
-                                                   ``Retry-After`` before their body is read
+                                                   ``Retry-After`` (their body is not kept)
 ``WORKBENCH_OWNER_CONNECTIONS``    pool / 4        requests of one owner using the database at
                                                    once; the owner's others queue behind them
 ``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
@@ -83,7 +83,7 @@ class ServiceSettings:
     max_body_bytes : int
         Largest request body [bytes]; a larger one answers 413 before it is read.
     max_imports : int
-        Imports served at the same time; more answer 429 before their body is read.
+        Imports served at the same time; more answer 429 (their body is not kept).
     owner_connections : int or None
         Requests of one owner that use the database at once (None: a quarter of the pool, at
         least 1).
