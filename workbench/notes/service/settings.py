@@ -21,6 +21,7 @@ variable                           default         meaning
 ``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
                                                    one answers 503 ``query_timeout``
 ``WORKBENCH_EMBED_WORKERS``        1               background embedding threads of writes
+``WORKBENCH_EMBED_NICE``           10              their nice value (0: the searches' priority)
 =================================  ==============  ===============================================
 """
 
@@ -91,6 +92,8 @@ class ServiceSettings:
         Statement timeout of one search [ms] (0: none).
     embed_workers : int
         Background embedding threads for the texts of writes.
+    embed_nice : int
+        Nice value of those threads (0 to 19; 0 gives writes the searches' priority).
     search : SearchSettings
         Search tuning of every request (default: the library's defaults).
     """
@@ -105,6 +108,7 @@ class ServiceSettings:
     owner_connections: int | None = None
     search_timeout_ms: int = 5000
     embed_workers: int = 1
+    embed_nice: int = 10
     search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
@@ -136,6 +140,7 @@ class ServiceSettings:
             ),
             search_timeout_ms=int(_number(env, "WORKBENCH_SEARCH_TIMEOUT_MS", 5000, minimum=0)),
             embed_workers=int(_number(env, "WORKBENCH_EMBED_WORKERS", 1, minimum=1)),
+            embed_nice=min(19, int(_number(env, "WORKBENCH_EMBED_NICE", 10, minimum=0))),
         )
 
     @property
