@@ -316,6 +316,8 @@ def writer_loop(
                             writes.retried += 1
                         time.sleep(float(r.headers.get("retry-after", "1")))
                 elapsed = (time.perf_counter() - start) * 1e3
+                if r.status_code == 429:  # still refused when the phase ended
+                    continue
                 with writes.lock:
                     if r.status_code in (200, 201):
                         writes.latencies_ms[kind].append(elapsed)
@@ -628,7 +630,7 @@ def main() -> int:
                 f"{args.writers} writer clients for {args.mixed_seconds:.0f} s; each writer in "
                 "turn creates a note (`POST /api/notes`), replaces it (`PUT`) and imports 20 "
                 "notes (`POST /api/notes/import`), 40 to 120 words each. Writes embed their "
-                "texts on the server's background worker (batches of 4, nice 10); searches "
+                "texts on the server's background worker process (batches of 4, nice 10); searches "
                 f"embed their query at once. 1-min load average {mixed_load:.1f} when the phase "
                 f"started. Goal: search p95 under 150 ms; measured **{p95:.0f} ms**.",
                 "",

@@ -188,12 +188,26 @@ def test_service_concurrent_large_imports_stay_within_the_memory_bound(
         time.sleep(1.0)
         idle = rss_bytes(proc.pid)
 
-        peak = [idle]
+        peak = [idle, 0]
         done = threading.Event()
+
+        def workers_rss() -> int:  # the background embedding worker processes
+            total = 0
+            for task in os.listdir(f"/proc/{proc.pid}/task"):
+                with open(f"/proc/{proc.pid}/task/{task}/children") as fh:
+                    for child in fh.read().split():
+                        try:
+                            total += rss_bytes(int(child))
+                        except OSError:
+                            pass
+            return total
+
+        assert workers_rss() > 0, "no embedding worker process after the warm-up import"
 
         def sample() -> None:
             while not done.is_set():
                 peak[0] = max(peak[0], rss_bytes(proc.pid))
+                peak[1] = max(peak[1], workers_rss())
                 time.sleep(0.02)
 
         answers: dict[str, httpx.Response] = {}
@@ -227,13 +241,15 @@ def test_service_concurrent_large_imports_stay_within_the_memory_bound(
             assert answers[owner].status_code == 200, answers[owner].text[:300]
             assert answers[owner].json()["inserted"] == 80
         assert refused, "four imports at once: two of them must have been told to retry"
-        bound = import_memory_bound(settings)
+        bound, workers_bound = import_memory_bound(settings)
         growth = peak[0] - idle
         print(
             f"\nRSS idle {idle / MiB:.0f} MiB, peak {peak[0] / MiB:.0f} MiB "
-            f"(+{growth / MiB:.0f} MiB, bound +{bound / MiB:.0f} MiB)"
+            f"(+{growth / MiB:.0f} MiB, bound +{bound / MiB:.0f} MiB); embedding worker peak "
+            f"{peak[1] / MiB:.0f} MiB (bound {workers_bound / MiB:.0f} MiB)"
         )
         assert growth <= bound, (growth / MiB, bound / MiB)
+        assert peak[1] <= workers_bound, (peak[1] / MiB, workers_bound / MiB)
 
         deadline = time.monotonic() + 15  # back near the idle size
         after = rss_bytes(proc.pid)

@@ -55,7 +55,7 @@ def thread_nice(tid: int | None = None, pid: int | str = "self") -> int:
 
 
 def process_nice() -> tuple[int, dict[int, int]]:
-    """This process's id and the nice value of each of its threads (Linux)."""
+    """The id of the calling process and the nice value of each of its threads (Linux)."""
     tids = [int(t) for t in os.listdir("/proc/self/task")]
     return os.getpid(), {tid: thread_nice(tid) for tid in tids}
 

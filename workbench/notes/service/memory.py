@@ -23,7 +23,8 @@ import threading
 
 __all__ = [
     "BODY_COPIES",
-    "EMBEDDING_WORKSPACE_BYTES",
+    "REQUEST_SLACK_BYTES",
+    "WORKER_RSS_BYTES",
     "import_memory_bound",
     "limit_heap_growth",
     "release_memory",
@@ -39,65 +40,39 @@ _lock = threading.Lock()
 BODY_COPIES = 5
 """Copies of an import's body one running import holds at most: the received chunks and the
 joined bytes, the parsed JSON, the validated notes, the rows written to ``COPY``."""
-EMBEDDING_WORKSPACE_BYTES = 256 * 1024 * 1024
-"""Working memory of one background embedding worker [bytes]: a second copy of the model and
-onnxruntime's buffers for a batch of 4 texts of 256 tokens (given back after each batch)."""
+REQUEST_SLACK_BYTES = 64 * 1024 * 1024
+"""Memory of the request machinery around the bodies (threads, buffers, psycopg) [bytes]."""
+WORKER_RSS_BYTES = 512 * 1024 * 1024
+"""Largest resident size of one background embedding worker process [bytes]: the interpreter,
+its copy of the model and onnxruntime's buffers for a batch of 4 texts of 256 tokens (given
+back after each batch)."""
 
 
-def import_memory_bound(settings) -> int:
-    """Most memory concurrent imports add to an idle API process [bytes].
+def import_memory_bound(settings) -> tuple[int, int]:
+    """The memory bound of concurrent imports [bytes]: API process growth, worker processes.
 
-    ``max_imports * BODY_COPIES * max_body_bytes + embed_workers * EMBEDDING_WORKSPACE_BYTES``:
-    2 * 5 * 16 MiB + 256 MiB = 416 MiB with the defaults. Imports beyond ``max_imports`` are
-    refused (429) before their body is read, and the embedding of every write runs on the
-    bounded worker pool in batches of 4 texts whose tokens are bounded too.
+    The API process grows by at most ``max_imports * BODY_COPIES * max_body_bytes +
+    REQUEST_SLACK_BYTES`` over its idle size (2 * 5 * 16 MiB + 64 MiB = 224 MiB with the
+    defaults): imports beyond ``max_imports`` are refused (429) and their body is dropped, not
+    kept. The embedding of every write runs in the ``embed_workers`` worker processes, in
+    batches of 4 texts whose tokens are bounded too; together they stay under
+    ``embed_workers * WORKER_RSS_BYTES`` (512 MiB with the defaults), however many notes come.
 
     Parameters
     ----------
     settings : ServiceSettings
         ``max_imports``, ``max_body_bytes`` and ``embed_workers`` of the server.
-    """
-    return (
-        settings.max_imports * BODY_COPIES * settings.max_body_bytes
-        + settings.embed_workers * EMBEDDING_WORKSPACE_BYTES
-    )
-
-
-def _libc():  # -> ctypes.CDLL with malloc_trim, or None
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        libc = ctypes.CDLL(name)
-        libc.malloc_trim  # noqa: B018 - only glibc has it
-        libc.mallopt  # noqa: B018
-    except (OSError, AttributeError):
-        return None
-    return libc
-
-
-_LIBC = _libc()
-
-
-def limit_heap_growth() -> bool:
-    """Keep blocks of 128 KiB and more out of the heaps (glibc ``mallopt``); False elsewhere."""
-    if _LIBC is None:
-        return False
-    return bool(_LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES))
-
-
-def release_memory() -> bool:
-    """Return the allocator's free pages to the system (glibc ``malloc_trim(0)``).
 
     Returns
     -------
-    bool
-        True when glibc released memory, False when there was none or the C library is not glibc.
+    api_growth, workers : int
+        Most growth of the API process over its idle size, and most resident size of the
+        worker processes together [bytes].
     """
-    if _LIBC is None:
-        return False
-    with _lock:  # one trim at a time: it walks every arena
-        return bool(_LIBC.malloc_trim(0))
+    return (
+        settings.max_imports * BODY_COPIES * settings.max_body_bytes + REQUEST_SLACK_BYTES,
+        settings.embed_workers * WORKER_RSS_BYTES,
+    )
 
 
 def rss_bytes(pid: int | None = None) -> int:
