@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -196,10 +197,8 @@ def test_service_concurrent_large_imports_stay_within_the_memory_bound(
             for task in os.listdir(f"/proc/{proc.pid}/task"):
                 with open(f"/proc/{proc.pid}/task/{task}/children") as fh:
                     for child in fh.read().split():
-                        try:
+                        with contextlib.suppress(OSError):
                             total += rss_bytes(int(child))
-                        except OSError:
-                            pass
             return total
 
         assert workers_rss() > 0, "no embedding worker process after the warm-up import"

@@ -48,6 +48,43 @@ its copy of the model and onnxruntime's buffers for a batch of 4 texts of 256 to
 back after each batch)."""
 
 
+def _libc():  # -> ctypes.CDLL with malloc_trim, or None
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+        libc.malloc_trim  # noqa: B018 - only glibc has it
+        libc.mallopt  # noqa: B018
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _libc()
+
+
+def limit_heap_growth() -> bool:
+    """Keep blocks of 128 KiB and more out of the heaps (glibc ``mallopt``); False elsewhere."""
+    if _LIBC is None:
+        return False
+    return bool(_LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES))
+
+
+def release_memory() -> bool:
+    """Return the allocator's free pages to the system (glibc ``malloc_trim(0)``).
+
+    Returns
+    -------
+    bool
+        True when glibc released memory, False when there was none or the C library is not glibc.
+    """
+    if _LIBC is None:
+        return False
+    with _lock:  # one trim at a time: it walks every arena
+        return bool(_LIBC.malloc_trim(0))
+
+
 def import_memory_bound(settings) -> tuple[int, int]:
     """The memory bound of concurrent imports [bytes]: API process growth, worker processes.
 
