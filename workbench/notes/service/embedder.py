@@ -31,6 +31,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -60,10 +61,19 @@ def process_nice() -> tuple[int, dict[int, int]]:
     return os.getpid(), {tid: thread_nice(tid) for tid in tids}
 
 
+def _exit_with(parent: int) -> None:
+    """End this worker when the API process that started it is gone (killed with -9)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
 def _start_worker(model_path: str, tokenizer_path: str, batch_size: int, nice: int) -> None:
     from workbench.notes.embeddings.local import LocalMiniLMProvider
 
     global _worker
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="wb-parent").start()
     if nice:  # every thread already running (numpy's BLAS threads), then the model's inherit it
         if os.path.isdir("/proc/self/task"):
             for tid in os.listdir("/proc/self/task"):
