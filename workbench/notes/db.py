@@ -35,6 +35,7 @@ __all__ = [
     "ENV_HOME",
     "ENV_SHARED_BUFFERS",
     "POSTGRES_VERSION",
+    "RECONNECT_DELAY_MAX_S",
     "ServerStatus",
     "check_database_url",
     "connect",
@@ -331,10 +332,14 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8,
     -----
     Use ``with pool.connection() as conn:`` and pass ``conn`` to the note functions. Close the
     pool with ``pool.close()`` when the server stops.
-    """
-    from psycopg_pool import ConnectionPool
 
-    pool = ConnectionPool(
+    While the database is down, the pool retries each lost connection every
+    :data:`RECONNECT_DELAY_MAX_S` at most. psycopg_pool doubles the delay after every failed
+    attempt (1, 2, 4, 8, 16 s ...), so after an outage of half a minute its next attempt could
+    lie 30 s after the database came back, and the first requests then waited for the pool
+    timeout and failed; with the cap they get a connection within 2 s of the restart.
+    """
+    pool = _recovering_pool_class()(
         url or database_url(),
         min_size=min_size,
         max_size=max_size,
@@ -344,6 +349,28 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8,
     )
     pool.open(wait=True, timeout=kwargs.get("timeout", 30.0))
     return pool
+
+
+RECONNECT_DELAY_MAX_S = 2.0
+"""Longest wait between two attempts of the pool to replace a lost connection [s]."""
+
+
+def _recovering_pool_class():  # -> a ConnectionPool subclass with capped reconnect backoff
+    from psycopg_pool import ConnectionPool
+    from psycopg_pool.base import AttemptWithBackoff
+
+    class CappedAttempt(AttemptWithBackoff):
+        def update_delay(self, now: float) -> None:
+            super().update_delay(now)
+            self.delay = min(self.delay, RECONNECT_DELAY_MAX_S)
+
+    class RecoveringPool(ConnectionPool):
+        def _add_connection(self, attempt, growing: bool = False) -> None:
+            if attempt is None:  # psycopg_pool's hook: the first attempt of a reconnection
+                attempt = CappedAttempt(timeout=self.reconnect_timeout)
+            super()._add_connection(attempt, growing=growing)
+
+    return RecoveringPool
 
 
 def with_database(url: str, database: str) -> str:
