@@ -16,7 +16,7 @@ Why processes and not threads: on Linux the nice value belongs to each thread
 thread still takes CPython's global interpreter lock between the model's calls, and a thread the
 scheduler holds back (that is what nice 10 does on busy cores) while it holds that lock stops
 every other thread of the process, the searches included (priority inversion). Measured with a
-nice-10 thread: search p95 842 ms next to writes against 317 ms without them. A worker process
+nice-10 thread: search p95 842 ms next to writes (335 to 450 ms with the worker process). A worker process
 (``spawn``) has its own interpreter. Because nice is per thread, ``os.nice`` in the worker
 would lower only its main thread, not the BLAS threads numpy started on import: the worker
 sets the value on each of its threads (``setpriority`` on every id of ``/proc/self/task``), then
