@@ -15,6 +15,11 @@ Latency is measured by the clients (request to response); the table goes into
 docs/benchmarks.md between the ``bench:service-load`` markers::
 
     python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
+        [--writers 4] [--mixed-seconds 20]
+
+A last, mixed phase (issue 28) runs the search clients next to ``--writers`` writer clients that
+create, replace and import notes (20 per import); it reports the search latency and each kind
+of write's p50 / p95 (goal: search p95 under 150 ms while writes run).
 
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
 """
@@ -245,6 +250,114 @@ def update_loop(
             time.sleep(0.05)
 
 
+@dataclass
+class Writes:
+    """Latencies of the writer clients of the mixed phase, by kind [ms]."""
+
+    latencies_ms: dict[str, list[float]] = field(
+        default_factory=lambda: {"create": [], "update": [], "import 20": []}
+    )
+    errors: list[str] = field(default_factory=list)
+    retried: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def writer_loop(
+    base: str, tokens: dict[str, str], writes: Writes, deadline: float, seed: int
+) -> None:
+    """One writer client: create a note, replace it, import 20 notes, in turn, until the deadline.
+
+    Every note it writes has a code word of its own (never searched), so the searchers' notes and
+    their answers do not change.
+    """
+    rng = random.Random(seed)
+    owner = OWNERS[seed % len(OWNERS)]
+    headers = {"Authorization": f"Bearer {tokens[owner]}"}
+    n = 0
+    with httpx.Client(base_url=base, timeout=60) as client:
+        while time.monotonic() < deadline:
+            n += 1
+            tag = f"w{seed}x{n}"
+
+            def text() -> str:
+                return " ".join(rng.choice(WORDS) for _ in range(rng.randint(40, 120))) + "."
+
+            for kind in ("create", "update", "import 20"):
+                start = time.perf_counter()
+                if kind == "create":
+                    r = client.post(
+                        "/api/notes",
+                        json={"title": f"Write {tag}", "content": text()},
+                        headers=headers,
+                    )
+                    note_id = r.json().get("id") if r.status_code == 201 else None
+                elif kind == "update":
+                    if note_id is None:
+                        continue
+                    r = client.put(
+                        f"/api/notes/{note_id}",
+                        json={"title": f"Write {tag}", "content": text()},
+                        headers=headers,
+                    )
+                else:
+                    batch = [
+                        {
+                            "title": f"Batch {tag} {k}",
+                            "content": text(),
+                            "external_id": f"{tag}-{k}",
+                        }
+                        for k in range(20)
+                    ]
+                    while True:  # beyond the server's import slots: honour Retry-After
+                        r = client.post("/api/notes/import", json={"notes": batch}, headers=headers)
+                        if r.status_code != 429 or time.monotonic() > deadline:
+                            break
+                        with writes.lock:
+                            writes.retried += 1
+                        time.sleep(float(r.headers.get("retry-after", "1")))
+                elapsed = (time.perf_counter() - start) * 1e3
+                if r.status_code == 429:  # still refused when the phase ended
+                    continue
+                with writes.lock:
+                    if r.status_code in (200, 201):
+                        writes.latencies_ms[kind].append(elapsed)
+                    else:
+                        writes.errors.append(f"{kind}: {r.status_code} {r.text[:200]}")
+
+
+def run_mixed_phase(
+    base, tokens, notes, seconds: float, clients: int, writers: int
+) -> tuple[Phase, Writes]:
+    """``clients`` search threads and ``writers`` writer threads (:func:`writer_loop`) at once."""
+    phase = Phase("search during writes")
+    writes = Writes()
+    deadline = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=client_loop, args=(base, tokens, notes, phase, deadline, 100 + s))
+        for s in range(clients)
+    ] + [
+        threading.Thread(target=writer_loop, args=(base, tokens, writes, deadline, s))
+        for s in range(writers)
+    ]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    phase.seconds = time.monotonic() - start
+    return phase, writes
+
+
+def write_row(kind: str, values: list[float]) -> str:
+    """The Markdown row of one kind of write: count, p50 and p95 [ms]."""
+    if not values:
+        return f"| {kind} | 0 | - | - |"
+    return (
+        f"| {kind} | {len(values)} | {_percentile(values, 0.5):.0f} | "
+        f"{_percentile(values, 0.95):.0f} |"
+    )
+
+
 def run_phase(
     base, tokens, notes, name, seconds, clients, reindex: bool, ids=None
 ) -> tuple[Phase, dict]:
@@ -376,6 +489,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--baseline-seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--writers", type=int, default=4, help="writer clients of the mixed phase (0: skip it)"
+    )
+    parser.add_argument("--mixed-seconds", type=float, default=20.0)
     parser.add_argument("--no-write", action="store_true", help="print, do not update the docs")
     args = parser.parse_args()
     if not (1 <= args.clients <= 64 and 1 <= args.seconds <= 600 and 1 <= args.notes <= 100_000):
@@ -444,6 +561,13 @@ def main() -> int:
             ids_by_external_id(url),
         )
 
+        mixed_phase, writes = None, Writes()
+        if args.writers:
+            mixed_load = os.getloadavg()[0]
+            mixed_phase, writes = run_mixed_phase(
+                base, tokens, notes, args.mixed_seconds, args.clients, args.writers
+            )
+
         after = note_ids(url)
         with httpx.Client(base_url=base, timeout=120) as c:
             report = c.post(
@@ -457,9 +581,12 @@ def main() -> int:
         if own_server:
             db.stop_embedded(home)
 
-    lost = len(before - after) + base_phase.misses + load_phase.misses
+    mixed_misses = mixed_phase.misses if mixed_phase is not None else 0
+    lost = len(before - after) + base_phase.misses + load_phase.misses + mixed_misses
     stale = report.get("counts", {}).get("stale_hash", -1)
     errors = len(base_phase.errors) + len(load_phase.errors)
+    if mixed_phase is not None:
+        errors += len(mixed_phase.errors) + len(writes.errors)
     reindex_rate = jobs["in_window"] / args.seconds
     table = "\n".join(
         [
@@ -493,8 +620,36 @@ def main() -> int:
             f"{'ok' if report.get('ok') else 'FAILED ' + str(report.get('counts'))}.",
         ]
     )
+    if mixed_phase is not None:
+        p95 = _percentile(mixed_phase.latencies_ms, 0.95) if mixed_phase.latencies_ms else 0.0
+        table += "\n".join(
+            [
+                "",
+                "",
+                f"Mixed load (issue 28): {args.clients} search clients as above and "
+                f"{args.writers} writer clients for {args.mixed_seconds:.0f} s; each writer in "
+                "turn creates a note (`POST /api/notes`), replaces it (`PUT`) and imports 20 "
+                "notes (`POST /api/notes/import`), 40 to 120 words each. Writes embed their "
+                "texts on the server's background worker process (batches of 4, nice 10); searches "
+                f"embed their query at once. 1-min load average {mixed_load:.1f} when the phase "
+                f"started. Goal: search p95 under 150 ms; measured **{p95:.0f} ms**.",
+                "",
+                "| phase | clients | requests | req/s | p50 | p95 | p99 | server p50 | errors | misses |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                row(mixed_phase, args.clients),
+                "",
+                "| write (during the mixed phase) | answered | p50 [ms] | p95 [ms] |",
+                "|---|---:|---:|---:|",
+                *(write_row(kind, values) for kind, values in writes.latencies_ms.items()),
+                f"| (errors) | {len(writes.errors)} | | |",
+                "",
+                f"Imports told to come back later (429, `Retry-After` honoured): {writes.retried}."
+                " Latencies include that wait.",
+            ]
+        )
     print(table)
-    for message in (base_phase.errors + load_phase.errors)[:10]:
+    more = (mixed_phase.errors + writes.errors) if mixed_phase is not None else []
+    for message in (base_phase.errors + load_phase.errors + more)[:10]:
         print("error:", message, file=sys.stderr)
     if not args.no_write:
         write_section("service-load", table)

@@ -10,6 +10,7 @@
     ├── SpecificationError       a scenario the solver cannot pose (degrees of freedom, impossible specs)
     ├── CalibrationError         bad calibration input: a catalogue table, measurements, free parameters
     └── NoteStoreError           note database, migrations, embeddings
+        ├── SettingError         a malformed or unusable setting (DATABASE_URL, WORKBENCH_HOME)
         ├── MigrationError       a migration refused or failed; nothing was changed
         ├── EmbeddingError       an embedding provider failed or returned a bad vector
         └── NoteNotFoundError    a note id that does not exist for the caller
@@ -33,6 +34,7 @@ __all__ = [
     "RunNotFoundError",
     "ScenarioError",
     "ScenarioIssue",
+    "SettingError",
     "SpecificationError",
     "UnknownFluidError",
     "WorkbenchError",
@@ -98,6 +100,10 @@ class CalibrationError(WorkbenchError):
 
 class NoteStoreError(WorkbenchError):
     """Base class of note database errors."""
+
+
+class SettingError(NoteStoreError):
+    """A setting (environment variable) that is malformed or names an unusable place."""
 
 
 class MigrationError(NoteStoreError):

@@ -5,7 +5,8 @@ Both wait for the database first (one log line while waiting, retry with backoff
 token configured, the first start creates one under ``$WORKBENCH_HOME`` and prints it.
 
 Exit codes: 0 stopped normally, 1 the database did not come up or a migration failed, 2 bad
-settings (malformed token variables or files).
+settings (malformed token variables or files, a malformed ``DATABASE_URL``, a ``WORKBENCH_HOME``
+that is a file or not writable), reported in one line without a traceback.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _log = logging.getLogger("workbench.notes.service")
 
 
 def _prepare(what: str):  # -> Services or None
-    from workbench.errors import NoteStoreError
+    from workbench.errors import NoteStoreError, SettingError
     from workbench.notes.service.auth import load_tokens
     from workbench.notes.service.services import start_services
     from workbench.notes.service.settings import ServiceSettings
@@ -48,6 +49,8 @@ def _prepare(what: str):  # -> Services or None
         _log.info("%s: API tokens from %s", what, ", ".join(tokens.sources))
     try:
         return start_services(settings, tokens)
+    except SettingError:
+        raise  # bad settings: one line and exit 2 (workbench.cli.main)
     except NoteStoreError as exc:
         print(f"error: {what} not started: {exc}", file=sys.stderr)
         return None
@@ -57,24 +60,34 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from workbench.notes.service.app import create_app
+    from workbench.notes.service.protocol import JsonErrorH11Protocol
 
     services = _prepare("API")
     if services is None:
         return EXIT_FAILED
-    uvicorn.run(create_app(services), host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        create_app(services),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        http=JsonErrorH11Protocol,
+    )
     return EXIT_OK
 
 
 def _tools(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from workbench.notes.service.protocol import JsonErrorH11Protocol
     from workbench.notes.service.tools import create_tools_app
 
     services = _prepare("tool server")
     if services is None:
         return EXIT_FAILED
     app = create_tools_app(services, host=args.host, port=args.port, public_url=args.public_url)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level=args.log_level, http=JsonErrorH11Protocol
+    )
     return EXIT_OK
 
 

@@ -182,11 +182,14 @@ def import_notes(
         if rec.external_id is None
         or current.get(rec.external_id, (None, None)) != (hashes[i], provider.model_id)
     ]
-    vectors = _embed_with_progress(provider, [_text(recs[i]) for i in todo], progress)
-    padded: dict[int, np.ndarray] = {
-        i: pad_to_store(vectors[k], source=recs[i].source or f"record {i + 1}")
-        for k, i in enumerate(todo)
-    }
+    vectors = _embed_with_progress(provider, recs, todo, progress)
+    row_of = {i: k for k, i in enumerate(todo)}
+
+    def padded(i: int) -> np.ndarray | None:  # padded to the store's width only when written
+        k = row_of.get(i)
+        if k is None:
+            return None
+        return pad_to_store(vectors[k], source=recs[i].source or f"record {i + 1}")
 
     with conn.transaction(), vector_cursor(conn) as cur:
         cur.execute(_STAGING_SQL)
@@ -196,9 +199,7 @@ def import_notes(
         ) as copy:
             copy.set_types(["integer", "text", "text", "text", "vector", "text"])
             for i, rec in enumerate(recs):
-                copy.write_row(
-                    (i, rec.external_id, rec.title, rec.content, padded.get(i), hashes[i])
-                )
+                copy.write_row((i, rec.external_id, rec.title, rec.content, padded(i), hashes[i]))
         flags = [row[0] for row in cur.execute(_MERGE_NOTES_SQL, {"owner": owner})]
         cur.execute(_RESOLVE_IDS_SQL, {"owner": owner})
         late = [row[0] for row in cur.execute(_STALE_SQL, {"model": provider.model_id})]
@@ -241,13 +242,23 @@ def _text(rec: NoteInput) -> str:
 
 
 def _embed_with_progress(
-    provider: EmbeddingProvider, texts: list[str], progress: bool | Callable[[int], None]
-):
-    if not texts:
-        return []
-    if callable(progress):
-        return provider.embed(texts, progress=progress)
-    if progress:
-        with Progress(len(texts), "embedding", "note") as bar:
-            return provider.embed(texts, progress=bar.update)
-    return provider.embed(texts)
+    provider: EmbeddingProvider,
+    recs: Sequence[NoteInput],
+    todo: list[int],
+    progress: bool | Callable[[int], None],
+) -> np.ndarray:
+    """Embed the records ``todo``, a few batches at a time (their joined texts never all at once)."""
+    vectors = np.empty((len(todo), provider.dimension), dtype=np.float32)
+    if not todo:
+        return vectors
+    step = max(1, provider.batch_size) * 4
+    bar = Progress(len(todo), "embedding", "note") if progress is True else None
+    report = bar.update if bar is not None else (progress if callable(progress) else None)
+    try:
+        for start in range(0, len(todo), step):
+            part = [_text(recs[i]) for i in todo[start : start + step]]
+            vectors[start : start + len(part)] = provider.embed(part, progress=report)
+    finally:
+        if bar is not None:
+            bar.close()
+    return vectors

@@ -27,7 +27,7 @@ from urllib.parse import quote
 import psycopg
 from psycopg import sql
 
-from workbench.errors import NoteStoreError
+from workbench.errors import NoteStoreError, SettingError
 
 __all__ = [
     "EMBEDDED_DATABASE",
@@ -35,7 +35,9 @@ __all__ = [
     "ENV_HOME",
     "ENV_SHARED_BUFFERS",
     "POSTGRES_VERSION",
+    "RECONNECT_DELAY_MAX_S",
     "ServerStatus",
+    "check_database_url",
     "connect",
     "create_database",
     "create_pool",
@@ -43,6 +45,7 @@ __all__ = [
     "drop_database",
     "embedded_data_dir",
     "embedded_status",
+    "ensure_home",
     "start_embedded",
     "stop_embedded",
     "vector_cursor",
@@ -99,6 +102,50 @@ def workbench_home() -> Path:
     return Path(platformdirs.user_data_dir("workbench", appauthor=False))
 
 
+def ensure_home(home: Path | None = None) -> Path:
+    """The workbench's data folder, created if missing and checked to be a writable folder.
+
+    Raises
+    ------
+    SettingError
+        The folder is a file, cannot be created or is not writable; names ``WORKBENCH_HOME``
+        (or the default folder when it is unset).
+    """
+    folder = home or workbench_home()
+    where = f"{ENV_HOME}={str(folder)!r}" if os.environ.get(ENV_HOME) else f"the folder {folder}"
+    hint = f"set {ENV_HOME} to a writable folder"
+    if folder.exists() and not folder.is_dir():
+        raise SettingError(f"{where} is a file, not a folder; {hint}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SettingError(f"{where} cannot be created ({exc.strerror}); {hint}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SettingError(f"{where} is not writable; {hint}")
+    return folder
+
+
+def check_database_url(url: str, setting: str = ENV_DATABASE_URL) -> str:
+    """``url`` if libpq can parse it (a URL or a ``key=value`` string).
+
+    Raises
+    ------
+    SettingError
+        Naming the setting and libpq's reason (never the URL, which may hold a password).
+    """
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SettingError(
+            f"{setting} is not a PostgreSQL URL (postgresql://user@host:port/db) or key=value "
+            f"string: {reason}"
+        ) from None
+    return url
+
+
 def embedded_data_dir(home: Path | None = None) -> Path:
     """Data folder of the embedded server (``<home>/pgdata``)."""
     return (home or workbench_home()) / "pgdata"
@@ -151,8 +198,7 @@ def start_embedded(home: Path | None = None) -> str:
         If the server cannot be started (the message points at its log file).
     """
     pgserver = _pgserver()
-    data_dir = embedded_data_dir(home)
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    data_dir = embedded_data_dir(ensure_home(home))
     try:
         server = pgserver.get_server(data_dir, cleanup_mode=None, postgres_version=POSTGRES_VERSION)
         info = server.get_postmaster_info()
@@ -244,7 +290,7 @@ def database_url(start: bool = True) -> str:
     """
     env = os.environ.get(ENV_DATABASE_URL)
     if env:
-        return env
+        return check_database_url(env)
     if start:
         return start_embedded()
     status = embedded_status()
@@ -263,7 +309,7 @@ def connect(url: str | None = None, *, autocommit: bool = True) -> psycopg.Conne
     NoteStoreError
         If the server cannot be reached; the message names the URL.
     """
-    target = url or database_url()
+    target = check_database_url(url, "the database URL") if url else database_url()
     try:
         return psycopg.connect(target, autocommit=autocommit)
     except psycopg.OperationalError as exc:
@@ -286,10 +332,14 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8,
     -----
     Use ``with pool.connection() as conn:`` and pass ``conn`` to the note functions. Close the
     pool with ``pool.close()`` when the server stops.
-    """
-    from psycopg_pool import ConnectionPool
 
-    pool = ConnectionPool(
+    While the database is down, the pool retries each lost connection every
+    :data:`RECONNECT_DELAY_MAX_S` at most. psycopg_pool doubles the delay after every failed
+    attempt (1, 2, 4, 8, 16 s ...), so after an outage of half a minute its next attempt could
+    lie 30 s after the database came back, and the first requests then waited for the pool
+    timeout and failed; with the cap they get a connection within 2 s of the restart.
+    """
+    pool = _recovering_pool_class()(
         url or database_url(),
         min_size=min_size,
         max_size=max_size,
@@ -299,6 +349,28 @@ def create_pool(url: str | None = None, *, min_size: int = 1, max_size: int = 8,
     )
     pool.open(wait=True, timeout=kwargs.get("timeout", 30.0))
     return pool
+
+
+RECONNECT_DELAY_MAX_S = 2.0
+"""Longest wait between two attempts of the pool to replace a lost connection [s]."""
+
+
+def _recovering_pool_class():  # -> a ConnectionPool subclass with capped reconnect backoff
+    from psycopg_pool import ConnectionPool
+    from psycopg_pool.base import AttemptWithBackoff
+
+    class CappedAttempt(AttemptWithBackoff):
+        def update_delay(self, now: float) -> None:
+            super().update_delay(now)
+            self.delay = min(self.delay, RECONNECT_DELAY_MAX_S)
+
+    class RecoveringPool(ConnectionPool):
+        def _add_connection(self, attempt, growing: bool = False) -> None:
+            if attempt is None:  # psycopg_pool's hook: the first attempt of a reconnection
+                attempt = CappedAttempt(timeout=self.reconnect_timeout)
+            super()._add_connection(attempt, growing=growing)
+
+    return RecoveringPool
 
 
 def with_database(url: str, database: str) -> str:

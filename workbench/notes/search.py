@@ -39,6 +39,7 @@ from workbench.notes.search_sql import (
     HEADLINE_OPTIONS,
     HIGHLIGHT_START,
     HIGHLIGHT_STOP,
+    SNIPPET_SCAN_CHARS,
     SearchMode,
     build_search_sql,
 )
@@ -91,8 +92,10 @@ class SearchHit:
     title : str or None
         The note's title, HTML-escaped.
     snippet : str
-        A passage of the content, HTML-escaped, with the matched words in ``<b>`` tags (the
-        only markup; keyword and hybrid modes) or the start of the content (semantic mode).
+        A passage of the first 3,000 characters of the content
+        (:data:`~workbench.notes.search_sql.SNIPPET_SCAN_CHARS`), HTML-escaped, with the matched
+        words in ``<b>`` tags (the only markup; keyword and hybrid modes), or the start of the
+        content (semantic mode, or no matched word in that part).
     score : float
         RRF score (keyword or semantic mode: the same formula with one branch) [-].
     keyword_rank, semantic_rank : int or None
@@ -160,6 +163,9 @@ class SearchSettings:
         Lower bound of ``hnsw.ef_search`` (raised to ``semantic_candidates`` when smaller). The
         search breadth sets the recall of the HNSW branch: at 100,000 notes, recall@10 against
         exact search was 0.94 with 50 and 0.995 with 100.
+    statement_timeout_ms : int
+        ``SET LOCAL statement_timeout`` of the search [ms]; PostgreSQL cancels a longer one
+        (``psycopg.errors.QueryCanceled``). 0: no limit.
     """
 
     rrf_k: float = 10.0
@@ -173,6 +179,7 @@ class SearchSettings:
     ef_search_min: int = 100
     figure_bonus: bool = True
     prefer_index_scans: bool = True
+    statement_timeout_ms: int = 0
     stop_words: frozenset[str] = field(default=STOP_WORDS, repr=False)
 
     def __post_init__(self) -> None:
@@ -282,6 +289,7 @@ def search(
         "figures": [w for w in terms if settings.figure_bonus and _FIGURE.fullmatch(w)],
         "hl_chars": HIGHLIGHT_START + HIGHLIGHT_STOP,
         "hl_opts": HEADLINE_OPTIONS,
+        "hl_scan": SNIPPET_SCAN_CHARS,
         "limit": limit,
     }
     if mode != "keyword":
@@ -295,8 +303,14 @@ def search(
         conn.execute(
             "SELECT set_config('hnsw.ef_search', %s, true),"
             " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-            " set_config('enable_seqscan', %s, true)",
-            (str(ef_search), "off" if settings.prefer_index_scans else "on"),
+            " set_config('enable_seqscan', %s, true),"
+            " set_config('statement_timeout',"
+            " coalesce(%s, current_setting('statement_timeout')), true)",
+            (
+                str(ef_search),
+                "off" if settings.prefer_index_scans else "on",
+                str(int(settings.statement_timeout_ms)) if settings.statement_timeout_ms else None,
+            ),
         )
         rows = conn.execute(statement, params).fetchall()
     highlighted = bool(terms) and mode != "semantic"

@@ -19,6 +19,7 @@ Parameters of the statement:
 ``ws``
 ``figures``        the query's figures (numbers with decimals, ``text[]``; empty: plain RRF)
 ``hl_opts``        ``ts_headline`` options (highlight markers)
+``hl_scan``        characters of the content the snippet is taken from (:data:`SNIPPET_SCAN_CHARS`)
 ``limit``          hits returned
 =================  ===========================================================================
 """
@@ -33,6 +34,7 @@ __all__ = [
     "HEADLINE_OPTIONS",
     "HIGHLIGHT_START",
     "HIGHLIGHT_STOP",
+    "SNIPPET_SCAN_CHARS",
     "SearchMode",
     "build_search_sql",
 ]
@@ -48,6 +50,13 @@ HEADLINE_OPTIONS = (
     f"StartSel={HIGHLIGHT_START}, StopSel={HIGHLIGHT_STOP}, MaxWords=30, MinWords=12, "
     'MaxFragments=2, FragmentDelimiter=" ... "'
 )
+
+SNIPPET_SCAN_CHARS = 3000
+"""The snippet is taken from the first 3,000 characters of a note's content (about 450 words).
+``ts_headline`` parses all the text it is given, about 0.4 us per character: over the whole of a
+199,000-character note that is 80 ms per hit, 8 s for 100 hits; over this prefix at most 1.5 ms
+per hit. A note whose matched words all lie further in gets the start of the prefix as its
+snippet. PostgreSQL reads only the first chunks of a long (TOASTed) text for ``left``."""
 
 # -- keyword branch: BM25 from the stored statistics ------------------------------------------
 
@@ -170,7 +179,7 @@ _SNIPPET = {
     # the markers are removed from the content first, so the only ones left are ts_headline's
     True: sql.SQL(
         "coalesce(ts_headline('simple',"
-        " translate(coalesce(n.content, ''), %(hl_chars)s, ''),"
+        " translate(left(coalesce(n.content, ''), %(hl_scan)s), %(hl_chars)s, ''),"
         " (SELECT q FROM headline_query), %(hl_opts)s), {lead})"
     ).format(lead=_LEAD),
     False: _LEAD,

@@ -16,6 +16,11 @@ module              job
 ``schemas``         request and response bodies
 ``errors``          JSON error bodies and the exception-to-status map
 ``tools``           the MCP tool server (``search_notes`` at ``/mcp``)
+``limits``          body size cap and import slots (413, 429), as ASGI middlewares
+``fairness``        each owner's share of the database (per-owner slots)
+``embedder``        background embedding of writes in a low-priority worker process
+``memory``          giving memory back after large requests (glibc), the import memory bound
+``protocol``        uvicorn's h11 protocol answering unparsable requests in JSON
 ==================  ==========================================================================
 """
 

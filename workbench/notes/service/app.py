@@ -14,7 +14,7 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from workbench.notes.service.errors import install_error_handlers
-from workbench.notes.service.limits import BodySizeLimit
+from workbench.notes.service.limits import BodySizeLimit, ImportSlots
 from workbench.notes.service.routers import admin, health, notes
 from workbench.notes.service.services import Services, start_services
 from workbench.notes.service.settings import ServiceSettings
@@ -61,6 +61,9 @@ def create_app(services: Services | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(  # outermost: before the body is parsed
+        ImportSlots, slots=settings.max_imports, drain_bytes=settings.max_body_bytes
+    )
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)

@@ -300,6 +300,10 @@ def load_tokens(
         )
     token = secrets.token_urlsafe(_TOKEN_BYTES)
     principal = Principal(LOCAL_OWNER, admin=True)
+    if not explicit:
+        from workbench.notes.db import ensure_home
+
+        ensure_home(file.parent)  # a clear SettingError naming WORKBENCH_HOME
     if not write_tokens_file(file, [(token, principal)], exclusive=True):
         # another server created it meanwhile: use that one
         for other, other_principal in read_tokens_file(file):

@@ -1,8 +1,13 @@
-"""Dependencies shared by the routers: the services, the caller, a pooled connection."""
+"""Dependencies shared by the routers: the services, the caller, a pooled connection.
+
+:data:`CallerDep` also holds one of the caller's database slots for the request
+(:class:`~.fairness.OwnerSlots`): an owner's requests beyond its share wait for its own earlier
+ones, in the event loop, before they take a worker thread or a connection.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
 import psycopg
@@ -19,6 +24,7 @@ __all__ = [
     "ConnectionDep",
     "ServicesDep",
     "bearer_scheme",
+    "get_caller",
     "get_connection",
     "get_principal",
     "get_services",
@@ -66,7 +72,15 @@ def get_principal(
     return principal
 
 
-CallerDep = Annotated[Principal, Depends(get_principal)]
+async def get_caller(
+    principal: Annotated[Principal, Depends(get_principal)], services: ServicesDep
+) -> AsyncIterator[Principal]:
+    """The caller, holding one of its owner's slots until the response is sent."""
+    async with services.slots.slot(principal.owner):
+        yield principal
+
+
+CallerDep = Annotated[Principal, Depends(get_caller)]
 
 
 def require_admin(principal: CallerDep) -> Principal:

@@ -40,6 +40,7 @@ from workbench.notes.service.schemas import ErrorBody
 
 __all__ = [
     "ERROR_RESPONSES",
+    "HTTP_CODES",
     "ApiError",
     "describe_exception",
     "error_body",
@@ -131,7 +132,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        code = HTTP_CODES.get(exc.status_code, "http_error")
         return _respond(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
     async def _mapped(_: Request, exc: Exception) -> JSONResponse:
@@ -159,12 +160,14 @@ def install_error_handlers(app: FastAPI) -> None:
         app.add_exception_handler(exc_class, _mapped)
 
 
-_HTTP_CODES = {
+HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    429: "too_many_requests",
 }
+"""Error codes of the HTTP statuses that Starlette raises itself."""
 
 
 ERROR_RESPONSES: dict[int | str, dict] = {

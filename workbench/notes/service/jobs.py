@@ -25,6 +25,7 @@ from psycopg import sql
 
 from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.maintenance import REINDEX_LOCK_KEY, reindex
+from workbench.notes.text import MAX_ID_CHARS, text_problem
 
 __all__ = ["KEEP_JOBS", "REINDEX_LOCK_KEY", "ReindexConflict", "ReindexJobs"]
 
@@ -104,7 +105,13 @@ class ReindexJobs:
         self._stop = threading.Event()
 
     def get(self, job_id: str) -> dict | None:
-        """A job's state by id, from whichever process runs or ran it; None if unknown."""
+        """A job's state by id, from whichever process runs or ran it; None if unknown.
+
+        An id the database cannot hold (a NUL character, a lone surrogate, over 512 characters)
+        is unknown without a query.
+        """
+        if len(job_id) > MAX_ID_CHARS or text_problem(job_id, "job id") is not None:
+            return None
         with self._pool.connection() as conn:
             row = conn.execute(_GET, (job_id,)).fetchone()
             if row is None:

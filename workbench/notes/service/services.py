@@ -10,10 +10,16 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+import psycopg
+
 from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.search import MAX_QUERY_CHARS, SearchHit, SearchMode, search
 from workbench.notes.service.auth import LoadedTokens, TokenRegistry, load_tokens
+from workbench.notes.service.embedder import BackgroundEmbedder
+from workbench.notes.service.errors import ApiError
+from workbench.notes.service.fairness import OwnerSlots
 from workbench.notes.service.jobs import ReindexJobs
+from workbench.notes.service.memory import limit_heap_growth
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.startup import describe_url, open_database
 from workbench.notes.text import text_problem
@@ -39,7 +45,12 @@ class Services:
     url : str
         The database URL in use.
     provider : EmbeddingProvider
-        The embedding provider the server owns; every request passes it on explicitly.
+        The embedding provider the server owns; searches embed their query with it.
+    writer : BackgroundEmbedder
+        Embeds the texts of writes (create, replace, import, reindex) in bounded batches on
+        low-priority worker threads (:mod:`.embedder`).
+    slots : OwnerSlots
+        Each owner's share of the database (:mod:`.fairness`).
     """
 
     settings: ServiceSettings
@@ -48,6 +59,8 @@ class Services:
     jobs: ReindexJobs
     url: str
     provider: EmbeddingProvider
+    writer: BackgroundEmbedder
+    slots: OwnerSlots
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -56,6 +69,7 @@ class Services:
             return
         self.closed = True
         self.jobs.shutdown()
+        self.writer.close()
         self.pool.close()
         close = getattr(self.provider, "close", None)  # HTTP providers hold a connection pool
         if close is not None:
@@ -116,27 +130,55 @@ def start_services(
         pool.close()
         raise
     _log.info("note database %s ready; %d API tokens", describe_url(url), len(registry))
-    jobs = ReindexJobs(pool, provider, batch_size=settings.reindex_batch_size)
+    limit_heap_growth()
+    writer = BackgroundEmbedder(provider, workers=settings.embed_workers, nice=settings.embed_nice)
+    jobs = ReindexJobs(pool, writer, batch_size=settings.reindex_batch_size)
     return Services(
-        settings=settings, tokens=registry, pool=pool, jobs=jobs, url=url, provider=provider
+        settings=settings,
+        tokens=registry,
+        pool=pool,
+        jobs=jobs,
+        url=url,
+        provider=provider,
+        writer=writer,
+        slots=OwnerSlots(settings.per_owner_connections),
     )
 
 
 def run_search(
     services: Services, query: str, *, owner: str, limit: int, mode: SearchMode = "hybrid"
 ) -> tuple[list[SearchHit], float]:
-    """Search on a pooled connection; returns the hits and the time taken [ms]."""
+    """Search on a pooled connection; returns the hits and the time taken [ms].
+
+    The statement runs under the service's statement timeout (``WORKBENCH_SEARCH_TIMEOUT_MS``).
+
+    Raises
+    ------
+    ApiError
+        503 ``query_timeout`` when the statement ran longer than the timeout (cancelled).
+    """
     start = time.perf_counter()
-    with services.pool.connection() as conn:
-        hits = search(
-            conn,
-            query,
-            owner=owner,
-            limit=limit,
-            mode=mode,
-            provider=services.provider,
-            settings=services.settings.search,
-        )
+    timeout_ms = services.settings.search_timeout_ms
+    settings = services.settings.search.with_(statement_timeout_ms=timeout_ms)
+    try:
+        with services.pool.connection() as conn:
+            hits = search(
+                conn,
+                query,
+                owner=owner,
+                limit=limit,
+                mode=mode,
+                provider=services.provider,
+                settings=settings,
+            )
+    except psycopg.errors.QueryCanceled as exc:
+        raise ApiError(
+            503,
+            "query_timeout",
+            f"the search ran longer than {timeout_ms} ms (WORKBENCH_SEARCH_TIMEOUT_MS) and was "
+            "cancelled; ask for fewer results (limit) or use more specific words",
+            headers={"Retry-After": "5"},
+        ) from exc
     return hits, (time.perf_counter() - start) * 1e3
 
 

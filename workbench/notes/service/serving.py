@@ -15,6 +15,7 @@ import time
 import uvicorn
 
 from workbench.errors import NoteStoreError
+from workbench.notes.service.protocol import JsonErrorH11Protocol
 
 __all__ = ["ServerThread", "free_port"]
 
@@ -52,7 +53,9 @@ class ServerThread:
         self.host = host
         self.port = port or free_port(host)
         self.start_timeout_s = start_timeout_s
-        config = uvicorn.Config(app, host=host, port=self.port, log_level=log_level)
+        config = uvicorn.Config(
+            app, host=host, port=self.port, log_level=log_level, http=JsonErrorH11Protocol
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="uvicorn", daemon=True)
 

@@ -14,6 +14,14 @@ variable                           default         meaning
 ``WORKBENCH_REINDEX_BATCH_SIZE``   64              notes per reindex batch and transaction
 ``WORKBENCH_MAX_BODY_BYTES``       16777216        largest request body [bytes] (16 MiB); larger
                                                    bodies answer 413 before they are read
+``WORKBENCH_MAX_IMPORTS``          2               imports served at once; more answer 429 with
+                                                   ``Retry-After`` (their body is not kept)
+``WORKBENCH_OWNER_CONNECTIONS``    pool / 4        requests of one owner using the database at
+                                                   once; the owner's others queue behind them
+``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
+                                                   one answers 503 ``query_timeout``
+``WORKBENCH_EMBED_WORKERS``        1               background embedding threads of writes
+``WORKBENCH_EMBED_NICE``           10              their nice value (0: the searches' priority)
 =================================  ==============  ===============================================
 """
 
@@ -24,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from workbench.errors import NoteStoreError
+from workbench.notes.db import check_database_url
 from workbench.notes.search import SearchSettings
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "ServiceSettings"]
@@ -74,6 +83,17 @@ class ServiceSettings:
         Notes per reindex batch (one transaction each).
     max_body_bytes : int
         Largest request body [bytes]; a larger one answers 413 before it is read.
+    max_imports : int
+        Imports served at the same time; more answer 429 (their body is not kept).
+    owner_connections : int or None
+        Requests of one owner that use the database at once (None: a quarter of the pool, at
+        least 1).
+    search_timeout_ms : int
+        Statement timeout of one search [ms] (0: none).
+    embed_workers : int
+        Background embedding threads for the texts of writes.
+    embed_nice : int
+        Nice value of those threads (0 to 19; 0 gives writes the searches' priority).
     search : SearchSettings
         Search tuning of every request (default: the library's defaults).
     """
@@ -84,6 +104,11 @@ class ServiceSettings:
     migrate_on_start: bool = True
     reindex_batch_size: int = 64
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_imports: int = 2
+    owner_connections: int | None = None
+    search_timeout_ms: int = 5000
+    embed_workers: int = 1
+    embed_nice: int = 10
     search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
@@ -97,7 +122,9 @@ class ServiceSettings:
         """
         env = os.environ if env is None else env
         return cls(
-            database_url=env.get("DATABASE_URL") or None,
+            database_url=check_database_url(env["DATABASE_URL"])
+            if env.get("DATABASE_URL")
+            else None,
             db_wait_s=_number(env, "WORKBENCH_DB_WAIT_S", 120.0, minimum=0.0),
             pool_size=int(_number(env, "WORKBENCH_DB_POOL_SIZE", 8, minimum=2)),
             migrate_on_start=_flag(env, "WORKBENCH_MIGRATE_ON_START", True),
@@ -105,7 +132,21 @@ class ServiceSettings:
             max_body_bytes=int(
                 _number(env, "WORKBENCH_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES, minimum=1024)
             ),
+            max_imports=int(_number(env, "WORKBENCH_MAX_IMPORTS", 2, minimum=1)),
+            owner_connections=(
+                int(_number(env, "WORKBENCH_OWNER_CONNECTIONS", 0, minimum=1))
+                if env.get("WORKBENCH_OWNER_CONNECTIONS", "").strip()
+                else None
+            ),
+            search_timeout_ms=int(_number(env, "WORKBENCH_SEARCH_TIMEOUT_MS", 5000, minimum=0)),
+            embed_workers=int(_number(env, "WORKBENCH_EMBED_WORKERS", 1, minimum=1)),
+            embed_nice=min(19, int(_number(env, "WORKBENCH_EMBED_NICE", 10, minimum=0))),
         )
+
+    @property
+    def per_owner_connections(self) -> int:
+        """Requests of one owner that use the database at once [-]."""
+        return self.owner_connections or max(1, self.pool_size // 4)
 
     def with_(self, **changes: object) -> ServiceSettings:
         """A copy with some fields changed."""

@@ -8,7 +8,9 @@ without a valid token is refused with 401 before it reaches the tool. ``GET /hea
 without a token.
 
 The server is stateless (each request stands alone) and answers with JSON, so that any number of
-clients can call it without sessions.
+clients can call it without sessions. It therefore has no event stream to offer: ``GET /mcp``
+(which would open one) answers 405 with ``Allow: POST`` and a JSON error body, before the SDK
+would hold an idle stream open.
 """
 
 from __future__ import annotations
@@ -24,13 +26,15 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from workbench.notes.service.auth import TokenRegistry
-from workbench.notes.service.errors import describe_exception
-from workbench.notes.service.limits import BodySizeLimit
+from workbench.notes.service.errors import HTTP_CODES, describe_exception, error_body
+from workbench.notes.service.limits import BodySizeLimit, answer_json
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
 from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, run_search
 
@@ -97,9 +101,10 @@ def build_tool_server(
         if not 1 <= limit <= MAX_RESULTS:
             raise ToolError(f"limit must be between 1 and {MAX_RESULTS}, got {limit}")
         try:
-            hits, took_ms = await anyio.to_thread.run_sync(
-                lambda: run_search(services, query, owner=access.client_id, limit=limit)
-            )
+            async with services.slots.slot(access.client_id):
+                hits, took_ms = await anyio.to_thread.run_sync(
+                    lambda: run_search(services, query, owner=access.client_id, limit=limit)
+                )
         except Exception as exc:  # the HTTP API's map: say why, never only "error executing"
             status, code, message = describe_exception(exc)
             if status >= 500:
@@ -138,6 +143,7 @@ def create_tools_app(
     inner = server.streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host
     )
+    inner.add_exception_handler(HTTPException, _json_http_error)  # 413 of a chunked body
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -149,4 +155,47 @@ def create_tools_app(
 
     app = Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
     app.add_middleware(BodySizeLimit, max_bytes=services.settings.max_body_bytes)
+    app.add_middleware(NoEventStream, path="/mcp")
     return app
+
+
+async def _json_http_error(_: Request, exc: Exception) -> JSONResponse:
+    """An HTTP error raised inside the MCP application, as the service's JSON error body."""
+    assert isinstance(exc, HTTPException)
+    code = HTTP_CODES.get(exc.status_code, "http_error")
+    return JSONResponse(
+        error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+    )
+
+
+class NoEventStream:
+    """Answer ``GET`` on the stateless MCP endpoint with 405 (no server-sent event stream).
+
+    Parameters
+    ----------
+    app : ASGI application
+    path : str
+        The MCP endpoint.
+    """
+
+    def __init__(self, app: ASGIApp, path: str) -> None:
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection; ``GET`` of the endpoint answers 405 at once."""
+        if (
+            scope["type"] == "http"
+            and scope.get("method") == "GET"
+            and scope["path"].rstrip("/") == self.path
+        ):
+            await answer_json(
+                send,
+                405,
+                "method_not_allowed",
+                "this MCP server is stateless and answers in JSON: send requests with POST; "
+                "it opens no event stream",
+                headers=[(b"allow", b"POST")],
+            )
+            return
+        await self.app(scope, receive, send)

@@ -103,7 +103,7 @@ def create_note(
             body.title,
             body.content,
             external_id=body.external_id,
-            provider=services.provider,
+            provider=services.writer,
         )
     except NoteStoreError as exc:
         if isinstance(exc.__cause__, psycopg.errors.UniqueViolation):
@@ -159,7 +159,7 @@ def import_notes(
                 f"body.notes[{first_seen[rec.external_id]}]",
             )
         first_seen[rec.external_id] = i
-    result = store.import_notes(conn, principal.owner, records, provider=services.provider)
+    result = store.import_notes(conn, principal.owner, records, provider=services.writer)
     return ImportResultOut(**result.__dict__)
 
 
@@ -188,7 +188,7 @@ def replace_note(
         owner=principal.owner,
         title=body.title,
         content=body.content,
-        provider=services.provider,
+        provider=services.writer,
     )
     return _out(note)
 

@@ -1,0 +1,175 @@
+"""Background embedding of writes: a bounded pool of worker processes at a lower CPU priority.
+
+Searches embed their query at once, on the request's thread, with the service's provider. The
+texts of writes (create, replace, import, reindex) go through :class:`BackgroundEmbedder`
+instead: in batches of ``batch_size`` texts (4 by default), one batch at a time per worker
+(``workers``, 1 by default), first come first served. So
+
+* the memory of embedding is bounded by the workers and the batch size, however many writes
+  arrive at once: onnxruntime's working memory for 4 texts of 256 tokens (some 150 MB), given
+  back after every batch, plus the worker's copy of the model;
+* concurrent writes take turns batch by batch, and a write never waits for another to finish;
+* searches keep the CPU: the workers run at nice ``nice`` (10 by default).
+
+Why processes and not threads: on Linux the nice value belongs to each thread
+(``setpriority(2)``, NOTES), so a thread *can* run at nice 10 inside the API process; but the
+thread still takes CPython's global interpreter lock between the model's calls, and a thread the
+scheduler holds back (that is what nice 10 does on busy cores) while it holds that lock stops
+every other thread of the process, the searches included (priority inversion). Measured with a
+nice-10 thread: search p95 842 ms next to writes (335 to 450 ms with the worker process). A worker process
+(``spawn``) has its own interpreter. Because nice is per thread, ``os.nice`` in the worker
+would lower only its main thread, not the BLAS threads numpy started on import: the worker
+sets the value on each of its threads (``setpriority`` on every id of ``/proc/self/task``), then
+loads its own copy of the local model, whose onnxruntime threads inherit it. Under the CFS scheduler a process at nice 10 gets about a tenth of the
+CPU of a nice-0 one competing for the same core, and all of an idle core. A provider other than
+the local model (an HTTP API) is shared as it is on a pool of threads: the pool then only bounds
+how many requests it sends at once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import numpy as np
+
+from workbench.errors import EmbeddingError
+from workbench.notes.embeddings import EmbeddingProvider
+
+__all__ = ["BackgroundEmbedder", "process_nice", "thread_nice"]
+
+_worker: EmbeddingProvider | None = None
+"""The model of a worker process (set by :func:`_start_worker` in that process)."""
+
+
+def thread_nice(tid: int | None = None, pid: int | str = "self") -> int:
+    """The nice value of a thread (Linux ``/proc``; default the caller's thread)."""
+    tid = tid or threading.get_native_id()
+    with open(f"/proc/{pid}/task/{tid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[16])  # field 19 of proc(5); fields[0] is field 3 (state)
+
+
+def process_nice() -> tuple[int, dict[int, int]]:
+    """The id of the calling process and the nice value of each of its threads (Linux)."""
+    tids = [int(t) for t in os.listdir("/proc/self/task")]
+    return os.getpid(), {tid: thread_nice(tid) for tid in tids}
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker when the API process that started it is gone (killed with -9)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _start_worker(model_path: str, tokenizer_path: str, batch_size: int, nice: int) -> None:
+    from workbench.notes.embeddings.local import LocalMiniLMProvider
+
+    global _worker
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="wb-parent").start()
+    if nice:  # every thread already running (numpy's BLAS threads), then the model's inherit it
+        if os.path.isdir("/proc/self/task"):
+            for tid in os.listdir("/proc/self/task"):
+                os.setpriority(os.PRIO_PROCESS, int(tid), nice)
+        else:  # elsewhere nice is a property of the process
+            os.nice(nice)
+    _worker = LocalMiniLMProvider(
+        Path(model_path),
+        Path(tokenizer_path),
+        batch_size=batch_size,
+        allow_spinning=False,
+        release_memory=True,
+    )
+
+
+def _embed_in_worker(texts: list[str]) -> np.ndarray:
+    assert _worker is not None, "worker not started"
+    return _worker._embed_batch(texts)
+
+
+class BackgroundEmbedder(EmbeddingProvider):
+    """An embedding provider that runs ``provider``'s batches on a bounded, low-priority pool.
+
+    Parameters
+    ----------
+    provider : EmbeddingProvider
+        The service's provider (used as it is by searches).
+    workers : int
+        Worker processes, each with its own copy of the local model [-].
+    batch_size : int
+        Texts per batch [-].
+    nice : int
+        Nice value of the workers (0 to 19; higher is lower priority) [-].
+    """
+
+    def __init__(
+        self, provider: EmbeddingProvider, *, workers: int = 1, batch_size: int = 4, nice: int = 10
+    ) -> None:
+        from workbench.notes.embeddings.local import LocalMiniLMProvider
+
+        self.model_id = provider.model_id
+        self.dimension = provider.dimension
+        self.batch_size = batch_size
+        self.inner = provider
+        self.nice = nice
+        self._executor: Executor
+        self._lock = threading.Lock()
+        if isinstance(provider, LocalMiniLMProvider):
+            self._new_pool = lambda: ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(
+                    str(provider.model_path),
+                    str(provider.tokenizer_path),
+                    batch_size,
+                    nice,
+                ),
+            )
+            self._executor = self._new_pool()
+            self.in_process = False
+        else:
+            self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wb-embed")
+            self.in_process = True
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        if self.in_process:
+            return self._executor.submit(self.inner._embed_batch, texts).result()
+        executor = self._executor
+        try:
+            return executor.submit(_embed_in_worker, texts).result()
+        except EmbeddingError:
+            raise
+        except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, once
+            with self._lock:
+                if self._executor is executor:
+                    self._executor = self._new_pool()
+            try:
+                return self._executor.submit(_embed_in_worker, texts).result()
+            except Exception as exc:
+                raise EmbeddingError(
+                    f"{self.model_id}: the background embedding worker failed twice: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+        except Exception as exc:  # a worker that died (BrokenProcessPool) or failed to start
+            raise EmbeddingError(
+                f"{self.model_id}: the background embedding worker failed: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+
+    def worker_nice(self) -> tuple[int, dict[int, int]]:
+        """A worker's process id and the nice value of its threads (for tests and checks)."""
+        if self.in_process:
+            return process_nice()
+        return self._executor.submit(process_nice).result()
+
+    def close(self) -> None:
+        """Drop the queued batches and stop the workers."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
