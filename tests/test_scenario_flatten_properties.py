@@ -34,7 +34,9 @@ def templates(draw: Any) -> dict[str, Any]:
     for name in names:
         ctype = draw(st.sampled_from(CHAIN_TYPES))
         comp: dict[str, Any] = {"name": name, "type": ctype}
-        for factor in draw(st.lists(st.sampled_from(COMPONENT_TYPES[ctype].factors), unique=True)):
+        factors = COMPONENT_TYPES[ctype].factors  # vessels (Receiver, Accumulator) have none
+        chosen = draw(st.lists(st.sampled_from(factors), unique=True)) if factors else []
+        for factor in chosen:
             if draw(st.booleans()):
                 ref = f"p{len(refs)}"
                 refs.append(ref)

@@ -191,12 +191,18 @@ def check_property_bounds(scenario: ScenarioConfig, flat: FlatScenario) -> list[
     issues: list[ScenarioIssue] = []
     for comp in flat.components.values():
         issues.extend(_fan(comp))
-    try:
-        limits = temperature_limits(flat.fluid, flat.fluid_backend)
-    except UnknownFluidError:
-        return issues
-    p_range = pressure_limits(flat.fluid, flat.fluid_backend)
+    ranges: dict[int, tuple[TemperatureLimits, tuple[float, float] | None] | None] = {}
+    for cid in flat.circuits:
+        fluid, backend = flat.fluid_of(cid)
+        try:
+            ranges[cid] = (temperature_limits(fluid, backend), pressure_limits(fluid, backend))
+        except UnknownFluidError:
+            ranges[cid] = None  # reported by the fluid checks
     for comp in flat.components.values():
+        known = ranges.get(comp.circuit)
+        if known is None:
+            continue
+        limits, p_range = known
         if comp.type == "Evaporator":
             t_evap = _number(comp.params, "t_evap_k")
             issues.extend(_superheat(comp, "superheat_k", limits, t_evap))
@@ -214,15 +220,16 @@ def check_property_bounds(scenario: ScenarioConfig, flat: FlatScenario) -> list[
             )
     for i, circuit in enumerate(scenario.circuits):
         state = circuit.initial_state
-        if state is None or state.pressure_bar is None or p_range is None:
+        known = ranges.get(circuit.id)
+        if state is None or state.pressure_bar is None or known is None or known[1] is None:
             continue
         issues.extend(
             _pressure(
                 f"circuits[{i}].initial_state.pressure_bar",
                 "",
                 state.pressure_bar * 1e5,
-                limits.fluid,
-                *p_range,
+                known[0].fluid,
+                *known[1],
             )
         )
     return issues

@@ -19,6 +19,7 @@ import numpy as np
 
 from workbench.components.base import Component
 from workbench.errors import FluidPropertyError
+from workbench.fluids.base import FluidBackend
 from workbench.solver.system import System
 
 __all__ = ["failure_reason", "rejection_problems"]
@@ -97,19 +98,20 @@ def _circuit_problem(
 
 def _pressure_extremes(system: System, x: np.ndarray) -> str | None:
     """Where the last iterate's pressures sit against the fluid's critical and lowest pressure."""
-    fluid = system.fluid
-    p_crit = float(fluid.p_crit)
-    worst: tuple[float, str, str] | None = None
+    worst: tuple[float, str, str, FluidBackend] | None = None
     for name, comp in system.components.items():
+        fluid = system.fluid_of(system.flat.components[name].circuit)
+        p_crit = float(fluid.p_crit)
         for port in comp.ports:
             p = comp.port(x, port).p
             if p >= 0.97 * p_crit and comp.type_name != "GasCooler":
                 share = p / p_crit
                 if worst is None or share > worst[0]:
-                    worst = (share, name, port)
+                    worst = (share, name, port, fluid)
     if worst is None:
         return None
-    share, name, port = worst
+    share, name, port, fluid = worst
+    p_crit = float(fluid.p_crit)
     comp = system.components[name]
     return (
         f"the pressure at {comp.type_name} {name!r} ({port}) rose to {share * p_crit / 1e5:.2f} "
