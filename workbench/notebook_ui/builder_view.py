@@ -141,7 +141,7 @@ class BuilderView:
         self._status.add_class("wb-status")
         self._results = w.HTML()
         self._results.add_class("wb-results")
-        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="820px"))
+        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="1160px"))
         self._chart.add_class("wb-chart")
         self._diagram = w.ToggleButtons(
             options=list(DIAGRAMS),

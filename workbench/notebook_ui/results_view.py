@@ -186,6 +186,9 @@ DIAGRAMS = {"P-h": "plot_ph", "T-s": "plot_ts"}
 def chart_png(result: Any, scenario: Any, *, diagram: str = "P-h", dpi: int = 96) -> bytes:
     """The P-h or T-s diagram of ``result`` as PNG bytes, drawn outside pyplot.
 
+    A scenario with several working fluids (a cascade) gets one panel per fluid
+    (:func:`~workbench.plotting.plot_fluid_panels`).
+
     A figure made by pyplot in a widget callback is also shown by the inline backend (into
     JupyterLab's log console, as no cell is running) and closed by it; a plain
     :class:`~matplotlib.figure.Figure` rendered to bytes here is shown only where the builder
@@ -218,9 +221,15 @@ def chart_png(result: Any, scenario: Any, *, diagram: str = "P-h", dpi: int = 96
 
     if diagram not in DIAGRAMS:
         raise ValueError(f"unknown diagram {diagram!r}; use one of {', '.join(DIAGRAMS)}")
+    from workbench.plotting.common import fluid_groups
+
     plot = getattr(workbench.plotting, DIAGRAMS[diagram])
-    fig = Figure(figsize=(8.0, 5.2), layout="constrained")
-    plot(result, scenario=scenario, ax=fig.add_subplot())
+    if len(fluid_groups(scenario)) > 1:  # a cascade: each circuit on its own fluid's dome
+        fig = Figure(figsize=(12.0, 5.2), layout="constrained")
+        workbench.plotting.plot_fluid_panels(result, scenario, diagram, fig=fig)
+    else:
+        fig = Figure(figsize=(8.0, 5.2), layout="constrained")
+        plot(result, scenario=scenario, ax=fig.add_subplot())
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()
