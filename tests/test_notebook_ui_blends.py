@@ -187,3 +187,17 @@ def test_status_says_tables_are_built_for_a_new_composition(tmp_path, monkeypatc
     assert "valid scenario" in builder._status.value  # and the note goes once they are built
     assert tables_note(["R454B"]) is None  # now on disk: the next solve builds nothing
     assert tables_note(["R134a"]) is None
+
+
+def test_cascade_chart_in_the_builder_has_one_panel_per_fluid():
+    import io
+
+    from matplotlib.image import imread
+
+    builder = ScenarioBuilder(_doc("r744_r290_cascade_v2"))
+    assert [s.title for s in builder._sections][:2] == ["circuit 0: fluid", "circuit 1: fluid"]
+    assert builder._sections[0].rows[("circuits", 0, "fluid")].text.value == "R744"
+    builder.solve(show=True)
+    image = imread(io.BytesIO(builder._chart.value), format="png")
+    height, width = image.shape[:2]
+    assert width > 1.8 * height  # two panels: R744 and R290, each on its own dome
