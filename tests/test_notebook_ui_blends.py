@@ -55,6 +55,11 @@ def test_picking_a_blend_on_the_test_backend_switches_to_coolprop():
     assert "fluid_backend set to CoolProp" in builder._fluid_note.value
     assert builder.issues == []
     assert builder._composition.rows() == [("R32", "68.9"), ("R1234yf", "31.1")]
+    # the backend chosen explicitly is kept: a blend on Test is then an issue
+    issues = builder.set_fluid("R454B", backend="Test")
+    assert any(i.startswith("fluid") and "CoolProp" in i for i in issues), issues
+    builder._backend.value = "CoolProp"
+    assert builder.issues == []
 
 
 def test_a_blend_typed_for_a_circuit_on_the_test_backend_is_an_issue_at_its_path():

@@ -159,16 +159,17 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
         """Set the working fluid and/or its backend; return the issues.
 
-        A blend (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``) on the ``Test`` backend switches
-        the backend to ``CoolProp``, the only one that models blends (the note beside the
-        fluid says so).
+        A blend (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``) chosen while the form is on the
+        ``Test`` backend switches the backend to ``CoolProp``, the only one that models blends
+        (the note beside the fluid says so); a backend given explicitly is kept (a blend on
+        ``Test`` is then an issue at ``fluid``).
         """
         note = ""
         if fluid is not None:
             self._fluid_issue = None
             self.document["fluid"] = fluid
-            current = backend or self.document.get("fluid_backend") or "Test"
-            if str(current).lower() == "test" and needs_coolprop(fluid):
+            current = self.document.get("fluid_backend") or "Test"
+            if backend is None and str(current).lower() == "test" and needs_coolprop(fluid):
                 backend = "CoolProp"
                 note = (
                     f"{fluid} is a blend: fluid_backend set to CoolProp (Test has pure fluids only)"
