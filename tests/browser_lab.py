@@ -334,6 +334,35 @@ class FormTyping:
         assert self.page.evaluate(_FOCUSED_FIELD) == key, f"{key}: focus left while typing"
         self._check_typed(box, key, text, rows)
 
+    def retype_input(
+        self, box: Any, label: str, text: str, *, pause_ms: int = 700, delay_ms: int = 60
+    ) -> None:
+        """As :meth:`retype`, for any text box (the fluid, a composition row): ``box`` a locator.
+
+        Checks that the box keeps the focus while emptied and while typed into, that the
+        form's field rows and the composition editor's rows stay as they were, and that after
+        Tab the box shows exactly ``text``.
+        """
+        rows, blend_rows = self.rows(), self.blend_rows()
+        focused = "el => el === document.activeElement"
+        box.click()
+        self.page.keyboard.press("End")
+        for _ in range(len(box.input_value())):
+            self.page.keyboard.press("Backspace", delay=delay_ms)
+        self.page.wait_for_timeout(pause_ms)
+        assert box.input_value() == "", f"{label}: not emptied"
+        assert box.evaluate(focused), f"{label}: focus left the emptied box"
+        assert self.blend_rows() == blend_rows, f"{label}: composition rows changed when emptied"
+        self.page.keyboard.type(text, delay=delay_ms)
+        assert box.evaluate(focused), f"{label}: focus left while typing"
+        self.page.keyboard.press("Tab")
+        assert box.input_value() == text, f"{label}: the box shows {box.input_value()!r}"
+        assert self.rows() == rows, f"{label}: rows moved"
+
+    def blend_rows(self) -> int:
+        """How many rows the composition editor shows."""
+        return int(self.form.locator(".wb-blend-percent").count())
+
     def select_all_and_type(self, where: Any, key: str, text: str, *, delay_ms: int = 0) -> None:
         """Click, Control+A, type ``text`` over the selection, Tab."""
         rows = self.rows()

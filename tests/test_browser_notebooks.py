@@ -245,6 +245,41 @@ def test_browser_builder_keeps_every_keystroke(notebook, lab):
     assert nb.log_entries() == []
 
 
+def test_browser_builder_blend_composition(notebook, lab):
+    """Choose R454B, edit its composition as a person types, solve; the stored document."""
+    nb = notebook("01_scenario_builder.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    form = nb.page.locator(".wb-builder")
+    typing = FormTyping(nb, form)
+    fluid = form.locator(".wb-fluid input")
+    typing.retype_input(fluid, "fluid", "R454B")
+    nb.wait_idle()
+    percent = form.locator(".wb-blend-percent input")
+    expect(percent).to_have_count(2)
+    expect(form.locator(".wb-blend-component input").nth(1)).to_have_value("R1234yf")
+    expect(percent.nth(0)).to_have_value("68.9")
+    expect(form.locator(".wb-status")).to_have_text("valid scenario")
+    typing.retype_input(percent.nth(0), "row 1 mass %", "72.5")
+    nb.wait_idle()
+    expect(form.locator(".wb-status")).to_contain_text("sum to 103.6, not 100")
+    typing.retype_input(percent.nth(1), "row 2 mass %", "27.5", pause_ms=1500)
+    nb.wait_idle()
+    expect(form.locator(".wb-status")).to_have_text("valid scenario", timeout=60_000)
+    expect(fluid).to_have_value("R32/R1234yf 72.5/27.5")
+    _solve_and_wait(nb)
+    results = form.locator(".wb-results")
+    expect(results).to_contain_text("converged")
+    expect(results).to_contain_text("CoolProp version")
+    expect(form.locator(".wb-coil-temperatures")).to_contain_text("glide")
+    expected = _example("heat_pump_v1")
+    expected["circuits"][0]["components"][3]["air_inlet_temp_c"] = 5.0  # the notebook's edits
+    expected["fluid"] = "R32/R1234yf 72.5/27.5"
+    expected["fluid_backend"] = "CoolProp"
+    _same_json(typing.save("typed/blend.json"), expected)
+    assert nb.log_entries() == []
+
+
 @pytest.mark.parametrize(
     "name", ["02_parameter_sweep", "03_controls_and_couplings", "06_branching_and_exergy"]
 )

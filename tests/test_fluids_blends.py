@@ -21,9 +21,16 @@ def test_blend_names_predefined_and_alias():
     spec = parse_blend("R454B")
     assert spec.components == ("R32", "R1234yf")
     assert spec.mass_fractions == pytest.approx((0.689, 0.311), abs=1e-6)
-    # the pseudo-pure names keep meaning the pseudo-pure fluids; .mix selects the mixture
+    # the zeotropic R407C is the mixture model by its plain name; the near-azeotropes keep
+    # meaning CoolProp's pseudo-pure fluids, and .mix selects their mixture model
     assert resolve_fluid("R407C", "CoolProp") == "R407C"
-    assert resolve_fluid("R407C.mix", "CoolProp") == "R407C.mix"
+    assert resolve_fluid("R-407C", "CoolProp") == "R407C"
+    assert resolve_fluid("R407C.mix", "CoolProp") == "R407C"
+    assert parse_blend("R407C").components == ("R32", "R125", "R134a")
+    for name in ("R410A", "R404A", "R507A"):
+        assert parse_blend(name) is None
+        assert resolve_fluid(name, "CoolProp") == name
+        assert resolve_fluid(name + ".mix", "CoolProp") == name + ".mix"
     for name in ("R452B", "R455A", "R513A", "R448A", "R449A"):
         assert resolve_fluid(name, "CoolProp") == name
 
@@ -89,7 +96,7 @@ def _mass_quality(state, q_mol, spec):
     return q_mol * m_v / (q_mol * m_v + (1 - q_mol) * m_l)
 
 
-@pytest.mark.parametrize("fluid", ["R454B", "R407C.mix"])
+@pytest.mark.parametrize("fluid", ["R454B", "R407C"])
 def test_blend_backend_matches_heos_inside_and_on_the_dome(fluid):
     b = get_backend(fluid, "CoolProp")
     spec, ref = _reference(fluid)
@@ -121,7 +128,7 @@ def test_blend_backend_matches_heos_inside_and_on_the_dome(fluid):
     assert checked >= 40
 
 
-@pytest.mark.parametrize("fluid", ["R454B", "R407C.mix"])
+@pytest.mark.parametrize("fluid", ["R454B", "R407C"])
 def test_blend_backend_single_phase_is_heos(fluid):
     b = get_backend(fluid, "CoolProp")
     _spec, ref = _reference(fluid)
@@ -170,8 +177,10 @@ def test_blend_catalog_and_composition_editor_helpers():
 
     catalog = dict(blend_catalog())
     assert catalog["R454B"] == "R32/R1234yf 68.9/31.1"
-    assert "R407C.mix" in catalog
-    assert "R407C" not in catalog
+    assert "R407C" in catalog
+    assert "R407C.mix" not in catalog
+    assert "R410A.mix" in catalog
+    assert "R410A" not in catalog
     assert {"R448A", "R449A", "R452B", "R455A", "R513A"} <= set(catalog)
     assert all(name.startswith("R") for name in catalog)
     assert compose_blend(["r32", "R1234YF"], [68.9, 31.1]) == "R32/R1234yf 68.9/31.1"

@@ -14,7 +14,7 @@ from workbench.plotting.dome import isotherm_ph, saturation_dome
 
 
 def test_blend_dome_has_bubble_line_below_the_dew_line():
-    fluid = get_backend("R407C.mix", "CoolProp")
+    fluid = get_backend("R407C", "CoolProp")
     dome = saturation_dome(fluid, 2e5, n=20)
     assert dome.t_bubble_k is not None
     glide = dome.t_k - dome.t_bubble_k
@@ -24,7 +24,7 @@ def test_blend_dome_has_bubble_line_below_the_dew_line():
 
 
 def test_blend_isotherm_slopes_through_the_dome():
-    fluid = get_backend("R407C.mix", "CoolProp")
+    fluid = get_backend("R407C", "CoolProp")
     t = 273.15
     h, p = isotherm_ph(fluid, t, 2e5, 20e5)
     p_dew, p_bubble = fluid.p_sat(t), fluid.p_bubble(t)

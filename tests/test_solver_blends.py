@@ -106,7 +106,7 @@ def _hand_cycle(fluid, t_evap, t_cond, superheat, subcooling, eta_s, reference="
     return {"q_evap": q_evap, "q_cond": M_KG_S * (h2 - h3), "power": power, "t4": t4}
 
 
-@pytest.mark.parametrize(("fluid", "reference"), [("R454B", "dew"), ("R407C.mix", "mid")])
+@pytest.mark.parametrize(("fluid", "reference"), [("R454B", "dew"), ("R407C", "mid")])
 def test_blend_fixed_cycle_equals_the_heos_hand_calculation(fluid, reference):
     args = (fluid, 275.15, 318.15, 5.0, 3.0, 0.7)
     result = solve(_fixed_cycle(*args, reference=reference))
@@ -208,10 +208,42 @@ def test_r407c_ua_evaporator_agrees_with_a_300_segment_heos_model(t_dew, h_in, m
     from workbench.components.zones import coil_heat_flow
     from workbench.fluids import get_backend
 
-    fluid = get_backend("R407C.mix", "CoolProp")
+    fluid = get_backend("R407C", "CoolProp")
     p = fluid.p_sat(t_dew)
     zones = coil_heat_flow(fluid, p, h_in, m, t_air, c_air, ua, False)
     assert zones.min_dt > 1.0  # not pinched: the heat flow depends on the model
     assert [z[0] for z in zones.zones] == ["two-phase", "superheated"]
-    q_ref = _segment_model_q("R407C.mix", p, h_in, m, t_air, c_air, ua)
+    q_ref = _segment_model_q("R407C", p, h_in, m, t_air, c_air, ua)
     assert zones.q == pytest.approx(q_ref, rel=5e-3)
+
+
+def test_plain_r407c_solves_as_the_zeotropic_mixture_with_its_glide():
+    result = solve(_fixed_cycle("R407C", 275.15, 318.15, 5.0, 3.0, 0.7))
+    assert result.converged, result.report()
+    evap, cond = result.components["evap"], result.components["cond"]
+    assert evap["glide"] > 5.0
+    assert cond["glide"] > 4.0
+    assert evap["dew_temperature"] == pytest.approx(275.15, abs=1e-6)
+    # the same blend as "R407C.mix": the same composition, the same cycle
+    again = solve(_fixed_cycle("R407C.mix", 275.15, 318.15, 5.0, 3.0, 0.7))
+    assert again.summary["cop_cooling"] == pytest.approx(result.summary["cop_cooling"], rel=1e-12)
+
+
+def test_plain_r410a_stays_coolprops_pseudo_pure_fluid():
+    from CoolProp.CoolProp import PropsSI
+
+    t_e, t_c, sh, sc, eta = 275.15, 318.15, 5.0, 3.0, 0.7
+    result = solve(_fixed_cycle("R410A", t_e, t_c, sh, sc, eta))
+    assert result.converged, result.report()
+    # hand calculation on CoolProp's pseudo-pure R410A (one saturation temperature, no glide)
+    p_e = PropsSI("P", "T", t_e, "Q", 1, "R410A")
+    p_c = PropsSI("P", "T", t_c, "Q", 1, "R410A")
+    h1 = PropsSI("H", "P", p_e, "T", t_e + sh, "R410A")
+    s1 = PropsSI("S", "P", p_e, "T", t_e + sh, "R410A")
+    h2 = h1 + (PropsSI("H", "P", p_c, "S", s1, "R410A") - h1) / eta
+    h3 = PropsSI("H", "P", p_c, "T", t_c - sc, "R410A")
+    s = result.summary
+    assert s["cooling_capacity_w"] == pytest.approx(M_KG_S * (h1 - h3), rel=1e-5)
+    assert s["compressor_power_w"] == pytest.approx(M_KG_S * (h2 - h1), rel=1e-5)
+    evap = result.components["evap"]
+    assert evap.get("glide", 0.0) == pytest.approx(0.0, abs=1e-9)

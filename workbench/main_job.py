@@ -36,7 +36,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def _solve_examples(scenario_files: list[Path], output: Path) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.plotting import plot_ph, plot_ts
+    from workbench.plotting import plot_fluid_panels, plot_ph, plot_ts
+    from workbench.plotting.common import fluid_groups
     from workbench.scenario import flatten, load_scenario
     from workbench.solver import solve
 
@@ -54,8 +55,12 @@ def _solve_examples(scenario_files: list[Path], output: Path) -> int:
             result_path = output / "results" / f"{name}.json"
             result_path.parent.mkdir(parents=True, exist_ok=True)
             result_path.write_text(result.to_json() + "\n")
+            several = len(fluid_groups(scenario)) > 1  # a cascade: one panel per fluid
             for kind, plot in (("ph", plot_ph), ("ts", plot_ts)):
-                fig, _ax = plot(result, scenario=scenario)
+                if several:
+                    fig, _axes = plot_fluid_panels(result, scenario, kind)
+                else:
+                    fig, _ax = plot(result, scenario=scenario)
                 figure_path = output / "figures" / f"{name}_{kind}.png"
                 figure_path.parent.mkdir(parents=True, exist_ok=True)
                 fig.savefig(figure_path, dpi=120, bbox_inches="tight")

@@ -53,6 +53,7 @@ __all__ = [
     "blend_cache_dir",
     "build_tables",
     "load_or_build",
+    "tables_cached",
 ]
 
 TABLE_VERSION = 3
@@ -460,3 +461,26 @@ def load_or_build(
         with contextlib.suppress(OSError):  # a read-only cache: the tables serve this process
             tables.save(path, meta)
     return tables
+
+
+def tables_cached(
+    spec: BlendSpec,
+    cache_dir: Path | None = None,
+    *,
+    n_p: int = N_PRESSURE,
+    n_q: int = N_QUALITY,
+    n_z: int = N_Z,
+) -> bool:
+    """True when the blend's tables are on disk already (a solve will not build them).
+
+    Parameters
+    ----------
+    spec : BlendSpec
+        The blend.
+    cache_dir : Path, optional
+        Folder of the cache (default :func:`blend_cache_dir`).
+    n_p, n_q, n_z : int
+        Grid sizes, as given to :func:`load_or_build`.
+    """
+    meta = _grid_meta(spec, n_p, n_q, n_z)
+    return ((cache_dir or blend_cache_dir()) / _file_name(spec, meta)).is_file()

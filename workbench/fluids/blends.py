@@ -2,10 +2,13 @@
 
 A scenario's ``fluid`` stays a string. Besides a pure fluid it may name a blend:
 
-- a designation of one of CoolProp's predefined mixtures: ``"R454B"``, ``"R407C.mix"``,
-  ``"R-448A"`` (the ``.mix`` suffix is optional, except for the four blends CoolProp also has
-  as pseudo-pure fluids, ``R404A``, ``R407C``, ``R410A``, ``R507A``: without the suffix these
-  keep meaning the pseudo-pure fluid, with it the mixture model with its glide);
+- a designation of one of CoolProp's predefined mixtures: ``"R454B"``, ``"R407C"``,
+  ``"R-448A"`` (the ``.mix`` suffix is optional). Four blends CoolProp also has as
+  pseudo-pure fluids; the plain name means the model a designer naming it expects: the
+  zeotropic ``R407C`` (about 7 K glide) is the mixture model (:data:`MIXTURE_BY_DEFAULT`),
+  the near-azeotropic ``R404A``, ``R410A``, ``R507A`` (glide below 1 K) stay the pseudo-pure
+  fluids (:data:`PSEUDO_PURE`, unchanged results) and ``"R410A.mix"`` selects their
+  mixture model;
 - a custom composition as ASHRAE 34 and data sheets write it, components and **mass**
   percentages: ``"R32/R1234yf 68.9/31.1"``. The percentages must sum to 100 within
   :data:`SUM_TOLERANCE`; the conversion to the mole fractions CoolProp takes is ours
@@ -30,6 +33,7 @@ from functools import cache, lru_cache
 from workbench.errors import UnknownFluidError
 
 __all__ = [
+    "MIXTURE_BY_DEFAULT",
     "PSEUDO_PURE",
     "SUM_TOLERANCE",
     "BlendSpec",
@@ -47,8 +51,13 @@ __all__ = [
 SUM_TOLERANCE = 0.01
 """Mass percentages of a custom blend must sum to 100 within this [percentage points]."""
 
-PSEUDO_PURE = ("R404A", "R407C", "R410A", "R507A")
-"""Blends CoolProp also has as pseudo-pure fluids: the plain name keeps meaning those."""
+PSEUDO_PURE = ("R404A", "R410A", "R507A")
+"""Near-azeotropic blends (glide < 1 K) CoolProp also has as pseudo-pure fluids: the plain name
+means the pseudo-pure fluid, ``"<name>.mix"`` the mixture model."""
+
+MIXTURE_BY_DEFAULT = ("R407C",)
+"""Zeotropic blends CoolProp also has as pseudo-pure fluids: the plain name means the mixture
+model (with its glide), as ``"<name>.mix"`` does."""
 
 _CUSTOM = re.compile(r"^\s*(\S+(?:/\S+)+)\s+([0-9.eE+-]+(?:/[0-9.eE+-]+)+)\s*$")
 _BRACKET = re.compile(r"([^&\[\]]+)\[([^\]]*)\]")
@@ -253,7 +262,7 @@ def _predefined(key: str) -> BlendSpec:
     mole = tuple(float(x) for x in state.get_mole_fractions())
     mass = mole_to_mass(components, mole)
     designation = coolprop_name[:-4]
-    # the four names CoolProp also has as pseudo-pure fluids keep their suffix
+    # the near-azeotropic names whose plain form means the pseudo-pure fluid keep their suffix
     name = coolprop_name if designation in PSEUDO_PURE else designation
     return BlendSpec(name, components, mass, mole, designation)
 
@@ -312,7 +321,10 @@ def is_blend_name(name: str) -> bool:
 
     if is_blend_syntax(name):
         return True
-    return normalise(name) not in _coolprop_names() and normalise(name) in predefined_blends()
+    key = normalise(name)
+    if key not in predefined_blends():
+        return False
+    return key not in _coolprop_names() or key in MIXTURE_BY_DEFAULT
 
 
 @cache
@@ -364,8 +376,9 @@ def blend_catalog() -> list[tuple[str, str]]:
     """Refrigerant blends CoolProp predefines: ``(designation, mass form)``, sorted.
 
     The R4xx and R5xx designations (zeotropic and azeotropic refrigerant blends), e.g.
-    ``("R454B", "R32/R1234yf 68.9/31.1")``; what a fluid choice lists. The four with a
-    pseudo-pure twin are listed under their ``.mix`` name; those CoolProp cannot build (a pair
+    ``("R454B", "R32/R1234yf 68.9/31.1")``; what a fluid choice lists. ``R407C`` is listed
+    under its plain name, the three near-azeotropes with a pseudo-pure twin under their ``.mix``
+    name (``"R410A.mix"``); those CoolProp cannot build (a pair
     without interaction parameters, e.g. R401A) are left out.
     """
     out = []

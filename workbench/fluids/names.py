@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
-from workbench.fluids.blends import is_blend_syntax, parse_blend
+from workbench.fluids.blends import MIXTURE_BY_DEFAULT, is_blend_syntax, parse_blend
 
 __all__ = [
     "ALIASES",
@@ -105,8 +105,9 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
     """Canonical fluid name for a backend, accepting aliases (``R744`` = ``CO2``, ``R-134a``).
 
     CoolProp also takes blends (:mod:`workbench.fluids.blends`): ``"R454B"`` (canonical
-    ``"R454B"``), ``"R407C.mix"`` (the mixture model, canonical ``"R407C.mix"``) and custom
-    mass-percent compositions ``"R32/R1234yf 68.9/31.1"``.
+    ``"R454B"``), ``"R407C"`` (the mixture model, as ``"R407C.mix"``), ``"R410A.mix"`` (the
+    mixture model; plain ``"R410A"`` is CoolProp's pseudo-pure fluid, as are ``"R404A"`` and
+    ``"R507A"``) and custom mass-percent compositions ``"R32/R1234yf 68.9/31.1"``.
 
     Raises
     ------
@@ -130,7 +131,7 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
             )
     else:
         found = _coolprop_names().get(key)
-        if found is not None and not is_blend_syntax(fluid):
+        if found is not None and not is_blend_syntax(fluid) and key not in MIXTURE_BY_DEFAULT:
             return found
         spec = parse_blend(fluid)
         if spec is not None:

@@ -35,7 +35,7 @@ from typing import Any
 
 from workbench.components.catalog import get_spec
 from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
-from workbench.fluids import BACKENDS, available_fluids
+from workbench.notebook_ui.blend_editor import compose_rows, needs_coolprop, tables_note
 from workbench.notebook_ui.builder_view import BuilderView, _refused_html
 from workbench.notebook_ui.document import (
     JsonPath,
@@ -123,6 +123,10 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         self._solved: dict[str, Any] | None = None
         self._solved_scenario: Any = None
         self._sections: list[Section] = []
+        self._fluid_issue: str | None = None
+        self.building_note: str | None = None
+        """What the status said was built first (a blend's tables) at the last check that built
+        any, None if none did."""
         self.widget = self._build()
         self.validate()
 
@@ -153,13 +157,64 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         return self.validate()
 
     def set_fluid(self, fluid: str | None = None, backend: str | None = None) -> list[str]:
-        """Set the working fluid and/or its backend; return the issues."""
+        """Set the working fluid and/or its backend; return the issues.
+
+        A blend (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``) chosen while the form is on the
+        ``Test`` backend switches the backend to ``CoolProp``, the only one that models blends
+        (the note beside the fluid says so); a backend given explicitly is kept (a blend on
+        ``Test`` is then an issue at ``fluid``).
+        """
+        note = ""
         if fluid is not None:
+            self._fluid_issue = None
             self.document["fluid"] = fluid
+            current = self.document.get("fluid_backend") or "Test"
+            if backend is None and str(current).lower() == "test" and needs_coolprop(fluid):
+                backend = "CoolProp"
+                note = (
+                    f"{fluid} is a blend: fluid_backend set to CoolProp (Test has pure fluids only)"
+                )
         if backend is not None:
             self.document["fluid_backend"] = backend
-            self._fluid.options = available_fluids(backend) if backend in BACKENDS else []
+        self._fluid_note.value = message_html(note) if note else ""
         return self.validate()
+
+    def set_composition(self, components: list[str], mass_percent: list[Any]) -> list[str]:
+        """Type a custom blend into the composition editor (components and mass %).
+
+        A valid composition becomes the fluid (its canonical mass form, see
+        :func:`~workbench.fluids.blends.compose_blend`); an invalid one is an issue at
+        ``fluid`` and the fluid keeps its last value.
+        """
+        self._composition.set_rows(list(zip(components, mass_percent)))
+        return self.issues
+
+    def _on_composition(self, rows: list[tuple[str, str]]) -> None:
+        fluid, issue = compose_rows(rows)
+        if fluid is None:
+            self._fluid_issue = issue
+            self.validate()
+        else:
+            self.set_fluid(fluid)
+
+    def set_saturation_reference(self, reference: str | None) -> list[str]:
+        """Set ``saturation_reference`` (``"dew"``, ``"mid"``, ``"bubble"``; None removes it)."""
+        if reference is None:
+            self._edits.remove(self.document, ("saturation_reference",))
+            return self.validate()
+        return self._edit(("saturation_reference",), reference)
+
+    def set_circuit_fluid(
+        self, circuit: int, fluid: str | None, backend: str | None = None
+    ) -> list[str]:
+        """Set (None: remove, the scenario's applies) a circuit's own fluid and backend (v2)."""
+        circuits = self.document.get("circuits") or []
+        if not 0 <= circuit < len(circuits):
+            raise KeyError(f"no circuit {circuit}; the document has {len(circuits)}")
+        self._edit(("circuits", circuit, "fluid"), fluid or None)
+        if backend is not None:
+            self._edit(("circuits", circuit, "fluid_backend"), backend or None)
+        return self.issues
 
     def set_name(self, name: str | None) -> list[str]:
         """Set the scenario name (an empty name is an issue: type a name)."""
@@ -280,6 +335,8 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         from workbench.solver import prepare
 
         problems = [ScenarioIssue(json_path(p), why) for p, why in self._pending.items()]
+        if self._fluid_issue:
+            problems.insert(0, ScenarioIssue("fluid", self._fluid_issue))
         emptied = [json_path(p) for p in self._pending]
         try:
             flat = flatten(load_scenario(self._edits.checked_copy(self.document)))
@@ -290,6 +347,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
             problems.append(ScenarioIssue("", str(exc)))
         else:
             if not problems:
+                self._say_building()
                 try:
                     prepare(flat)
                 except (WorkbenchError, ValueError) as exc:
@@ -304,6 +362,27 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
             self._results.value = _refused_html(len(self.issues))
         self._update_store_button()
         return self.issues
+
+    def _say_building(self) -> None:
+        """Before tables are built (on the first check of a new blend): say so, it takes a while."""
+        building = tables_note(self._coolprop_fluids())
+        if building:
+            self.building_note = building
+            doing = "solving" if self._solve_button.disabled else "checking"
+            self._status.value = message_html(f"{doing}: {building}", "warning")
+            if self._solve_button.disabled:
+                self._results.value = message_html(f"solving... {building}", "info")
+
+    def _coolprop_fluids(self) -> list[str]:
+        """The document's fluids on the CoolProp backend (the scenario's and the circuits')."""
+        doc = self.document
+        default = str(doc.get("fluid_backend") or "Test").lower()
+        out = [str(doc.get("fluid"))] if default == "coolprop" and doc.get("fluid") else []
+        for circuit in doc.get("circuits") or []:
+            backend = str(circuit.get("fluid_backend") or default).lower()
+            if backend == "coolprop" and circuit.get("fluid"):
+                out.append(str(circuit["fluid"]))
+        return out
 
     def _require_valid(self) -> None:
         if self.validate():
@@ -380,6 +459,8 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         self.document = document
         self._edits = FormEdits()
         self._pending = self._edits.pending
+        self._fluid_issue = None
+        self._composition.load(document.get("fluid"))
         self.result, self._solved, self._solved_scenario = None, None, None
         self._refused = False
         self._reset_run_log(label)

@@ -23,10 +23,11 @@ from typing import Any
 import ipywidgets as w
 
 from workbench.errors import ScenarioError, WorkbenchError
-from workbench.fluids import BACKENDS, available_fluids
+from workbench.fluids import BACKENDS
+from workbench.notebook_ui.blend_editor import CompositionEditor, fluid_options
 from workbench.notebook_ui.document import Field, JsonPath, parse_field
 from workbench.notebook_ui.editing import EMPTY_REMOVABLE, EMPTY_VALUE, empty_reason
-from workbench.notebook_ui.form import build_sections
+from workbench.notebook_ui.form import Section, build_sections, circuit_fluid_sections
 from workbench.notebook_ui.results_view import DIAGRAMS, chart_png, message_html
 from workbench.notebook_ui.run import example_scenarios
 
@@ -52,6 +53,7 @@ class BuilderView:
     _refused: bool
     _solved: dict[str, Any] | None
     _solved_scenario: Any
+    _fluid_issue: str | None
 
     @property
     def diagram(self) -> str:
@@ -94,8 +96,25 @@ class BuilderView:
         doc = self.document
         if ("name",) not in self._pending and self._name.value != (doc.get("name") or ""):
             self._name.value = doc.get("name") or ""
-        if self._fluid.value != (doc.get("fluid") or ""):
-            self._fluid.value = doc.get("fluid") or ""
+        self._syncing = True
+        try:
+            backend = doc.get("fluid_backend") or "Test"
+            if backend not in self._backend.options:
+                self._backend.options = [*self._backend.options, backend]
+            if self._backend.value != backend:
+                self._backend.value = backend
+            options = fluid_options(backend)
+            if list(self._fluid.options) != options:
+                self._fluid.options = options
+            if self._fluid.value != (doc.get("fluid") or ""):
+                self._fluid.value = doc.get("fluid") or ""
+            reference = doc.get("saturation_reference") or "dew"
+            if reference in self._reference.options and self._reference.value != reference:
+                self._reference.value = reference
+        finally:
+            self._syncing = False
+        if self._fluid_issue is None:
+            self._composition.load(doc.get("fluid"))
         for section in self._sections:
             section.render(doc, self._pending, self._on_text, self._on_remove)
 
@@ -122,7 +141,7 @@ class BuilderView:
         self._status.add_class("wb-status")
         self._results = w.HTML()
         self._results.add_class("wb-results")
-        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="820px"))
+        self._chart = w.Image(format="png", layout=w.Layout(display="none", max_width="1160px"))
         self._chart.add_class("wb-chart")
         self._diagram = w.ToggleButtons(
             options=list(DIAGRAMS),
@@ -143,15 +162,38 @@ class BuilderView:
         backend = self._backend = w.Dropdown(
             options=options, value=backend_value, description="backend"
         )
+        self._syncing = False
         self._fluid = w.Combobox(
             value=doc.get("fluid", ""),
-            options=available_fluids(backend_value) if backend_value in BACKENDS else [],
+            options=fluid_options(backend_value),
             description="fluid",
             ensure_option=False,
+            placeholder="a fluid or blend (R454B)",
         )
         self._fluid.add_class("wb-fluid")
-        self._fluid.observe(lambda ch: self.set_fluid(fluid=ch["new"]), names="value")
-        backend.observe(lambda ch: self.set_fluid(backend=ch["new"]), names="value")
+        self._fluid.observe(
+            lambda ch: None if self._syncing else self.set_fluid(fluid=ch["new"]), names="value"
+        )
+        backend.observe(
+            lambda ch: None if self._syncing else self.set_fluid(backend=ch["new"]),
+            names="value",
+        )
+        self._fluid_note = w.HTML()
+        self._fluid_note.add_class("wb-fluid-note")
+        self._reference = w.Dropdown(
+            options=["dew", "mid", "bubble"],
+            value=doc.get("saturation_reference") or "dew",
+            description="t_evap/t_cond at",
+            style={"description_width": "110px"},
+            tooltip="saturation_reference: which temperature of a blend's glide t_evap_k and "
+            "t_cond_k name (dew: the AHRI 540 / EN 12900 rating convention)",
+        )
+        self._reference.add_class("wb-saturation-reference")
+        self._reference.observe(
+            lambda ch: None if self._syncing else self.set_saturation_reference(ch["new"]),
+            names="value",
+        )
+        self._composition = CompositionEditor(doc.get("fluid"), self._on_composition)
         self._accordion = w.Accordion()
         self._build_sections()
         self._save_path = w.Text(value="scenario.json", description="save as")
@@ -165,7 +207,9 @@ class BuilderView:
         form = w.VBox(
             [
                 self._open_row(),
-                w.HBox([self._name, self._fluid, backend]),
+                w.HBox([self._name, self._fluid, backend, self._reference]),
+                self._fluid_note,
+                self._composition.widget,
                 self._accordion,
                 self._status,
                 w.HBox([self._solve_button, self._save_path, save]),
@@ -182,18 +226,15 @@ class BuilderView:
 
     def _build_sections(self) -> None:
         """One accordion page per component, template, instance and control loop."""
-        self._sections = build_sections(
+        sections: list[Section] = []
+        if str(self.document.get("schema_version")) == "2":
+            sections = circuit_fluid_sections(lambda: self.document)
+        self._sections = sections + build_sections(
             lambda: self.document, lambda: self._pending, self._addable, self._on_add
         )
         self._accordion.selected_index = None
         self._accordion.children = [s.box for s in self._sections]
         self._accordion.titles = tuple(s.title for s in self._sections)
-        doc = self.document
-        backend = doc.get("fluid_backend") or "Test"
-        if backend not in self._backend.options:
-            self._backend.options = [*self._backend.options, backend]
-        if self._backend.value != backend:
-            self._backend.value = backend
 
     def _open_row(self) -> w.HBox:
         """An example (or any path) to open in this form instead."""

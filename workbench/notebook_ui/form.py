@@ -37,7 +37,7 @@ from workbench.notebook_ui.document import (
     template_param_fields,
 )
 
-__all__ = ["AddRow", "FieldRow", "Section", "build_sections"]
+__all__ = ["AddRow", "FieldRow", "Section", "build_sections", "circuit_fluid_sections"]
 
 
 def _unit_html(spec: Field, value: Any = None) -> str:
@@ -296,3 +296,42 @@ def build_sections(
             )
         )
     return sections
+
+
+def circuit_fluid_sections(document: Callable[[], dict[str, Any]]) -> list[Section]:
+    """One page per circuit of a v2 document: its own ``fluid`` and ``fluid_backend``.
+
+    Both are optional: an empty field means the scenario's fluid (backend) applies, which the
+    placeholder names. A blend needs the CoolProp backend (validation says so at the path).
+    """
+
+    def fields(i: int) -> list[Field]:
+        doc = document()
+        base = ("circuits", i)
+        return [
+            Field(
+                (*base, "fluid"),
+                "fluid",
+                "",
+                "this circuit's working fluid (a pure fluid, a blend such as R454B, or a "
+                "mass-percent composition 'R32/R1234yf 68.9/31.1')",
+                kind="string",
+                empty_means="default",
+                placeholder=f"the scenario's: {doc.get('fluid', '')}",
+            ),
+            Field(
+                (*base, "fluid_backend"),
+                "fluid_backend",
+                "",
+                "property backend of this circuit's fluid (Test or CoolProp)",
+                kind="string",
+                empty_means="default",
+                placeholder=f"the scenario's: {doc.get('fluid_backend') or 'Test'}",
+            ),
+        ]
+
+    out = []
+    for i, circuit in enumerate(document().get("circuits", []) or []):
+        label = circuit.get("name") or circuit.get("id", i)
+        out.append(Section(f"circuit {label}: fluid", lambda i=i: fields(i)))
+    return out

@@ -22,6 +22,7 @@ from typing import Any
 __all__ = [
     "PINCH_WARNING_K",
     "chart_png",
+    "coil_temperatures_html",
     "findings",
     "message_html",
     "pinches",
@@ -115,6 +116,9 @@ def result_html(result: Any, *, stale: bool = False) -> str:
         ("energy balance", _fmt(s.get("energy_balance_w"), 1.0, 3), "W"),
     ]
     rows += [(f"pinch {name}", f"{dt:.2f}", "K") for name, dt in pinches(result)]
+    version = getattr(result, "coolprop_version", None)
+    if version:
+        rows.append(("CoolProp version", html.escape(str(version)), ""))
     table = "".join(
         f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{v}</td><td>{u}</td></tr>"
         for k, v, u in rows
@@ -126,7 +130,46 @@ def result_html(result: Any, *, stale: bool = False) -> str:
     notes = f"<ul class='wb-findings'>{items}</ul>" if items else ""
     return (
         f"<div class='wb-result'><div>{head}</div>{notes}"
-        f"<table class='wb-summary'>{table}</table></div>"
+        f"<table class='wb-summary'>{table}</table>{coil_temperatures_html(result)}</div>"
+    )
+
+
+_COIL_COLUMNS = (
+    ("inlet_temperature", "inlet"),
+    ("bubble_temperature", "bubble"),
+    ("dew_temperature", "dew"),
+    ("glide", "glide"),
+)
+
+
+def coil_temperatures_html(result: Any) -> str:
+    """The coils' refrigerant temperatures: inlet, bubble and dew [°C], glide [K].
+
+    For a blend the evaporator inlet is colder than the dew point by the part of the glide not
+    yet boiled; a pure fluid shows a glide of 0. Empty when no coil reports them.
+    """
+    lines = []
+    for name, out in (result.components or {}).items():
+        if out.get("dew_temperature") is None and out.get("glide") is None:
+            continue
+        cells = []
+        for key, _label in _COIL_COLUMNS:
+            value = out.get(key)
+            if value is None:
+                cells.append("–")
+            elif key == "glide":
+                cells.append(f"{float(value):.2f}")
+            else:
+                cells.append(f"{float(value) - 273.15:.2f}")
+        tds = "".join(f"<td style='text-align:right'>{c}</td>" for c in cells)
+        lines.append(f"<tr><td>{html.escape(name)}</td>{tds}</tr>")
+    if not lines:
+        return ""
+    head = "".join(
+        f"<th>{label} {'K' if key == 'glide' else '°C'}</th>" for key, label in _COIL_COLUMNS
+    )
+    return (
+        f"<table class='wb-coil-temperatures'><tr><th>coil</th>{head}</tr>{''.join(lines)}</table>"
     )
 
 
@@ -142,6 +185,9 @@ DIAGRAMS = {"P-h": "plot_ph", "T-s": "plot_ts"}
 
 def chart_png(result: Any, scenario: Any, *, diagram: str = "P-h", dpi: int = 96) -> bytes:
     """The P-h or T-s diagram of ``result`` as PNG bytes, drawn outside pyplot.
+
+    A scenario with several working fluids (a cascade) gets one panel per fluid
+    (:func:`~workbench.plotting.plot_fluid_panels`).
 
     A figure made by pyplot in a widget callback is also shown by the inline backend (into
     JupyterLab's log console, as no cell is running) and closed by it; a plain
@@ -175,9 +221,15 @@ def chart_png(result: Any, scenario: Any, *, diagram: str = "P-h", dpi: int = 96
 
     if diagram not in DIAGRAMS:
         raise ValueError(f"unknown diagram {diagram!r}; use one of {', '.join(DIAGRAMS)}")
+    from workbench.plotting.common import fluid_groups
+
     plot = getattr(workbench.plotting, DIAGRAMS[diagram])
-    fig = Figure(figsize=(8.0, 5.2), layout="constrained")
-    plot(result, scenario=scenario, ax=fig.add_subplot())
+    if len(fluid_groups(scenario)) > 1:  # a cascade: each circuit on its own fluid's dome
+        fig = Figure(figsize=(12.0, 5.2), layout="constrained")
+        workbench.plotting.plot_fluid_panels(result, scenario, diagram, fig=fig)
+    else:
+        fig = Figure(figsize=(8.0, 5.2), layout="constrained")
+        plot(result, scenario=scenario, ax=fig.add_subplot())
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()

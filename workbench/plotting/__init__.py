@@ -15,6 +15,7 @@ from workbench.plotting.charge import plot_charge, plot_charge_curve
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
+from workbench.plotting.panels import plot_fluid_panels
 from workbench.plotting.ph import plot_ph
 from workbench.plotting.sweeps import plot_sweep
 from workbench.plotting.tables import (
@@ -35,6 +36,7 @@ __all__ = [
     "plot_charge_curve",
     "plot_convergence",
     "plot_exergy",
+    "plot_fluid_panels",
     "plot_parity",
     "plot_ph",
     "plot_sweep",

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from workbench.fluids import FluidBackend, get_backend
 
-__all__ = ["CIRCUIT_COLOURS", "circuit_colour", "fluid_of", "new_axes"]
+__all__ = ["CIRCUIT_COLOURS", "circuit_colour", "fluid_groups", "fluid_of", "new_axes"]
 
 CIRCUIT_COLOURS = (
     "#1f77b4",
@@ -61,6 +61,31 @@ def fluid_of(scenario: Any = None, fluid: FluidBackend | str | None = None) -> F
     if name is None:
         return None
     return get_backend(name, backend_name)
+
+
+def fluid_groups(scenario: Any) -> list[tuple[str, str | None, list[int]]]:
+    """The scenario's working fluids with their circuits: ``(fluid, backend, circuit ids)``.
+
+    In circuit order; one entry for a one-fluid scenario. A v2 document's ``circuits[i].fluid``
+    (and ``fluid_backend``) give a circuit its own fluid (a cascade of R744 under R290); each
+    fluid's circuits are drawn on that fluid's dome.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, FlatScenario, dict, str or path
+        The scenario (a path, JSON string or dict is loaded and validated first).
+    """
+    from workbench.scenario import flatten, load_scenario
+
+    if isinstance(scenario, str | Path | dict):
+        scenario = load_scenario(scenario)
+    flat = scenario if hasattr(scenario, "circuit_fluids") else flatten(scenario)
+    groups: dict[tuple[str, str | None], list[int]] = {}
+    default = (str(flat.fluid), flat.fluid_backend)
+    for circuit in flat.circuits or [0]:
+        key = flat.circuit_fluids.get(circuit, default)
+        groups.setdefault((str(key[0]), key[1]), []).append(int(circuit))
+    return [(fluid, backend, ids) for (fluid, backend), ids in groups.items()]
 
 
 def new_axes(ax: Axes | None, figsize: tuple[float, float] = (8.0, 5.5)) -> tuple[Figure, Axes]:

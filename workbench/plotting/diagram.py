@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import Locator, NullFormatter
 
 from workbench.fluids import FluidBackend
-from workbench.plotting.common import fluid_of, new_axes
+from workbench.plotting.common import circuit_colour, fluid_groups, fluid_of, new_axes
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.dome import Dome, pressure_range, saturation_dome
 from workbench.plotting.labels import LabelPlacer, cluster_points, format_number
@@ -68,6 +68,8 @@ class Diagram:
         Saturation lines from a third of the lowest cycle pressure to the critical point.
     p_range : tuple of float
         Pressure span of the reference lines [Pa].
+    colours : dict
+        Circuit id -> colour, over all circuits of the result (the same on every panel).
     """
 
     fig: Figure
@@ -76,6 +78,7 @@ class Diagram:
     loops: list[CycleLoop]
     dome: Dome | None
     p_range: tuple[float, float] | None
+    colours: dict[int, str] | None = None
 
     @property
     def p_cycle(self) -> np.ndarray:
@@ -99,18 +102,47 @@ class Diagram:
 
 
 def start_diagram(
-    result: Any, scenario: Any, fluid: FluidBackend | str | None, ax: Axes | None
+    result: Any,
+    scenario: Any,
+    fluid: FluidBackend | str | None,
+    ax: Axes | None,
+    circuits: Any = None,
 ) -> Diagram:
-    """Axes, fluid, loops and dome of a diagram of ``result``."""
+    """Axes, fluid, loops and dome of a diagram of ``result``.
+
+    ``circuits`` (circuit ids) limits the diagram to those circuits, drawn on their own fluid
+    (from the scenario) unless ``fluid`` is given. A scenario whose circuits have different
+    fluids, drawn without ``fluid`` or ``circuits``, shows the circuits of its first circuit's
+    fluid (:func:`~workbench.plotting.panels.plot_fluid_panels` draws one panel per fluid):
+    states are never drawn on another fluid's dome.
+    """
     fig, ax = new_axes(ax)
-    backend = fluid_of(scenario, fluid)
     loops = cycle_loops(result)
+    colours = {c: circuit_colour(k) for k, c in enumerate(sorted({lp.circuit for lp in loops}))}
+    backend_name = None
+    if fluid is None and scenario is not None:
+        groups = fluid_groups(scenario)
+        if circuits is not None:
+            wanted = set(circuits)
+            groups = [g for g in groups if wanted & set(g[2])] or groups
+        if len(groups) > 1 or circuits is not None:
+            fluid, backend_name = groups[0][0], groups[0][1]
+            circuits = groups[0][2] if circuits is None else circuits
+    if circuits is not None:
+        keep = set(circuits)
+        loops = [lp for lp in loops if lp.circuit in keep]
+    if isinstance(fluid, str) and backend_name is not None:
+        from workbench.fluids import get_backend
+
+        backend: FluidBackend | None = get_backend(fluid, backend_name)
+    else:
+        backend = fluid_of(scenario, fluid)
     p_cycle = [float(p) for lp in loops for p in lp.p_pa]
     dome = p_range = None
     if backend is not None:
         p_range = pressure_range(backend, p_cycle)
         dome = saturation_dome(backend, p_range[0])
-    return Diagram(fig, ax, backend, loops, dome, p_range)
+    return Diagram(fig, ax, backend, loops, dome, p_range, colours)
 
 
 CRITICAL_STYLE = {"marker": "o", "ms": 6, "mfc": "white", "mec": "0.1", "mew": 1.4, "ls": "none"}

@@ -26,6 +26,7 @@ def draw_cycle(
     xy: XY,
     *,
     segment_points: int = 24,
+    colours: dict[int, str] | None = None,
 ) -> dict[int, str]:
     """Draw each loop's or branch's process paths and its state markers.
 
@@ -38,8 +39,9 @@ def draw_cycle(
     numbered afterwards, once the limits are set
     (:func:`workbench.plotting.diagram.number_states`).
     """
-    circuits = sorted({loop.circuit for loop in loops})
-    colours = {c: circuit_colour(k) for k, c in enumerate(circuits)}
+    if colours is None:  # ``colours``: a circuit keeps its colour on every panel of a figure
+        circuits = sorted({loop.circuit for loop in loops})
+        colours = {c: circuit_colour(k) for k, c in enumerate(circuits)}
     labelled: set[int] = set()
     for loop in loops:
         colour = colours[loop.circuit]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,7 @@ def plot_ph(
     isotherms_c: list[float] | None = None,
     numbers: bool = True,
     title: str | None = None,
+    circuits: Collection[int] | None = None,
 ) -> tuple[Figure, Axes]:
     """P-h diagram: saturation dome, isotherms and the solved cycle.
 
@@ -131,6 +133,11 @@ def plot_ph(
         one spot share a label (``1/5``).
     title : str, optional
         Axes title; by default the scenario name.
+    circuits : collection of int, optional
+        Draw only these circuits (ids), on their own fluid's dome. A scenario whose circuits
+        have different fluids (a cascade) is drawn, without ``circuits`` or ``fluid``, with the
+        circuits of its first circuit's fluid;
+        :func:`~workbench.plotting.panels.plot_fluid_panels` draws every fluid's panel.
 
     Returns
     -------
@@ -141,7 +148,7 @@ def plot_ph(
         isotherms ``"isotherm-<T>C"`` (labelled inline, gid ``"isotherm-label-<T>C"``), each
         circuit ``"cycle-<id>"``; the legend sits under the axes.
     """
-    d = start_diagram(result, scenario, fluid, ax)
+    d = start_diagram(result, scenario, fluid, ax, circuits)
     ax = d.ax
     ax.set_yscale("log")
     isotherms: list[tuple[float, np.ndarray, np.ndarray]] = []
@@ -170,7 +177,7 @@ def plot_ph(
             isotherms.append((t_c, h_kj, p_bar))
         if isotherms:
             extra.append(reference_handle("isotherms (labelled in °C)"))
-    colours = draw_cycle(ax, d.loops, d.backend, _xy_ph)
+    colours = draw_cycle(ax, d.loops, d.backend, _xy_ph, colours=d.colours)
     ax.set_xlabel("specific enthalpy h [kJ/kg]")
     ax.set_ylabel("pressure p [bar]")
     limits = _limits(d)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,7 @@ def plot_ts(
     isobars_bar: list[float] | None = None,
     numbers: bool = True,
     title: str | None = None,
+    circuits: Collection[int] | None = None,
 ) -> tuple[Figure, Axes]:
     """T-s diagram: saturation dome, isobars and the solved cycle.
 
@@ -97,6 +99,11 @@ def plot_ts(
         Number the states in flow order; states on one spot share a label (``1/5``).
     title : str, optional
         Axes title; by default the scenario name.
+    circuits : collection of int, optional
+        Draw only these circuits (ids), on their own fluid's dome. A scenario whose circuits
+        have different fluids (a cascade) is drawn, without ``circuits`` or ``fluid``, with the
+        circuits of its first circuit's fluid;
+        :func:`~workbench.plotting.panels.plot_fluid_panels` draws every fluid's panel.
 
     Returns
     -------
@@ -106,7 +113,7 @@ def plot_ts(
         the dome in a condenser, an isenthalp in a valve), computed from the backend. Isobars
         (gid ``"isobar-<p>bar"``) are labelled inline in bar (gid ``"isobar-label-<p>bar"``).
     """
-    d = start_diagram(result, scenario, fluid, ax)
+    d = start_diagram(result, scenario, fluid, ax, circuits)
     ax = d.ax
     isobars: list[tuple[float, np.ndarray, np.ndarray]] = []
     extra = []
@@ -141,7 +148,7 @@ def plot_ts(
             isobars.append((float(p_bar), s / 1e3, kelvin_to_celsius(t)))
         if isobars:
             extra.append(reference_handle("isobars (labelled in bar)"))
-    colours = draw_cycle(ax, d.loops, d.backend, _xy_ts)
+    colours = draw_cycle(ax, d.loops, d.backend, _xy_ts, colours=d.colours)
     ax.set_xlabel("specific entropy s [kJ/(kg K)]")
     ax.set_ylabel("temperature T [°C]")
     limits = _limits(d)
