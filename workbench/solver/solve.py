@@ -260,27 +260,38 @@ def _chord_corrected(
 def _start_from_vector(
     system: System, warm: np.ndarray
 ) -> tuple[np.ndarray, bool, np.ndarray | None, np.ndarray | None]:
-    """A bare vector (a sweep's predictor): itself, or the guess where that is cheap and closer.
+    """A bare vector (a sweep's predictor): itself, or the guess when that starts closer.
 
-    A sweep tries its own fallbacks (the last solution, then the scenario's guess), so the
-    spec-derived guess is computed here only for systems it solves outright (no UA coils, no
-    control loops or couplings), where it is cheap.
+    The two are compared by their largest scaled residual (one evaluation each) wherever the
+    guess is cheap or the solve is not part of a sweep: systems solved outright (no UA coils,
+    no control loops or couplings), and any system that has not kept a Jacobian (a new one:
+    ``solve(doc, initial=x)``). A prepared system in a sweep (it keeps its last Jacobian) takes
+    the vector as it is: the sweep tries its own fallbacks (the last solution, then the
+    scenario's guess) and its speed comes from not computing the guess at every point.
     """
     f_warm = safe_residuals(system, warm)
     if f_warm is None:
-        guess = initial_guess(system)
-        return guess, False, None, guess
+        cold = initial_guess(system)
+        return cold, False, None, cold
     explicit = len(system.blocks) == len(system.components) and not any(
         getattr(c, "ua_mode", False) for c in system.components.values()
     )
-    if explicit:
-        x0 = initial_guess(system)
-        f_guess = safe_residuals(system, x0)
-        if f_guess is not None and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm)):
-            return x0, False, f_guess, x0
+    guess: np.ndarray | None = None
+    if explicit or system.last_jacobian is None:
+        try:
+            guess = initial_guess(system)
+        except (SpecificationError, FluidPropertyError):  # no spec start: the vector may do
+            guess = None
+        f_guess = safe_residuals(system, guess) if guess is not None else None
+        if (
+            guess is not None
+            and f_guess is not None
+            and np.max(np.abs(f_guess)) <= np.max(np.abs(f_warm))
+        ):
+            return guess.copy(), False, f_guess, guess
     # reuse a Jacobian only where the system kept one (a prepared system in a sweep): Broyden's
     # updates of a Jacobian computed afresh at a neighbour's solution cost an iteration
-    return warm.copy(), system.last_jacobian is not None, f_warm, None
+    return warm.copy(), system.last_jacobian is not None, f_warm, guess
 
 
 def _run_strategy(
