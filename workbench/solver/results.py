@@ -128,6 +128,9 @@ class SolveResult:
         The spec-derived starting point at this result's parameters [SI] (empty when it could
         not be computed): a warm start from this result moves :attr:`x` by how that guess
         moves with the new parameters.
+    jacobian : ndarray, sparse matrix or None
+        The scaled Jacobian of the solve's last Newton step (near :attr:`x`), or None: a warm
+        start from this result corrects its predicted start by one chord step with it.
     var_names, eq_names : list of str
         Names of the unknowns and equations.
     edge_states : list of EdgeState
@@ -170,6 +173,7 @@ class SolveResult:
     strategy_log: list[str] = field(default_factory=list)
     x: np.ndarray = field(default_factory=lambda: np.zeros(0))
     guess: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    jacobian: Any = None
     var_names: list[str] = field(default_factory=list)
     eq_names: list[str] = field(default_factory=list)
     scenario_name: str | None = None
