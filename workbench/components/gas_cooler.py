@@ -77,17 +77,19 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
     TemperatureTable,
     gas_cooler_heat_flow,
+    required_conductance,
 )
 from workbench.components.profile import (
     ProfileCheck,
@@ -169,6 +171,7 @@ class GasCooler(Component):
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()
+        self._linear: _Linearisation | None = None
 
     @property
     def pressure_set(self) -> int:
@@ -212,10 +215,10 @@ class GasCooler(Component):
             return dp
         return dp * m * abs(m) / float(m_nom) ** 2
 
-    def model(self, x: np.ndarray) -> GasCoolerResult:
-        """The discretised UA model at the current inlet state (UA mode)."""
+    def model_inputs(self, x: np.ndarray) -> tuple[float, ...]:
+        """``(p_in, h_in, m, dp, UA, T_sec,in, C_sec)`` of the UA model at ``x`` [SI]."""
         inlet = self.port(x, "inlet")
-        key = (
+        return (
             inlet.p,
             inlet.h,
             inlet.m,
@@ -224,15 +227,43 @@ class GasCooler(Component):
             self.t_sec_in,
             self.secondary_capacity_rate(),
         )
+
+    def required_ua(self, key: tuple[float, ...], q: float) -> float:
+        """Conductance [W/K] the model needs for ``q`` [W] at inputs ``key`` (model_inputs)."""
+        p, h, m, dp, _ua, t_sec, c_sec = key
+        return required_conductance(
+            self.fluid,
+            p,
+            dp,
+            h,
+            m,
+            t_sec,
+            c_sec,
+            q,
+            segments=int(self.params["profile_segments"]),
+            tables=self._tables,
+        )
+
+    def model(self, x: np.ndarray) -> GasCoolerResult:
+        """The discretised UA model at the current inlet state (UA mode).
+
+        While :meth:`jacobian` runs, a state other than the linearisation point gets the heat
+        flow of the implicit function theorem instead of a root-find (see :meth:`jacobian`).
+        """
+        key = self.model_inputs(x)
         cached = self._results.get(key)
         if cached is not None:
             return cached
+        if self._linear is not None:
+            linear = self._linear.heat_flow(self, key)
+            if linear is not None:
+                return linear
         result = gas_cooler_heat_flow(
             self.fluid,
-            inlet.p,
+            key[0],
             key[3],
-            inlet.h,
-            inlet.m,
+            key[1],
+            key[2],
             self.t_sec_in,
             key[6],
             key[4],
@@ -245,6 +276,28 @@ class GasCooler(Component):
         while len(self._results) > TABLE_CACHE_SIZE:
             self._results.popitem(last=False)
         return result
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Differences over the local unknowns, the heat flow through the root by the IFT.
+
+        The model's heat flow ``Q`` solves ``G(Q, u) = UA_req(Q, u) - UA(u) = 0``, ``u`` the
+        inputs (inlet state, mass flow, pressure drop, conductance, secondary stream). At a
+        perturbed column the heat flow is ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
+        (dG/dQ)`` (the implicit function theorem, ``dG/dQ`` by a difference at the solved
+        ``Q``): one profile evaluation per column instead of a root-find. A column that moves
+        the pressure or the inlet enthalpy still needs that state's temperature table (built
+        once and kept by its key).
+        """
+        if self.ua_mode:
+            key = self.model_inputs(x)
+            base = self.model(x)
+            self._linear = _Linearisation.at(self, key, base)
+        try:
+            return super().jacobian(x, f0, step)
+        finally:
+            self._linear = None
 
     def correlation_inputs(self, x: np.ndarray) -> tuple[float, float]:
         """Outlet and evaporating temperature [degC] the pressure correlation reads."""
@@ -440,3 +493,44 @@ class GasCooler(Component):
                     f"{t_out:.1f} C (fitted {o_lo:g}..{o_hi:g} C)"
                 )
         return notes
+
+
+class _Linearisation:
+    """The gas cooler's heat flow linearised through its root at one state (IFT)."""
+
+    def __init__(
+        self, key: tuple[float, ...], base: GasCoolerResult, g0: float, g_q: float
+    ) -> None:
+        self.key, self.base, self.g0, self.g_q = key, base, g0, g_q
+
+    @classmethod
+    def at(
+        cls, cooler: GasCooler, key: tuple[float, ...], base: GasCoolerResult
+    ) -> _Linearisation | None:
+        """The linearisation at inputs ``key`` and solved ``base``, or None (no heat flow)."""
+        q = base.q
+        if not q > 0.0:
+            return None
+        dq = 1e-6 * q
+        g0 = cooler.required_ua(key, q) - key[4]
+        g_lo = cooler.required_ua(key, q - dq) - key[4]
+        if not (math.isfinite(g0) and math.isfinite(g_lo)) or g0 == g_lo:
+            return None
+        return cls(key, base, g0, (g0 - g_lo) / dq)
+
+    def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
+        """The linearised result at inputs ``key`` (None: off the model's range there)."""
+        q0 = self.base.q
+        g1 = cooler.required_ua(key, q0) - key[4]
+        if not math.isfinite(g1):
+            return None
+        q = q0 - (g1 - self.g0) / self.g_q
+        m, t_sec, c_sec = key[2], key[5], key[6]
+        return GasCoolerResult(
+            q,
+            key[1] - q / m,
+            t_sec + q / c_sec,
+            self.base.min_dt,
+            self.base.q_max,
+            self.base.segments,
+        )
