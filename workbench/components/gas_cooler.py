@@ -90,6 +90,7 @@ from workbench.components.gas_cooler_model import (
     TemperatureTable,
     gas_cooler_heat_flow,
     required_conductance,
+    table_of,
 )
 from workbench.components.profile import (
     ProfileCheck,
@@ -228,8 +229,14 @@ class GasCooler(Component):
             self.secondary_capacity_rate(),
         )
 
-    def required_ua(self, key: tuple[float, ...], q: float) -> float:
-        """Conductance [W/K] the model needs for ``q`` [W] at inputs ``key`` (model_inputs)."""
+    def required_ua(
+        self, key: tuple[float, ...], q: float, near: TemperatureTable | None = None
+    ) -> float:
+        """Conductance [W/K] the model needs for ``q`` [W] at inputs ``key`` (model_inputs).
+
+        ``near``: a table at the same pressures whose inlet node is moved to the inlet
+        enthalpy (see :func:`~workbench.components.gas_cooler_model.required_conductance`).
+        """
         p, h, m, dp, _ua, t_sec, c_sec = key
         return required_conductance(
             self.fluid,
@@ -242,7 +249,14 @@ class GasCooler(Component):
             q,
             segments=int(self.params["profile_segments"]),
             tables=self._tables,
+            near=near,
         )
+
+    def table(self, key: tuple[float, ...]) -> TemperatureTable | None:
+        """The model's temperature table at inputs ``key`` (model_inputs), None without flow."""
+        p, h, m, dp, _ua, t_sec, c_sec = key
+        segments = int(self.params["profile_segments"])
+        return table_of(self.fluid, p, dp, h, m, t_sec, c_sec, segments, self._tables)
 
     def model(self, x: np.ndarray) -> GasCoolerResult:
         """The discretised UA model at the current inlet state (UA mode).
@@ -286,9 +300,9 @@ class GasCooler(Component):
         inputs (inlet state, mass flow, pressure drop, conductance, secondary stream). At a
         perturbed column the heat flow is ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
         (dG/dQ)`` (the implicit function theorem, ``dG/dQ`` by a difference at the solved
-        ``Q``): one profile evaluation per column instead of a root-find. A column that moves
-        the pressure or the inlet enthalpy still needs that state's temperature table (built
-        once and kept by its key).
+        ``Q``): one profile evaluation per column instead of a root-find. The inlet-enthalpy
+        column keeps the table's nodes and moves only its inlet node (one flash); a column
+        that moves the pressure needs that pressure's table (built once, kept by its key).
         """
         if self.ua_mode:
             key = self.model_inputs(x)
@@ -499,9 +513,14 @@ class _Linearisation:
     """The gas cooler's heat flow linearised through its root at one state (IFT)."""
 
     def __init__(
-        self, key: tuple[float, ...], base: GasCoolerResult, g0: float, g_q: float
+        self,
+        key: tuple[float, ...],
+        base: GasCoolerResult,
+        g0: float,
+        g_q: float,
+        table: TemperatureTable | None,
     ) -> None:
-        self.key, self.base, self.g0, self.g_q = key, base, g0, g_q
+        self.key, self.base, self.g0, self.g_q, self.table = key, base, g0, g_q, table
 
     @classmethod
     def at(
@@ -516,12 +535,14 @@ class _Linearisation:
         g_lo = cooler.required_ua(key, q - dq) - key[4]
         if not (math.isfinite(g0) and math.isfinite(g_lo)) or g0 == g_lo:
             return None
-        return cls(key, base, g0, (g0 - g_lo) / dq)
+        return cls(key, base, g0, (g0 - g_lo) / dq, cooler.table(key))
 
     def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
         """The linearised result at inputs ``key`` (None: off the model's range there)."""
         q0 = self.base.q
-        g1 = cooler.required_ua(key, q0) - key[4]
+        same_pressures = key[0] == self.key[0] and key[3] == self.key[3]
+        near = self.table if same_pressures and key[1] != self.key[1] else None
+        g1 = cooler.required_ua(key, q0, near) - key[4]
         if not math.isfinite(g1):
             return None
         q = q0 - (g1 - self.g0) / self.g_q

@@ -40,6 +40,7 @@ __all__ = [
     "TemperatureTable",
     "gas_cooler_heat_flow",
     "required_conductance",
+    "table_of",
 ]
 
 TABLE_CACHE_SIZE = 16
@@ -383,6 +384,7 @@ def required_conductance(
     q: float,
     segments: int = 40,
     tables: OrderedDict[tuple[float, ...], TemperatureTable] | None = None,
+    near: TemperatureTable | None = None,
 ) -> float:
     """Conductance [W/K] the discretised gas cooler needs to transfer ``q`` [W].
 
@@ -390,10 +392,46 @@ def required_conductance(
     finds, with the same table (and table cache); ``inf`` at or past a pinch, or when no heat
     can flow. The Jacobian differentiates through the root with it (implicit function
     theorem), so no root-find runs per column. Parameters as for
-    :func:`gas_cooler_heat_flow`.
+    :func:`gas_cooler_heat_flow`, and:
+
+    Parameters
+    ----------
+    near : TemperatureTable, optional
+        The table of a nearby inlet enthalpy at the same pressures: its nodes are kept and
+        only the inlet node moves to ``h_in`` (one flash per isobar instead of a new table;
+        the derivative of the discretised model with its nodes held, which differs from
+        rebuilding the nodes by the change of the discretisation error). Ignored when
+        ``h_in`` is not above the table's second-highest node.
     """
-    setup = _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables)
-    if setup.table is None or not 0.0 < q < setup.q_hi:
+    table: TemperatureTable | None = None
+    if near is not None and len(near.h) > 2 and near.h[-2] < h_in:
+        t_in = float(fluid.T_ph(p_in, h_in))
+        t_out = t_in if dp == 0.0 else float(fluid.T_ph(p_in - dp, h_in))
+        table = TemperatureTable(
+            [*near.h[:-1], h_in], [*near.t_in[:-1], t_in], [*near.t_out[:-1], t_out], near.kinks
+        )
+        q_hi = min((t_in - t_sec_in) * c_sec, m * (h_in - near.h[0]))
+        if c_sec <= 0.0 or m <= 0.0:
+            table = None
+    else:
+        setup = _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables)
+        table, q_hi = setup.table, setup.q_hi
+    if table is None or not 0.0 < q < q_hi:
         return math.inf
-    total, smallest = _profile_function(setup.table, h_in, m, t_sec_in, c_sec)(q)
+    total, smallest = _profile_function(table, h_in, m, t_sec_in, c_sec)(q)
     return math.inf if smallest <= 0.0 else total
+
+
+def table_of(
+    fluid: FluidBackend,
+    p_in: float,
+    dp: float,
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    segments: int,
+    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None,
+) -> TemperatureTable | None:
+    """The temperature table :func:`gas_cooler_heat_flow` uses at these inputs (None: no flow)."""
+    return _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables).table
