@@ -64,6 +64,11 @@ infinite, so temperatures never cross on the model's profile; ``min_temperature_
 is the smallest ``dT_j`` of the solved profile, and the solved states are checked again on a
 finer grid (:mod:`workbench.components.profile`).
 
+**Jacobian** (:meth:`GasCooler.jacobian`): differences over the local unknowns, with the
+heat flow at a perturbed column moved from the solved one by the implicit function theorem
+(``dQ = -(G(Q, u') - G(Q, u)) / (dG/dQ)``, ``G = UA_req - UA``) instead of a new root-find;
+the inlet-enthalpy column keeps the table's nodes and moves only the inlet node.
+
 Below the critical pressure the same model condenses (the saturation points become nodes), so
 a transcritical cycle that drops subcritical at low secondary temperatures still solves.
 
