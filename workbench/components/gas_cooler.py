@@ -82,20 +82,18 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 
 import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.fan_ua import fan_scaled_ua
+from workbench.components.gas_cooler_jacobian import Linearisation
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
     TemperatureTable,
     gas_cooler_heat_flow,
-    required_conductance,
-    table_of,
 )
 from workbench.components.profile import (
     ProfileCheck,
@@ -177,7 +175,7 @@ class GasCooler(Component):
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()
-        self._linear: _Linearisation | None = None
+        self._linear: Linearisation | None = None
 
     @property
     def pressure_set(self) -> int:
@@ -234,35 +232,6 @@ class GasCooler(Component):
             self.secondary_capacity_rate(),
         )
 
-    def required_ua(
-        self, key: tuple[float, ...], q: float, near: TemperatureTable | None = None
-    ) -> float:
-        """Conductance [W/K] the model needs for ``q`` [W] at inputs ``key`` (model_inputs).
-
-        ``near``: a table at the same pressures whose inlet node is moved to the inlet
-        enthalpy (see :func:`~workbench.components.gas_cooler_model.required_conductance`).
-        """
-        p, h, m, dp, _ua, t_sec, c_sec = key
-        return required_conductance(
-            self.fluid,
-            p,
-            dp,
-            h,
-            m,
-            t_sec,
-            c_sec,
-            q,
-            segments=int(self.params["profile_segments"]),
-            tables=self._tables,
-            near=near,
-        )
-
-    def table(self, key: tuple[float, ...]) -> TemperatureTable | None:
-        """The model's temperature table at inputs ``key`` (model_inputs), None without flow."""
-        p, h, m, dp, _ua, t_sec, c_sec = key
-        segments = int(self.params["profile_segments"])
-        return table_of(self.fluid, p, dp, h, m, t_sec, c_sec, segments, self._tables)
-
     def model(self, x: np.ndarray) -> GasCoolerResult:
         """The discretised UA model at the current inlet state (UA mode).
 
@@ -312,7 +281,7 @@ class GasCooler(Component):
         if self.ua_mode:
             key = self.model_inputs(x)
             base = self.model(x)
-            self._linear = _Linearisation.at(self, key, base)
+            self._linear = Linearisation.at(self, key, base)
         try:
             return super().jacobian(x, f0, step)
         finally:
@@ -512,51 +481,3 @@ class GasCooler(Component):
                     f"{t_out:.1f} C (fitted {o_lo:g}..{o_hi:g} C)"
                 )
         return notes
-
-
-class _Linearisation:
-    """The gas cooler's heat flow linearised through its root at one state (IFT)."""
-
-    def __init__(
-        self,
-        key: tuple[float, ...],
-        base: GasCoolerResult,
-        g0: float,
-        g_q: float,
-        table: TemperatureTable | None,
-    ) -> None:
-        self.key, self.base, self.g0, self.g_q, self.table = key, base, g0, g_q, table
-
-    @classmethod
-    def at(
-        cls, cooler: GasCooler, key: tuple[float, ...], base: GasCoolerResult
-    ) -> _Linearisation | None:
-        """The linearisation at inputs ``key`` and solved ``base``, or None (no heat flow)."""
-        q = base.q
-        if not q > 0.0:
-            return None
-        dq = 1e-6 * q
-        g0 = cooler.required_ua(key, q) - key[4]
-        g_lo = cooler.required_ua(key, q - dq) - key[4]
-        if not (math.isfinite(g0) and math.isfinite(g_lo)) or g0 == g_lo:
-            return None
-        return cls(key, base, g0, (g0 - g_lo) / dq, cooler.table(key))
-
-    def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
-        """The linearised result at inputs ``key`` (None: off the model's range there)."""
-        q0 = self.base.q
-        same_pressures = key[0] == self.key[0] and key[3] == self.key[3]
-        near = self.table if same_pressures and key[1] != self.key[1] else None
-        g1 = cooler.required_ua(key, q0, near) - key[4]
-        if not math.isfinite(g1):
-            return None
-        q = q0 - (g1 - self.g0) / self.g_q
-        m, t_sec, c_sec = key[2], key[5], key[6]
-        return GasCoolerResult(
-            q,
-            key[1] - q / m,
-            t_sec + q / c_sec,
-            self.base.min_dt,
-            self.base.q_max,
-            self.base.segments,
-        )
