@@ -64,6 +64,11 @@ infinite, so temperatures never cross on the model's profile; ``min_temperature_
 is the smallest ``dT_j`` of the solved profile, and the solved states are checked again on a
 finer grid (:mod:`workbench.components.profile`).
 
+**Jacobian** (:meth:`GasCooler.jacobian`): differences over the local unknowns, with the
+heat flow at a perturbed column moved from the solved one by the implicit function theorem
+(``dQ = -(G(Q, u') - G(Q, u)) / (dG/dQ)``, ``G = UA_req - UA``) instead of a new root-find;
+the inlet-enthalpy column keeps the table's nodes and moves only the inlet node.
+
 Below the critical pressure the same model condenses (the saturation points become nodes), so
 a transcritical cycle that drops subcritical at low secondary temperatures still solves.
 
@@ -81,8 +86,9 @@ from collections import OrderedDict
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.fan_ua import fan_scaled_ua
+from workbench.components.gas_cooler_jacobian import Linearisation
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
@@ -169,6 +175,7 @@ class GasCooler(Component):
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()
+        self._linear: Linearisation | None = None
 
     @property
     def pressure_set(self) -> int:
@@ -212,10 +219,10 @@ class GasCooler(Component):
             return dp
         return dp * m * abs(m) / float(m_nom) ** 2
 
-    def model(self, x: np.ndarray) -> GasCoolerResult:
-        """The discretised UA model at the current inlet state (UA mode)."""
+    def model_inputs(self, x: np.ndarray) -> tuple[float, ...]:
+        """``(p_in, h_in, m, dp, UA, T_sec,in, C_sec)`` of the UA model at ``x`` [SI]."""
         inlet = self.port(x, "inlet")
-        key = (
+        return (
             inlet.p,
             inlet.h,
             inlet.m,
@@ -224,15 +231,27 @@ class GasCooler(Component):
             self.t_sec_in,
             self.secondary_capacity_rate(),
         )
+
+    def model(self, x: np.ndarray) -> GasCoolerResult:
+        """The discretised UA model at the current inlet state (UA mode).
+
+        While :meth:`jacobian` runs, a state other than the linearisation point gets the heat
+        flow of the implicit function theorem instead of a root-find (see :meth:`jacobian`).
+        """
+        key = self.model_inputs(x)
         cached = self._results.get(key)
         if cached is not None:
             return cached
+        if self._linear is not None:
+            linear = self._linear.heat_flow(self, key)
+            if linear is not None:
+                return linear
         result = gas_cooler_heat_flow(
             self.fluid,
-            inlet.p,
+            key[0],
             key[3],
-            inlet.h,
-            inlet.m,
+            key[1],
+            key[2],
             self.t_sec_in,
             key[6],
             key[4],
@@ -245,6 +264,28 @@ class GasCooler(Component):
         while len(self._results) > TABLE_CACHE_SIZE:
             self._results.popitem(last=False)
         return result
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Differences over the local unknowns, the heat flow through the root by the IFT.
+
+        The model's heat flow ``Q`` solves ``G(Q, u) = UA_req(Q, u) - UA(u) = 0``, ``u`` the
+        inputs (inlet state, mass flow, pressure drop, conductance, secondary stream). At a
+        perturbed column the heat flow is ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
+        (dG/dQ)`` (the implicit function theorem, ``dG/dQ`` by a difference at the solved
+        ``Q``): one profile evaluation per column instead of a root-find. The inlet-enthalpy
+        column keeps the table's nodes and moves only its inlet node (one flash); a column
+        that moves the pressure needs that pressure's table (built once, kept by its key).
+        """
+        if self.ua_mode:
+            key = self.model_inputs(x)
+            base = self.model(x)
+            self._linear = Linearisation.at(self, key, base)
+        try:
+            return super().jacobian(x, f0, step)
+        finally:
+            self._linear = None
 
     def correlation_inputs(self, x: np.ndarray) -> tuple[float, float]:
         """Outlet and evaporating temperature [degC] the pressure correlation reads."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,14 @@ from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["TABLE_CACHE_SIZE", "GasCoolerResult", "TemperatureTable", "gas_cooler_heat_flow"]
+__all__ = [
+    "TABLE_CACHE_SIZE",
+    "GasCoolerResult",
+    "TemperatureTable",
+    "gas_cooler_heat_flow",
+    "required_conductance",
+    "table_of",
+]
 
 TABLE_CACHE_SIZE = 16
 """Temperature tables a gas cooler keeps (the finite-difference Jacobian revisits a few)."""
@@ -209,6 +217,93 @@ def _smallest_dt(hs: list[float], dts: list[float], kinks: frozenset[float]) -> 
     return smallest
 
 
+@dataclass(frozen=True)
+class _Setup:
+    """Inputs of the root search: the inlet temperature, the pinch limit and the table."""
+
+    t_in: float
+    q_hi: float
+    table: TemperatureTable | None
+
+
+def _setup(
+    fluid: FluidBackend,
+    p_in: float,
+    dp: float,
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    ua: float,
+    segments: int,
+    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None,
+) -> _Setup:
+    """Inlet temperature, pinch limit ``Q_max`` and temperature table (None: no heat flows)."""
+    p_out = p_in - dp
+    t_in = float(fluid.T_ph(p_in, h_in))
+    q_hi = (t_in - t_sec_in) * c_sec
+    if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
+        return _Setup(t_in, max(q_hi, 0.0), None)
+    if p_out < NEAR_CRITICAL * fluid.p_crit:
+        h_liq, h_vap = float(fluid.h_liq(p_out)), float(fluid.h_vap(p_out))
+        h_lim = enthalpy_at(
+            fluid, p_out, t_sec_in, h_liq, h_vap, fluid.T_ph(p_out, h_liq), fluid.T_ph(p_out, h_vap)
+        )
+    else:
+        h_lim = float(fluid.h_pT(p_out, t_sec_in))
+    q_hi = min(q_hi, m * (h_in - h_lim))
+    if q_hi <= 0.0:
+        return _Setup(t_in, 0.0, None)
+    key = (p_in, dp, h_in, h_lim, float(segments))
+    table = tables.get(key) if tables is not None else None
+    if table is None:
+        table = _build_table(fluid, p_in, dp, (h_lim, t_sec_in), (h_in, t_in), segments)
+        if tables is not None:
+            tables[key] = table
+            while len(tables) > TABLE_CACHE_SIZE:
+                tables.popitem(last=False)
+    elif tables is not None:
+        tables.move_to_end(key)
+    return _Setup(t_in, q_hi, table)
+
+
+def _profile_function(
+    table: TemperatureTable, h_in: float, m: float, t_sec_in: float, c_sec: float
+) -> Callable[[float], tuple[float, float]]:
+    """``q -> (UA_req [W/K], smallest temperature difference [K])`` on ``table``."""
+    hs = table.h
+    h_nodes = np.asarray(hs)
+    t_in_nodes, t_out_nodes = np.asarray(table.t_in), np.asarray(table.t_out)
+
+    def profile(q: float) -> tuple[float, float]:
+        """Required conductance [W/K] and smallest temperature difference [K] at ``q``.
+
+        The points are the outlet and every node above it; each segment between two points
+        is a counterflow zone (``counterflow_ua``, here on arrays).
+        """
+        dh = q / m
+        h_out = h_in - dh
+        j0 = int(np.searchsorted(hs, h_out, side="right"))
+        x = np.clip((h_in - h_nodes[j0:]) / dh, 0.0, 1.0)
+        t_nodes = t_in_nodes[j0:] + x * (t_out_nodes[j0:] - t_in_nodes[j0:])
+        h_pts = np.concatenate(([h_out], h_nodes[j0:]))
+        t_pts = np.concatenate(([table.at(h_out, 1.0)], t_nodes))
+        dts = t_pts - (t_sec_in + m * (h_pts - h_out) / c_sec)
+        a, b = dts[1:], dts[:-1]
+        seg_q = m * (h_pts[1:] - h_pts[:-1])
+        if np.any((a <= 0.0) & (seg_q > 0.0)) or np.any((b <= 0.0) & (seg_q > 0.0)):
+            total = math.inf
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
+                lmtd = np.where(equal, 0.5 * (a + b), (a - b) / np.log(a / b))
+                ua_seg = np.where(seg_q > 0.0, seg_q / lmtd, 0.0)
+            total = float(np.sum(ua_seg))
+        return total, _smallest_dt(h_pts.tolist(), dts.tolist(), table.kinks)
+
+    return profile
+
+
 def gas_cooler_heat_flow(
     fluid: FluidBackend,
     p_in: float,
@@ -254,60 +349,11 @@ def gas_cooler_heat_flow(
     GasCoolerResult
         ``q = 0`` when no heat can flow from the refrigerant to the secondary.
     """
-    p_out = p_in - dp
-    t_in = float(fluid.T_ph(p_in, h_in))
-    q_hi = (t_in - t_sec_in) * c_sec
-    if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
-        return GasCoolerResult(0.0, h_in, t_sec_in, t_in - t_sec_in, max(q_hi, 0.0), 0)
-    if p_out < NEAR_CRITICAL * fluid.p_crit:
-        h_liq, h_vap = float(fluid.h_liq(p_out)), float(fluid.h_vap(p_out))
-        h_lim = enthalpy_at(
-            fluid, p_out, t_sec_in, h_liq, h_vap, fluid.T_ph(p_out, h_liq), fluid.T_ph(p_out, h_vap)
-        )
-    else:
-        h_lim = float(fluid.h_pT(p_out, t_sec_in))
-    q_hi = min(q_hi, m * (h_in - h_lim))
-    if q_hi <= 0.0:
-        return GasCoolerResult(0.0, h_in, t_sec_in, t_in - t_sec_in, 0.0, 0)
-    key = (p_in, dp, h_in, h_lim, float(segments))
-    table = tables.get(key) if tables is not None else None
+    setup = _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, ua, segments, tables)
+    t_in, q_hi, table = setup.t_in, setup.q_hi, setup.table
     if table is None:
-        table = _build_table(fluid, p_in, dp, (h_lim, t_sec_in), (h_in, t_in), segments)
-        if tables is not None:
-            tables[key] = table
-            while len(tables) > TABLE_CACHE_SIZE:
-                tables.popitem(last=False)
-    elif tables is not None:
-        tables.move_to_end(key)
-    hs = table.h
-    h_nodes = np.asarray(hs)
-    t_in_nodes, t_out_nodes = np.asarray(table.t_in), np.asarray(table.t_out)
-
-    def profile(q: float) -> tuple[float, float]:
-        """Required conductance [W/K] and smallest temperature difference [K] at ``q``.
-
-        The points are the outlet and every node above it; each segment between two points
-        is a counterflow zone (``counterflow_ua``, here on arrays).
-        """
-        dh = q / m
-        h_out = h_in - dh
-        j0 = int(np.searchsorted(hs, h_out, side="right"))
-        x = np.clip((h_in - h_nodes[j0:]) / dh, 0.0, 1.0)
-        t_nodes = t_in_nodes[j0:] + x * (t_out_nodes[j0:] - t_in_nodes[j0:])
-        h_pts = np.concatenate(([h_out], h_nodes[j0:]))
-        t_pts = np.concatenate(([table.at(h_out, 1.0)], t_nodes))
-        dts = t_pts - (t_sec_in + m * (h_pts - h_out) / c_sec)
-        a, b = dts[1:], dts[:-1]
-        seg_q = m * (h_pts[1:] - h_pts[:-1])
-        if np.any((a <= 0.0) & (seg_q > 0.0)) or np.any((b <= 0.0) & (seg_q > 0.0)):
-            total = math.inf
-        else:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
-                lmtd = np.where(equal, 0.5 * (a + b), (a - b) / np.log(a / b))
-                ua_seg = np.where(seg_q > 0.0, seg_q / lmtd, 0.0)
-            total = float(np.sum(ua_seg))
-        return total, _smallest_dt(h_pts.tolist(), dts.tolist(), table.kinks)
+        return GasCoolerResult(0.0, h_in, t_sec_in, t_in - t_sec_in, q_hi, 0)
+    profile = _profile_function(table, h_in, m, t_sec_in, c_sec)
 
     def g(q: float) -> float:
         if q >= q_hi:
@@ -324,4 +370,68 @@ def gas_cooler_heat_flow(
     found = root_in_s(required, q_hi, ua, q_guess)
     q = found if found is not None else find_root(g, q_hi, q_guess)
     _total, min_dt = profile(q)
-    return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(hs) - 1)
+    return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(table.h) - 1)
+
+
+def required_conductance(
+    fluid: FluidBackend,
+    p_in: float,
+    dp: float,
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    q: float,
+    segments: int = 40,
+    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None = None,
+    near: TemperatureTable | None = None,
+) -> float:
+    """Conductance [W/K] the discretised gas cooler needs to transfer ``q`` [W].
+
+    The function ``UA_req(Q, inputs)`` whose root ``UA_req = UA`` :func:`gas_cooler_heat_flow`
+    finds, with the same table (and table cache); ``inf`` at or past a pinch, or when no heat
+    can flow. The Jacobian differentiates through the root with it (implicit function
+    theorem), so no root-find runs per column. Parameters as for
+    :func:`gas_cooler_heat_flow`, and:
+
+    Parameters
+    ----------
+    near : TemperatureTable, optional
+        The table of a nearby inlet enthalpy at the same pressures: its nodes are kept and
+        only the inlet node moves to ``h_in`` (one flash per isobar instead of a new table;
+        the derivative of the discretised model with its nodes held, which differs from
+        rebuilding the nodes by the change of the discretisation error). Ignored when
+        ``h_in`` is not above the table's second-highest node.
+    """
+    table: TemperatureTable | None = None
+    if near is not None and len(near.h) > 2 and near.h[-2] < h_in:
+        t_in = float(fluid.T_ph(p_in, h_in))
+        t_out = t_in if dp == 0.0 else float(fluid.T_ph(p_in - dp, h_in))
+        table = TemperatureTable(
+            [*near.h[:-1], h_in], [*near.t_in[:-1], t_in], [*near.t_out[:-1], t_out], near.kinks
+        )
+        q_hi = min((t_in - t_sec_in) * c_sec, m * (h_in - near.h[0]))
+        if c_sec <= 0.0 or m <= 0.0:
+            table = None
+    else:
+        setup = _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables)
+        table, q_hi = setup.table, setup.q_hi
+    if table is None or not 0.0 < q < q_hi:
+        return math.inf
+    total, smallest = _profile_function(table, h_in, m, t_sec_in, c_sec)(q)
+    return math.inf if smallest <= 0.0 else total
+
+
+def table_of(
+    fluid: FluidBackend,
+    p_in: float,
+    dp: float,
+    h_in: float,
+    m: float,
+    t_sec_in: float,
+    c_sec: float,
+    segments: int,
+    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None,
+) -> TemperatureTable | None:
+    """The temperature table :func:`gas_cooler_heat_flow` uses at these inputs (None: no flow)."""
+    return _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables).table
