@@ -425,10 +425,11 @@ def build_tables(
     )
 
 
-def _file_name(spec: BlendSpec, meta: str) -> str:
+def _cache_path(spec: BlendSpec, meta: str, cache_dir: Path | None) -> Path:
+    """The cache file of a blend's tables: its name slug and a digest of the grid's key."""
     slug = re.sub(r"[^A-Za-z0-9.]+", "_", spec.name).strip("_")[:60]
     digest = hashlib.sha256(meta.encode()).hexdigest()[:16]
-    return f"{slug}-{digest}.npz"
+    return (cache_dir or blend_cache_dir()) / f"{slug}-{digest}.npz"
 
 
 def load_or_build(
@@ -454,7 +455,7 @@ def load_or_build(
         Show a progress bar while building.
     """
     meta = _grid_meta(spec, n_p, n_q, n_z)
-    path = (cache_dir or blend_cache_dir()) / _file_name(spec, meta)
+    path = _cache_path(spec, meta, cache_dir)
     tables = BlendTables.load(path, meta)
     if tables is None:
         tables = build_tables(spec, n_p, n_q, n_z, progress)
@@ -482,5 +483,4 @@ def tables_cached(
     n_p, n_q, n_z : int
         Grid sizes, as given to :func:`load_or_build`.
     """
-    meta = _grid_meta(spec, n_p, n_q, n_z)
-    return ((cache_dir or blend_cache_dir()) / _file_name(spec, meta)).is_file()
+    return _cache_path(spec, _grid_meta(spec, n_p, n_q, n_z), cache_dir).is_file()
