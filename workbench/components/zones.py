@@ -45,6 +45,7 @@ from workbench.components.counterflow import (
     counterflow_ua,
     find_root,
 )
+from workbench.components.coupled_profile import CoupledResult, coupled_heat_flow
 from workbench.components.zone_profile import ZoneProfile, enthalpy_at, zone_name
 from workbench.fluids import FluidBackend
 
@@ -303,110 +304,3 @@ def coil_heat_flow_sensitivity(
         ua=1.0 / total_q,
         c_sec=-d_c / total_q,
     )
-
-
-@dataclass(frozen=True)
-class CoupledResult:
-    """Heat flow between two refrigerant streams (a cascade heat exchanger).
-
-    Attributes
-    ----------
-    q : float
-        Heat leaving the hot refrigerant [W].
-    q_cold : float
-        Heat reaching the cold refrigerant, ``efficiency * q`` [W].
-    min_dt : float
-        Smallest hot-minus-cold temperature difference along the exchanger [K].
-    zones : list of tuple
-        ``(q [W], ua [W/K])`` per segment.
-    q_max : float
-        Pinch limit [W].
-    """
-
-    q: float
-    q_cold: float
-    min_dt: float
-    zones: list[tuple[float, float]]
-    q_max: float
-
-
-def coupled_heat_flow(
-    fluid: FluidBackend,
-    hot: tuple[float, float, float],
-    cold: tuple[float, float, float],
-    ua: float,
-    efficiency: float,
-    q_guess: float | None = None,
-    cold_fluid: FluidBackend | None = None,
-) -> CoupledResult:
-    """Counterflow heat flow between a hot and a cold refrigerant stream.
-
-    Parameters
-    ----------
-    fluid : FluidBackend
-        Refrigerant of both streams (of the hot one when ``cold_fluid`` is given).
-    hot, cold : tuple of float
-        ``(p [Pa], h_in [J/kg], m [kg/s])`` of each stream.
-    ua : float
-        Conductance [W/K].
-    efficiency : float
-        Share of the heat leaving the hot stream that reaches the cold one [-]; the rest is
-        lost to ambient, spread evenly along the exchanger.
-    q_guess : float, optional
-        A heat flow to start from [W].
-    cold_fluid : FluidBackend, optional
-        Refrigerant of the cold stream when it is another (a cascade of two fluids).
-
-    Returns
-    -------
-    CoupledResult
-        Heat flows and the temperature profile's pinch. Both streams are cut into segments at
-        their own saturation boundaries; each segment is a counterflow zone with conductance
-        ``q_segment / LMTD`` (epsilon-NTU for constant capacity rates), and ``q`` makes the
-        segments' conductances add up to ``ua`` (Brent's method).
-    """
-    p_h, h_hi, m_h = hot
-    p_c, h_ci, m_c = cold
-    fc = cold_fluid or fluid
-    t_hi, t_ci = fluid.T_ph(p_h, h_hi), fc.T_ph(p_c, h_ci)
-    if t_hi <= t_ci or ua <= 0.0 or m_h <= 0.0 or m_c <= 0.0 or efficiency <= 0.0:
-        return CoupledResult(0.0, 0.0, t_hi - t_ci, [], 0.0)
-    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fc.h_liq(p_c), fc.h_vap(p_c)
-    tl_h, tv_h = fluid.T_ph(p_h, hl_h), fluid.T_ph(p_h, hv_h)
-    tl_c, tv_c = fc.T_ph(p_c, hl_c), fc.T_ph(p_c, hv_c)
-    q_hot_lim = m_h * (h_hi - enthalpy_at(fluid, p_h, t_ci, hl_h, hv_h, tl_h, tv_h))
-    q_cold_lim = m_c * (enthalpy_at(fc, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency
-    q_hi = min(q_hot_lim, q_cold_lim)
-    if q_hi <= 0.0:
-        return CoupledResult(0.0, 0.0, t_hi - t_ci, [], 0.0)
-
-    def profile(q: float) -> tuple[float, list[tuple[float, float]], float]:
-        dh_h, dh_c = q / m_h, efficiency * q / m_c
-        h_co = h_ci + dh_c
-        xis = {0.0, 1.0}
-        for hb in (hv_h, hl_h):
-            if h_hi - dh_h < hb < h_hi:
-                xis.add((h_hi - hb) / dh_h)
-        for cb in (hv_c, hl_c):
-            if h_ci < cb < h_co:
-                xis.add((h_co - cb) / dh_c)
-        points = sorted(xis)
-        dts = [fluid.T_ph(p_h, h_hi - xi * dh_h) - fc.T_ph(p_c, h_co - xi * dh_c) for xi in points]
-        zones = []
-        total = 0.0
-        for k in range(len(points) - 1):
-            qk = q * (points[k + 1] - points[k])
-            uak = counterflow_ua(qk, dts[k], dts[k + 1])
-            zones.append((qk, uak))
-            total += uak
-        return total, zones, min(dts)
-
-    def g(q: float) -> float:
-        if q >= q_hi:
-            return 0.5
-        total = profile(q)[0]
-        return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
-
-    q = find_root(g, q_hi, q_guess)
-    _total, zones, min_dt = profile(q)
-    return CoupledResult(q, efficiency * q, min_dt, zones, q_hi)

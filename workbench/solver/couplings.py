@@ -46,8 +46,12 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
-from workbench.components.counterflow import counterflow_ua
-from workbench.components.pinch_root import root_in_s
+from workbench.components.coupled_profile import (
+    CoupledProfile,
+    CoupledResult,
+    SaturationMemo,
+    coupled_heat_flow,
+)
 from workbench.components.profile import (
     ProfileCheck,
     ProfileMemo,
@@ -56,9 +60,7 @@ from workbench.components.profile import (
     near_critical_note,
     two_stream_check,
 )
-from workbench.components.zones import CoupledResult, coupled_heat_flow, enthalpy_at
 from workbench.errors import FluidPropertyError, SpecificationError
-from workbench.fluids import FluidBackend
 from workbench.scenario.models import ThermalCouplingConfig
 
 __all__ = ["ThermalCoupling", "find_coupled_coils"]
@@ -102,8 +104,10 @@ class ThermalCoupling:
         self.name = f"thermal_couplings[{index}]"
         self.hot, self.cold = hot, cold
         self._q_last: float | None = None
-        self._memo: tuple[tuple[float, ...], CoupledResult] | None = None
-        self._fast: tuple[tuple[float, ...], float] | None = None
+        # the last inlet states with their profile and heat flow; the last linearisation
+        self._memo: tuple[tuple[float, ...], CoupledProfile, CoupledResult] | None = None
+        self._linear: tuple[tuple[float, ...], float, list[float]] | None = None
+        self._saturation = SaturationMemo()
         self._profile_memo = ProfileMemo()
         hot.couple()
         cold.couple()
@@ -113,24 +117,51 @@ class ThermalCoupling:
     def _local(self) -> list[int]:
         return self.local_vars
 
+    def _inlets(self, x: np.ndarray) -> tuple[float, ...]:
+        """The hot and cold inlet ``m`` [kg/s], ``p`` [Pa], ``h`` [J/kg] at ``x``."""
+        return tuple(float(x[c]) for c in self._inlet_cols())
+
     def heat_flow(self, x: np.ndarray) -> CoupledResult:
         """Heat flows of the exchanger at ``x`` (remembered for the last inlet states)."""
-        h, c = self.hot.port(x, "inlet"), self.cold.port(x, "inlet")
-        key = (h.p, h.h, h.m, c.p, c.h, c.m)
+        key = self._inlets(x)
         if self._memo is not None and self._memo[0] == key:
-            return self._memo[1]
+            return self._memo[2]
+        m_h, p_h, h_h, m_c, p_c, h_c = key
+        profile = CoupledProfile(
+            self.hot.fluid,
+            self.cold.fluid,
+            (p_h, h_h, m_h),
+            (p_c, h_c, m_c),
+            float(self.config.efficiency),
+            self._saturation,
+        )
         result = coupled_heat_flow(
             self.hot.fluid,
-            (h.p, h.h, h.m),
-            (c.p, c.h, c.m),
+            (p_h, h_h, m_h),
+            (p_c, h_c, m_c),
             float(self.config.ua),
             float(self.config.efficiency),
-            q_guess=self._q_last,
+            q_guess=self._predicted_q(key),
             cold_fluid=self.cold.fluid,
+            profile=profile,
         )
         self._q_last = result.q or None
-        self._memo = (key, result)
+        self._memo = (key, profile, result)
         return result
+
+    def _predicted_q(self, key: tuple[float, ...]) -> float | None:
+        """The heat flow [W] to start the root from: the last linearisation moved to ``key``.
+
+        ``Q + sum(dQ/dx_i (x_i - x_i,last))`` from the last Jacobian (a Newton iteration's
+        step is what that Jacobian predicted, so this is close to second order), else the last
+        heat flow.
+        """
+        if self._linear is not None:
+            x0, q0, dq = self._linear
+            q = q0 + sum(d * (a - b) for d, a, b in zip(dq, key, x0))
+            if q > 0.0:
+                return q
+        return self._q_last
 
     def equations(self) -> tuple[Equation, ...]:
         """The energy balances of both refrigerant sides (see the module docstring)."""
@@ -140,40 +171,9 @@ class ThermalCoupling:
         """The hot-side and cold-side energy balances [J/kg] (module docstring)."""
         hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
         ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
-        q = self._q(x)
+        q = self.heat_flow(x).q
         eff = float(self.config.efficiency)
         return np.array([ho.h - hi.h + q / hi.m, co.h - ci.h - eff * q / ci.m])
-
-    def _q(self, x: np.ndarray) -> float:
-        """The heat flow [W] the residuals use: :func:`_solve_q`, else the bracketed search.
-
-        The same root as :meth:`heat_flow` (to 1e-12 of the pinch limit), found by a
-        safeguarded Newton iteration in ``s = -ln(1 - Q/Q_max)`` in a few profile evaluations
-        where :func:`~workbench.components.zones.coupled_heat_flow`'s Brent search takes about
-        twenty.
-        """
-        h, c = self.hot.port(x, "inlet"), self.cold.port(x, "inlet")
-        key = (h.p, h.h, h.m, c.p, c.h, c.m)
-        if self._memo is not None and self._memo[0] == key:
-            return self._memo[1].q
-        if self._fast is not None and self._fast[0] == key:
-            return self._fast[1]
-        try:
-            q = _solve_q(
-                self.hot.fluid,
-                x,
-                self._inlet_cols(),
-                float(self.config.efficiency),
-                float(self.config.ua),
-                self._q_last,
-            )
-        except (FluidPropertyError, ValueError, ZeroDivisionError):
-            q = None
-        if q is None:
-            return self.heat_flow(x).q
-        self._q_last = q or None
-        self._fast = (key, q)
-        return q
 
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
@@ -181,46 +181,38 @@ class ThermalCoupling:
         """Entries (row, column, value): implicit-function derivatives of ``Q`` (module docstring).
 
         Forward differences of the whole block where the zones' conductance has no finite
-        derivative at the solved heat flow (no heat flow, the pinch).
+        derivative at the solved heat flow (no heat flow, the pinch, the edge of an internal
+        pinch).
         """
-        entries = self._implicit_jacobian(x, step)
+        entries = self.implicit_jacobian(x)
         if entries is None:
             return Component.jacobian(self, x, f0, step)  # type: ignore[arg-type]
         return entries
 
-    def _implicit_jacobian(
-        self, x: np.ndarray, step: StepFunction
-    ) -> list[tuple[int, int, float]] | None:
+    def implicit_jacobian(self, x: np.ndarray) -> list[tuple[int, int, float]] | None:
+        """The block by the implicit function theorem, or None where it has no finite value.
+
+        ``dQ/dx`` from :meth:`~workbench.components.coupled_profile.CoupledProfile.sensitivity`
+        at the heat flow the residuals solved (remembered), then the chain rule through the
+        two energy balances. Kept as the start of the next root-find (:meth:`_predicted_q`).
+        """
         eff = float(self.config.efficiency)
-        fluid = self.hot.fluid
         hp, cp = self.hot.ports, self.cold.ports
         cols = self._inlet_cols()
         try:
-            q = self._q(x)
-            if not q > 0.0:
-                return None
-            base = _zones_ua(fluid, x, cols, eff, q)
-            dq_step = 1e-7 * q
-            dua_dq = (_zones_ua(fluid, x, cols, eff, q + dq_step) - base) / dq_step
-            if not (np.isfinite(base) and np.isfinite(dua_dq) and dua_dq > 0.0):
-                return None
-            dq = {}
-            for col in cols:
-                xi = float(x[col])
-                d = step(col, xi)
-                x[col] = xi + d
-                try:
-                    ua1 = _zones_ua(fluid, x, cols, eff, q)
-                finally:
-                    x[col] = xi
-                if not np.isfinite(ua1):
-                    return None
-                dq[col] = -(ua1 - base) / d / dua_dq
+            result = self.heat_flow(x)
+            assert self._memo is not None
+            key, profile = self._memo[0], self._memo[1]
+            q = result.q
+            dq = profile.sensitivity(q, float(self.config.ua)) if q > 0.0 else None
         except (FluidPropertyError, ValueError, ZeroDivisionError):
             return None
-        m_h, m_c = float(x[cols[0]]), float(x[cols[3]])
+        if dq is None:
+            return None
+        self._linear = (key, q, dq)
+        m_h, m_c = key[0], key[3]
         entries = [(0, hp["outlet"].h, 1.0), (1, cp["outlet"].h, 1.0)]
-        for col, d_q in dq.items():
+        for col, d_q in zip(cols, dq):
             hot_row = d_q / m_h
             cold_row = -eff * d_q / m_c
             if col == cols[2]:
@@ -314,64 +306,3 @@ class ThermalCoupling:
 
     def _near_critical_note(self, x: np.ndarray) -> str:
         return near_critical_note(self.hot.fluid, self.hot.port(x, "inlet").p)
-
-
-def _zones_ua(
-    fluid: FluidBackend, x: np.ndarray, cols: list[int], efficiency: float, q: float
-) -> float:
-    """Conductance [W/K] the cascade exchanger's zones need for heat flow ``q`` [W] at ``x``.
-
-    The profile of :func:`workbench.components.zones.coupled_heat_flow` at a given heat flow:
-    both streams cut at their saturation boundaries, each piece a counterflow zone
-    (``q_k / LMTD_k``); ``cols`` are the hot and cold inlet ``m``, ``p``, ``h`` unknowns.
-    ``inf`` at or past the pinch.
-    """
-    m_h, p_h, h_hi, m_c, p_c, h_ci = (float(x[c]) for c in cols)
-    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fluid.h_liq(p_c), fluid.h_vap(p_c)
-    dh_h, dh_c = q / m_h, efficiency * q / m_c
-    h_co = h_ci + dh_c
-    xis = {0.0, 1.0}
-    for hb in (hv_h, hl_h):
-        if h_hi - dh_h < hb < h_hi:
-            xis.add((h_hi - hb) / dh_h)
-    for cb in (hv_c, hl_c):
-        if h_ci < cb < h_co:
-            xis.add((h_co - cb) / dh_c)
-    points = sorted(xis)
-    dts = [fluid.T_ph(p_h, h_hi - xi * dh_h) - fluid.T_ph(p_c, h_co - xi * dh_c) for xi in points]
-    return float(
-        sum(
-            counterflow_ua(q * (points[k + 1] - points[k]), dts[k], dts[k + 1])
-            for k in range(len(points) - 1)
-        )
-    )
-
-
-def _solve_q(
-    fluid: FluidBackend,
-    x: np.ndarray,
-    cols: list[int],
-    efficiency: float,
-    ua: float,
-    q_guess: float | None,
-) -> float | None:
-    """The heat flow [W] at which the zones need ``ua``, or None (the caller searches).
-
-    :func:`~workbench.components.pinch_root.root_in_s` on :func:`_zones_ua`, with the
-    ``Q_max`` (both streams' end-temperature limits) of
-    :func:`~workbench.components.zones.coupled_heat_flow`, whose bracketed search it replaces
-    (to the same ``1e-12 Q_max``). None without a positive ``Q_max`` or when it does not
-    settle.
-    """
-    m_h, p_h, h_hi, m_c, p_c, h_ci = (float(x[c]) for c in cols)
-    t_hi, t_ci = fluid.T_ph(p_h, h_hi), fluid.T_ph(p_c, h_ci)
-    if t_hi <= t_ci or ua <= 0.0 or m_h <= 0.0 or m_c <= 0.0 or efficiency <= 0.0:
-        return None
-    hl_h, hv_h, hl_c, hv_c = fluid.h_liq(p_h), fluid.h_vap(p_h), fluid.h_liq(p_c), fluid.h_vap(p_c)
-    tl_h, tv_h = fluid.T_ph(p_h, hl_h), fluid.T_ph(p_h, hv_h)
-    tl_c, tv_c = fluid.T_ph(p_c, hl_c), fluid.T_ph(p_c, hv_c)
-    q_max = min(
-        m_h * (h_hi - enthalpy_at(fluid, p_h, t_ci, hl_h, hv_h, tl_h, tv_h)),
-        m_c * (enthalpy_at(fluid, p_c, t_hi, hl_c, hv_c, tl_c, tv_c) - h_ci) / efficiency,
-    )
-    return root_in_s(lambda q: _zones_ua(fluid, x, cols, efficiency, q), q_max, ua, q_guess)

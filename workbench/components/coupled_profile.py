@@ -1,0 +1,451 @@
+"""The cascade heat exchanger between two refrigerant streams: its heat flow and derivatives.
+
+A thermal coupling (:mod:`workbench.solver.couplings`) joins a hot refrigerant stream
+``(p_h, h_hi, m_h)`` and a cold one ``(p_c, h_ci, m_c)`` (possibly of another fluid) in a
+counterflow exchanger of conductance ``UA``; of the heat ``Q`` leaving the hot stream,
+``efficiency * Q`` reaches the cold one. Along the exchanger, at the position ``xi`` in
+``[0, 1]`` (0 at the hot inlet, where the cold stream leaves)::
+
+    h_hot(xi)  = h_hi - xi Q / m_h,      h_cold(xi) = h_co - xi efficiency Q / m_c,
+    h_co       = h_ci + efficiency Q / m_c
+
+Both streams are cut at their saturation enthalpies; between two cuts both capacity rates are
+constant, so each segment is a counterflow zone needing ``q_k / LMTD_k`` (epsilon-NTU,
+:mod:`workbench.components.counterflow`), and ``Q`` solves::
+
+    0 = UA_z(Q, x) - UA,     UA_z = sum_k Q (xi_k+1 - xi_k) / LMTD(dT_k, dT_k+1)
+
+with ``x`` the inlet states and ``dT_j`` the hot-minus-cold temperature at cut ``j``. ``Q`` lies
+in ``(0, Q_max)``, the end-temperature limit (the hot outlet at the cold inlet temperature, or
+the cold outlet at the hot inlet temperature).
+
+At each cut one side's temperature is fixed by the cut itself (a saturation temperature, an
+inlet) and only the other side's moves with ``Q``: an evaluation costs one ``T(p, h)`` per cut
+(saturation states are remembered per pressure by :class:`SaturationMemo`). The root is found
+by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``ln(UA_z/UA)`` with the exact slope
+``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends), inside a bracket that
+bisects when a step leaves it or meets an internal pinch. The derivatives of the root for the
+Newton system's Jacobian come from the implicit function theorem at the solved ``Q``::
+
+    dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)
+
+where ``dUA_z/dx`` moves every cut with the inlet state (the cuts' positions ``xi``, the moving
+temperatures through ``dT/dh`` and ``dT/dp``, the fixed ones along the saturation line through
+``dT_sat/dp``, ``dh_sat/dp``): no root-find per column.
+
+References
+----------
+Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th ed., sec. 11.3
+(LMTD) and 11.4 (counterflow).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from workbench.components.counterflow import counterflow_ua, find_root, lmtd_partials
+from workbench.components.zone_profile import enthalpy_at
+from workbench.fluids import FluidBackend
+
+__all__ = [
+    "PINCHED",
+    "CoupledProfile",
+    "CoupledResult",
+    "SaturationMemo",
+    "coupled_heat_flow",
+]
+
+PINCHED = 1e-6
+"""A heat flow within this share of ``Q_max`` is at the pinch: no implicit-function derivative
+(two values that grow without bound would be divided)."""
+
+_S_TOLERANCE = 1e-7
+"""Newton stops after a step in ``s`` below this; the quadratic error left is ~1e-14."""
+
+_MAX_EVALUATIONS = 60
+
+# directions of the derivatives: the heat flow, then the hot and cold inlet m, p, h
+_Q, _MH, _PH, _HH, _MC, _PC, _HC = range(7)
+
+
+@dataclass(frozen=True)
+class CoupledResult:
+    """Heat flow between two refrigerant streams (a cascade heat exchanger).
+
+    Attributes
+    ----------
+    q : float
+        Heat leaving the hot refrigerant [W].
+    q_cold : float
+        Heat reaching the cold refrigerant, ``efficiency * q`` [W].
+    min_dt : float
+        Smallest hot-minus-cold temperature difference along the exchanger [K].
+    zones : list of tuple
+        ``(q [W], ua [W/K])`` per segment.
+    q_max : float
+        Pinch limit [W].
+    """
+
+    q: float
+    q_cold: float
+    min_dt: float
+    zones: list[tuple[float, float]]
+    q_max: float
+
+
+class SaturationMemo:
+    """Saturation states and slopes of a fluid per pressure, kept between evaluations.
+
+    A coupling meets the same two pressures at every evaluation of a Newton iteration (the
+    residuals, the Jacobian, the results); the backend remembers them too, but each look-up
+    there is a counted property call.
+    """
+
+    _SIZE = 16
+
+    def __init__(self) -> None:
+        self._states: dict[tuple[int, float], tuple[float, float, float, float]] = {}
+        self._slopes: dict[tuple[int, float], tuple[float, float, float, float]] = {}
+
+    def states(self, fluid: FluidBackend, p: float) -> tuple[float, float, float, float]:
+        """``(h_liq [J/kg], h_vap [J/kg], T at h_liq [K], T at h_vap [K])`` at ``p`` [Pa]."""
+        key = (id(fluid), p)
+        found = self._states.get(key)
+        if found is None:
+            hl, hv = float(fluid.h_liq(p)), float(fluid.h_vap(p))
+            found = (hl, hv, float(fluid.T_ph(p, hl)), float(fluid.T_ph(p, hv)))
+            _put(self._states, key, found, self._SIZE)
+        return found
+
+    def slopes(self, fluid: FluidBackend, p: float) -> tuple[float, float, float, float]:
+        """``(dh_liq/dp, dh_vap/dp [J/kg/Pa], dT_bubble/dp, dT_dew/dp [K/Pa])`` at ``p``."""
+        key = (id(fluid), p)
+        found = self._slopes.get(key)
+        if found is None:
+            found = (
+                float(fluid.dhliq_dp(p)),
+                float(fluid.dhvap_dp(p)),
+                float(fluid.dTbubble_dp(p)),
+                float(fluid.dTsat_dp(p)),
+            )
+            _put(self._slopes, key, found, self._SIZE)
+        return found
+
+
+def _put(memo: dict, key: object, value: object, size: int) -> None:  # type: ignore[type-arg]
+    if len(memo) >= size:
+        del memo[next(iter(memo))]
+    memo[key] = value
+
+
+@dataclass
+class _Cut:
+    """One cut of the profile: position, the side it fixes, both sides' states."""
+
+    xi: float
+    kind: str  # "in" (xi = 0), "out" (xi = 1), "hot" / "cold" (a saturation boundary)
+    which: int  # the boundary: 0 the liquid, 1 the vapour line (for "hot" / "cold")
+    h_hot: float
+    h_cold: float
+    t_hot: float
+    t_cold: float
+
+
+class CoupledProfile:
+    """The exchanger's temperature profile at trial heat flows (see the module docstring).
+
+    Parameters
+    ----------
+    fluid, cold_fluid : FluidBackend
+        Refrigerants of the hot and the cold stream.
+    hot, cold : tuple of float
+        ``(p [Pa], h_in [J/kg], m [kg/s])`` of each stream.
+    efficiency : float
+        Share of the hot stream's heat that reaches the cold one [-].
+    memo : SaturationMemo, optional
+        Saturation states kept between profiles (a new one when not given).
+
+    Attributes
+    ----------
+    q_max : float
+        End-temperature limit of the heat flow [W]; 0 when the streams cannot exchange heat
+        (then nothing else is computed).
+    """
+
+    def __init__(
+        self,
+        fluid: FluidBackend,
+        cold_fluid: FluidBackend,
+        hot: tuple[float, float, float],
+        cold: tuple[float, float, float],
+        efficiency: float,
+        memo: SaturationMemo | None = None,
+    ) -> None:
+        self.fh, self.fc = fluid, cold_fluid
+        self.p_h, self.h_hi, self.m_h = hot
+        self.p_c, self.h_ci, self.m_c = cold
+        self.eff = efficiency
+        self.memo = memo if memo is not None else SaturationMemo()
+        self.t_hi = float(fluid.T_ph(self.p_h, self.h_hi))
+        self.t_ci = float(cold_fluid.T_ph(self.p_c, self.h_ci))
+        self.q_max = 0.0
+        self.last: tuple[float, list[_Cut]] | None = None
+        if self.t_hi <= self.t_ci or self.m_h <= 0.0 or self.m_c <= 0.0 or efficiency <= 0.0:
+            return
+        hl_h, hv_h, tl_h, tv_h = self.memo.states(fluid, self.p_h)
+        hl_c, hv_c, tl_c, tv_c = self.memo.states(cold_fluid, self.p_c)
+        self.sat_h, self.sat_c = (hl_h, hv_h, tl_h, tv_h), (hl_c, hv_c, tl_c, tv_c)
+        h_ho_min = enthalpy_at(fluid, self.p_h, self.t_ci, hl_h, hv_h, tl_h, tv_h)
+        h_co_max = enthalpy_at(cold_fluid, self.p_c, self.t_hi, hl_c, hv_c, tl_c, tv_c)
+        self.q_max = max(
+            min(self.m_h * (self.h_hi - h_ho_min), self.m_c * (h_co_max - self.h_ci) / efficiency),
+            0.0,
+        )
+
+    # == the profile at a heat flow ================================================================
+    def cuts(self, q: float) -> list[_Cut]:
+        """The cuts at heat flow ``q`` [W] > 0, in order of ``xi`` (remembered for the last q)."""
+        if self.last is not None and self.last[0] == q:
+            return self.last[1]
+        fh, fc, p_h, p_c, h_hi, h_ci = self.fh, self.fc, self.p_h, self.p_c, self.h_hi, self.h_ci
+        dh_h, dh_c = q / self.m_h, self.eff * q / self.m_c
+        h_ho, h_co = h_hi - dh_h, h_ci + dh_c
+        found: dict[float, tuple[str, int]] = {0.0: ("in", 0), 1.0: ("out", 0)}
+        for which in (1, 0):
+            hb = self.sat_h[which]
+            if h_ho < hb < h_hi:
+                found.setdefault((h_hi - hb) / dh_h, ("hot", which))
+        for which in (1, 0):
+            cb = self.sat_c[which]
+            if h_ci < cb < h_co:
+                found.setdefault((h_co - cb) / dh_c, ("cold", which))
+        cuts = []
+        for xi in sorted(found):
+            kind, which = found[xi]
+            if kind == "in":
+                cut = _Cut(0.0, kind, 0, h_hi, h_co, self.t_hi, float(fc.T_ph(p_c, h_co)))
+            elif kind == "out":
+                cut = _Cut(1.0, kind, 0, h_ho, h_ci, float(fh.T_ph(p_h, h_ho)), self.t_ci)
+            elif kind == "hot":
+                hc = h_co - xi * dh_c
+                t_b = self.sat_h[2 + which]
+                cut = _Cut(xi, kind, which, self.sat_h[which], hc, t_b, float(fc.T_ph(p_c, hc)))
+            else:
+                hh = h_hi - xi * dh_h
+                t_b = self.sat_c[2 + which]
+                cut = _Cut(xi, kind, which, hh, self.sat_c[which], float(fh.T_ph(p_h, hh)), t_b)
+            cuts.append(cut)
+        self.last = (q, cuts)
+        return cuts
+
+    def conductance(self, q: float) -> tuple[float, list[tuple[float, float]], float]:
+        """Conductance the zones need [W/K], each zone's ``(q [W], ua [W/K])``, smallest dT [K]."""
+        cuts = self.cuts(q)
+        dts = [c.t_hot - c.t_cold for c in cuts]
+        zones = []
+        total = 0.0
+        for k in range(len(cuts) - 1):
+            qk = q * (cuts[k + 1].xi - cuts[k].xi)
+            uak = counterflow_ua(qk, dts[k], dts[k + 1])
+            zones.append((qk, uak))
+            total += uak
+        return total, zones, min(dts)
+
+    # == derivatives ===============================================================================
+    def _moving_slopes(self, cut: _Cut, with_p: bool) -> tuple[float, float]:
+        """``dT/dh`` [K kg/J] and (``with_p``) ``dT/dp`` [K/Pa] of the side that moves at ``cut``."""
+        if cut.kind in ("in", "hot"):  # the cold side moves
+            fl, p, h = self.fc, self.p_c, cut.h_cold
+        else:
+            fl, p, h = self.fh, self.p_h, cut.h_hot
+        return float(fl.dT_dh_p(p, h)), float(fl.dT_dp_h(p, h)) if with_p else 0.0
+
+    def tangents(self, q: float, full: bool) -> list[float] | None:
+        """``dUA_z/dQ`` [1/K], and with ``full`` the derivatives for the inlet states too.
+
+        Returns
+        -------
+        list of float or None
+            ``[dUA/dQ]`` or ``[dUA/dQ, dUA/dm_h, dUA/dp_h, dUA/dh_hi, dUA/dm_c, dUA/dp_c,
+            dUA/dh_ci]`` (units W/K per unit of each); None where a temperature difference is
+            not positive (no finite derivative).
+        """
+        cuts = self.cuts(q)
+        dts = [c.t_hot - c.t_cold for c in cuts]
+        if min(dts) <= 0.0:
+            return None
+        m_h, m_c, eff = self.m_h, self.m_c, self.eff
+        d_h, d_c = q / m_h, eff * q / m_c
+        moving = [self._moving_slopes(c, full) for c in cuts]
+        ends = (0.0, 0.0, 0.0, 0.0)
+        sat_h = sat_c = ends
+        if full:
+            ends = (
+                float(self.fh.dT_dh_p(self.p_h, self.h_hi)),
+                float(self.fh.dT_dp_h(self.p_h, self.h_hi)),
+                float(self.fc.dT_dh_p(self.p_c, self.h_ci)),
+                float(self.fc.dT_dp_h(self.p_c, self.h_ci)),
+            )
+            if any(c.kind == "hot" for c in cuts):
+                sat_h = self.memo.slopes(self.fh, self.p_h)
+            if any(c.kind == "cold" for c in cuts):
+                sat_c = self.memo.slopes(self.fc, self.p_c)
+        lmtds = [lmtd_partials(dts[k], dts[k + 1]) for k in range(len(cuts) - 1)]
+        out = []
+        for direction in range(7 if full else 1):
+            e = [0.0] * 7
+            e[direction] = 1.0
+            dd_h = e[_Q] / m_h - e[_MH] * q / (m_h * m_h)
+            dd_c = eff * (e[_Q] / m_c - e[_MC] * q / (m_c * m_c))
+            dh_co = e[_HC] + dd_c
+            dxis, ddts = [], []
+            for cut, (t_h, t_p) in zip(cuts, moving):
+                xi = cut.xi
+                if cut.kind == "in":
+                    dxi = 0.0
+                    dt_hot = ends[0] * e[_HH] + ends[1] * e[_PH]
+                    dt_cold = t_h * dh_co + t_p * e[_PC]
+                elif cut.kind == "out":
+                    dxi = 0.0
+                    dt_hot = t_h * (e[_HH] - dd_h) + t_p * e[_PH]
+                    dt_cold = ends[2] * e[_HC] + ends[3] * e[_PC]
+                elif cut.kind == "hot":
+                    dxi = (e[_HH] - sat_h[cut.which] * e[_PH] - xi * dd_h) / d_h
+                    dt_hot = sat_h[2 + cut.which] * e[_PH]
+                    dt_cold = t_h * (dh_co - dxi * d_c - xi * dd_c) + t_p * e[_PC]
+                else:
+                    dxi = (dh_co - sat_c[cut.which] * e[_PC] - xi * dd_c) / d_c
+                    dt_cold = sat_c[2 + cut.which] * e[_PC]
+                    dt_hot = t_h * (e[_HH] - dxi * d_h - xi * dd_h) + t_p * e[_PH]
+                dxis.append(dxi)
+                ddts.append(dt_hot - dt_cold)
+            total = 0.0
+            for k, (lmtd, l_a, l_b) in enumerate(lmtds):
+                span = cuts[k + 1].xi - cuts[k].xi
+                total += (e[_Q] * span + q * (dxis[k + 1] - dxis[k])) / lmtd
+                total -= q * span / (lmtd * lmtd) * (l_a * ddts[k] + l_b * ddts[k + 1])
+            out.append(total)
+        return out
+
+    # == the root ==================================================================================
+    def solve(self, ua: float, q_guess: float | None) -> float | None:
+        """The heat flow [W] at which the zones need ``ua`` [W/K], or None.
+
+        Newton's method in ``s`` on ``ln(UA_z/UA)`` (module docstring) from ``q_guess`` (else
+        the middle of ``s`` = 1), to a step below ``1e-7`` in ``s``; None when it does not
+        settle (the root at the edge of an internal pinch: the caller runs the bracketed
+        search).
+        """
+        q_hi = self.q_max
+        if not (q_hi > 0.0 and ua > 0.0):
+            return None
+        q = q_guess if q_guess is not None and 0.0 < q_guess < q_hi else -q_hi * math.expm1(-1.0)
+        lo, hi = 0.0, q_hi
+        for _ in range(_MAX_EVALUATIONS):
+            total = self.conductance(q)[0]
+            q_next = -1.0
+            if math.isinf(total):
+                hi = q
+            else:
+                phi = math.log(total / ua)
+                if phi > 0.0:
+                    hi = q
+                elif phi < 0.0:
+                    lo = q
+                else:
+                    return q
+                slopes = self.tangents(q, full=False)
+                slope = slopes[0] / total * (q_hi - q) if slopes is not None else 0.0
+                if slope > 0.0:
+                    s = -math.log1p(-q / q_hi)
+                    step = phi / slope
+                    q_next = -q_hi * math.expm1(-(s - step))
+                    if lo < q_next < hi and abs(step) <= _S_TOLERANCE:
+                        return q_next
+            if not lo < q_next < hi:
+                q_next = 0.5 * (lo + hi)
+            if hi - lo <= 1e-13 * q_hi:
+                return None
+            q = q_next
+        return None
+
+    def sensitivity(self, q: float, ua: float) -> list[float] | None:
+        """``dQ/dx`` at the root ``q`` [W] of ``UA_z = ua`` [W/K] for both inlets' ``m, p, h``.
+
+        Returns
+        -------
+        list of float or None
+            ``[dQ/dm_h, dQ/dp_h, dQ/dh_hi, dQ/dm_c, dQ/dp_c, dQ/dh_ci]`` (J/kg, W/Pa, kg/s);
+            None without heat flow, at the pinch (:data:`PINCHED`), where ``q`` is not a root
+            of the conductance (the edge of an internal pinch, where it jumps to infinity) or
+            where the conductance has no finite positive slope.
+        """
+        if not 0.0 < q < (1.0 - PINCHED) * self.q_max:
+            return None
+        if not abs(self.conductance(q)[0] - ua) <= 1e-6 * ua:
+            return None
+        d = self.tangents(q, full=True)
+        if d is None or not (math.isfinite(d[0]) and d[0] > 0.0):
+            return None
+        out = [-v / d[0] for v in d[1:]]
+        return out if all(math.isfinite(v) for v in out) else None
+
+
+def coupled_heat_flow(
+    fluid: FluidBackend,
+    hot: tuple[float, float, float],
+    cold: tuple[float, float, float],
+    ua: float,
+    efficiency: float,
+    q_guess: float | None = None,
+    cold_fluid: FluidBackend | None = None,
+    *,
+    profile: CoupledProfile | None = None,
+) -> CoupledResult:
+    """Counterflow heat flow between a hot and a cold refrigerant stream.
+
+    Parameters
+    ----------
+    fluid : FluidBackend
+        Refrigerant of both streams (of the hot one when ``cold_fluid`` is given).
+    hot, cold : tuple of float
+        ``(p [Pa], h_in [J/kg], m [kg/s])`` of each stream.
+    ua : float
+        Conductance [W/K].
+    efficiency : float
+        Share of the heat leaving the hot stream that reaches the cold one [-]; the rest is
+        lost to ambient, spread evenly along the exchanger.
+    q_guess : float, optional
+        A heat flow to start from [W].
+    cold_fluid : FluidBackend, optional
+        Refrigerant of the cold stream when it is another (a cascade of two fluids).
+    profile : CoupledProfile, optional
+        The profile of these inputs when the caller already built it (to keep it for
+        :meth:`CoupledProfile.sensitivity`).
+
+    Returns
+    -------
+    CoupledResult
+        Heat flows and the temperature profile's pinch. Both streams are cut into segments at
+        their own saturation boundaries; each segment is a counterflow zone with conductance
+        ``q_segment / LMTD`` (epsilon-NTU for constant capacity rates), and ``q`` makes the
+        segments' conductances add up to ``ua``: :meth:`CoupledProfile.solve`, else Brent's
+        method (:func:`~workbench.components.counterflow.find_root`) to ``1e-12 Q_max``.
+    """
+    prof = profile or CoupledProfile(fluid, cold_fluid or fluid, hot, cold, efficiency)
+    q_hi = prof.q_max
+    if q_hi <= 0.0 or ua <= 0.0:
+        return CoupledResult(0.0, 0.0, prof.t_hi - prof.t_ci, [], 0.0)
+    q = prof.solve(ua, q_guess)
+    if q is None:
+
+        def g(q: float) -> float:
+            if q >= q_hi:
+                return 0.5
+            total = prof.conductance(q)[0]
+            return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
+
+        q = find_root(g, q_hi, q_guess)
+    _total, zones, min_dt = prof.conductance(q)
+    return CoupledResult(q, efficiency * q, min_dt, zones, q_hi)
