@@ -1,9 +1,9 @@
 """The thermal coupling's Jacobian by the implicit function theorem against differences of Q.
 
-The coupling's rows are differentiated through the zone model's root
-(``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, :mod:`workbench.solver.couplings`); here every column is
-compared with a central difference of the residuals themselves, each of which runs the full
-bracketed root-find of :func:`workbench.components.zones.coupled_heat_flow`.
+The coupling's rows are differentiated through the exchanger's root
+(``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, :mod:`workbench.components.coupled_profile`); here every
+column is compared with a central difference of the residuals themselves, each of which solves
+the root again, on the three cascade examples (one fluid; R744 under R290; R744 under R717).
 """
 
 from __future__ import annotations
@@ -13,29 +13,62 @@ import json
 import numpy as np
 import pytest
 
+import workbench.components.coupled_profile as coupled_profile
 from workbench.components.base import Component
+from workbench.components.counterflow import find_root
+from workbench.components.coupled_profile import CoupledProfile
 from workbench.solver import prepare, solve
 from workbench.solver.couplings import ThermalCoupling
+from workbench.solver.initial import initial_guess
+
+CASCADES = ["cascade_v2", "r744_r290_cascade_v2", "r744_r717_cascade_v2"]
 
 
-def _cascade():
-    with open("examples/scenarios/cascade_v2.json") as fh:
+def _example(name: str) -> dict:
+    with open(f"examples/scenarios/{name}.json") as fh:
         return json.load(fh)
 
 
+def _coupling(system) -> ThermalCoupling:
+    return next(b for b in system.blocks if isinstance(b, ThermalCoupling))
+
+
+def _shifted(coupling: ThermalCoupling, x: np.ndarray, shift: float) -> np.ndarray:
+    """``x`` with the hot inlet enthalpy and the cold mass flow moved (away from the solution)."""
+    x = x.copy()
+    x[coupling.hot.ports["inlet"].h] *= 1.0 + shift
+    x[coupling.cold.ports["inlet"].m] *= 1.0 - shift
+    return x
+
+
+def _profile(coupling: ThermalCoupling, x: np.ndarray) -> CoupledProfile:
+    h, c = coupling.hot.port(x, "inlet"), coupling.cold.port(x, "inlet")
+    return CoupledProfile(
+        coupling.hot.fluid,
+        coupling.cold.fluid,
+        (h.p, h.h, h.m),
+        (c.p, c.h, c.m),
+        float(coupling.config.efficiency),
+    )
+
+
 @pytest.mark.parametrize("shift", [0.0, 0.02])
-def test_implicit_jacobian_matches_differences_of_the_residuals(shift):
-    doc = _cascade()
+@pytest.mark.parametrize("name", CASCADES)
+def test_implicit_jacobian_matches_central_differences_of_the_residuals(name, shift):
+    doc = _example(name)
     result = solve(doc)
     assert result.converged
     system = prepare(doc)
-    coupling = next(b for b in system.blocks if isinstance(b, ThermalCoupling))
-    x = result.x.copy()
-    x[system.var_kinds.index("h")] *= 1.0 + shift  # also away from the solution
+    coupling = _coupling(system)
+    x = _shifted(coupling, result.x, shift)
     f0 = coupling.residuals(x)
-    analytic = {}
-    for r, c, v in coupling.jacobian(x, f0, system.step):
+    entries = coupling.implicit_jacobian(x)
+    assert entries is not None  # neither pinched nor without heat flow: the analytic block
+    analytic: dict[tuple[int, int], float] = {}
+    for r, c, v in entries:
         analytic[(r, c)] = analytic.get((r, c), 0.0) + v
+    assert coupling.jacobian(x, f0, system.step) == entries
+    compared = 0
     for col in coupling.local_vars:
         d = 1e-6 * max(abs(x[col]), 1e-3 * system.var_scale[col])
         xp, xm = x.copy(), x.copy()
@@ -43,64 +76,124 @@ def test_implicit_jacobian_matches_differences_of_the_residuals(shift):
         xm[col] -= d
         numeric = (coupling.residuals(xp) - coupling.residuals(xm)) / (2 * d)
         for row in (0, 1):
-            expected = numeric[row]
-            got = analytic.get((row, col), 0.0)
-            # residuals in J/kg: an entry is compared in J/kg per typical change of its unknown
+            got, expected = analytic.get((row, col), 0.0), numeric[row]
+            # in J/kg per typical change of the unknown; 1e-6 J/kg is below the differences' noise
             typical = system.var_scale[col]
-            assert got * typical == pytest.approx(expected * typical, rel=1e-4, abs=1e-3), (
+            assert got * typical == pytest.approx(expected * typical, rel=1e-6, abs=1e-6), (
                 row,
-                col,
+                system.var_names[col],
             )
+            compared += abs(expected) > 0.0
+    assert compared >= 12  # both rows depend on both inlets' m, p, h and their own outlet h
 
 
-def test_the_implicit_jacobian_runs_no_root_find_per_column(monkeypatch):
-    doc = _cascade()
+def test_at_the_pinch_the_derivatives_are_those_of_the_pinch_limit():
+    # the cascade's starting point is pinched: Q within 1e-9 of Q_max
+    doc = _example("cascade_v2")
+    system = prepare(doc)
+    coupling = _coupling(system)
+    x = initial_guess(system)
+    flow = coupling.heat_flow(x)
+    assert flow.q > (1.0 - coupled_profile.PINCHED) * flow.q_max
+    assert coupling.implicit_jacobian(x) is not None
+    assert coupling._linear is not None
+    dq = coupling._linear[2]
+    for i, col in enumerate(coupling._inlet_cols()):
+        d = 1e-6 * abs(x[col])
+        xp, xm = x.copy(), x.copy()
+        xp[col] += d
+        xm[col] -= d
+        numeric = (coupling.heat_flow(xp).q - coupling.heat_flow(xm).q) / (2 * d)
+        typical = system.var_scale[col]
+        # Q_max - Q (< 1e-9 Q_max) moves too: its share of the derivative is below 1e-3 of Q's
+        assert dq[i] * typical == pytest.approx(numeric * typical, rel=1e-3, abs=1e-3 * flow.q)
+
+
+def test_the_cold_limited_pinch_derivatives_are_those_of_q_max():
+    # a small cold stream: the limit is the cold outlet reaching the hot inlet temperature
+    doc = _example("cascade_v2")
     result = solve(doc)
     system = prepare(doc)
-    coupling = next(b for b in system.blocks if isinstance(b, ThermalCoupling))
+    coupling = _coupling(system)
+    x = result.x.copy()
+    x[coupling.cold.ports["inlet"].m] *= 0.05
+    prof = _profile(coupling, x)
+    assert not prof.hot_limits
+    dq = prof.pinch_sensitivity()
+    assert dq is not None
+    for i, col in enumerate(coupling._inlet_cols()):
+        d = 1e-6 * abs(x[col])
+        xp, xm = x.copy(), x.copy()
+        xp[col] += d
+        xm[col] -= d
+        numeric = (_profile(coupling, xp).q_max - _profile(coupling, xm).q_max) / (2 * d)
+        typical = system.var_scale[col]
+        assert dq[i] * typical == pytest.approx(numeric * typical, rel=1e-6, abs=1e-6), i
+
+
+@pytest.mark.parametrize("name", CASCADES)
+def test_the_implicit_jacobian_runs_no_root_find_per_column(name, monkeypatch):
+    doc = _example(name)
+    result = solve(doc)
+    system = prepare(doc)
+    coupling = _coupling(system)
     x = result.x.copy()
     f0 = coupling.residuals(x)
-    import workbench.solver.couplings as couplings
+    roots: list[str] = []
+    newton, brent = CoupledProfile.solve, coupled_profile.find_root
 
-    roots = []
-    original = couplings._solve_q
-    monkeypatch.setattr(couplings, "_solve_q", lambda *a: roots.append(1) or original(*a))
-    before = system.fluid.stats.calls
+    def counted_newton(self, *args):
+        roots.append("newton")
+        return newton(self, *args)
+
+    def counted_brent(*args):
+        roots.append("brent")
+        return brent(*args)
+
+    monkeypatch.setattr(CoupledProfile, "solve", counted_newton)
+    monkeypatch.setattr(coupled_profile, "find_root", counted_brent)
+    fluids = system.all_fluids()
+    before = sum(f.stats.calls for f in fluids)
     coupling.jacobian(x, f0, system.step)
+    implicit_calls = sum(f.stats.calls for f in fluids) - before
     assert roots == []  # the root at x is remembered; no column solves it again
-    implicit_calls = system.fluid.stats.calls - before
-    before = system.fluid.stats.calls
+    # one derivative per cut and per inlet, the saturation slopes of both pressures
+    assert implicit_calls <= 40
+    before = sum(f.stats.calls for f in fluids)
     Component.jacobian(coupling, x, f0, system.step)  # type: ignore[arg-type]
-    assert len(roots) >= 6  # differences: a root per column
-    assert 2 * implicit_calls < system.fluid.stats.calls - before
+    assert roots.count("newton") >= 6  # differences: a root per column
+    assert 5 * implicit_calls < sum(f.stats.calls for f in fluids) - before
 
 
-def test_the_residuals_heat_flow_is_the_bracketed_searchs_root():
-    from workbench.components.zones import coupled_heat_flow
-
-    doc = _cascade()
+@pytest.mark.parametrize("shift", [0.0, 0.01, -0.01])
+@pytest.mark.parametrize("name", CASCADES)
+def test_the_newton_root_is_the_bracketed_searchs_root(name, shift):
+    doc = _example(name)
     result = solve(doc)
     system = prepare(doc)
-    coupling = next(b for b in system.blocks if isinstance(b, ThermalCoupling))
-    for shift in (0.0, 0.01, -0.01):
-        x = result.x.copy()
-        x[coupling.hot.ports["inlet"].h] *= 1.0 + shift
-        h, c = coupling.hot.port(x, "inlet"), coupling.cold.port(x, "inlet")
-        ref = coupled_heat_flow(
-            system.fluid,
-            (h.p, h.h, h.m),
-            (c.p, c.h, c.m),
-            float(coupling.config.ua),
-            float(coupling.config.efficiency),
-        )
-        coupling._memo = coupling._fast = None
-        assert coupling._q(x) == pytest.approx(ref.q, rel=1e-10)
+    coupling = _coupling(system)
+    x = _shifted(coupling, result.x, shift)
+    ua = float(coupling.config.ua)
+    prof = _profile(coupling, x)
+    q = prof.solve(ua, None)
+    assert q is not None
+
+    def g(q: float) -> float:
+        if q >= prof.q_max:
+            return 0.5
+        total = prof.conductance(q)[0]
+        return 0.5 if np.isinf(total) else total / (total + ua) - 0.5
+
+    assert q == pytest.approx(find_root(g, prof.q_max, None), rel=1e-10)
+    assert prof.conductance(q)[0] == pytest.approx(ua, rel=1e-9)
+    assert coupling.heat_flow(x).q == pytest.approx(q, rel=1e-10)  # from a predicted start
 
 
-def test_cascade_results_are_those_of_the_difference_jacobian(monkeypatch):
-    doc = _cascade()
+@pytest.mark.parametrize("name", CASCADES)
+def test_cascade_results_are_those_of_the_difference_jacobian(name, monkeypatch):
+    doc = _example(name)
     implicit = solve(doc)
-    monkeypatch.setattr(ThermalCoupling, "_implicit_jacobian", lambda self, x, step: None)
+    monkeypatch.setattr(ThermalCoupling, "implicit_jacobian", lambda self, x: None)
     differences = solve(doc)
     assert implicit.converged
     assert differences.converged

@@ -196,12 +196,12 @@ class CoupledProfile:
         hl_h, hv_h, tl_h, tv_h = self.memo.states(fluid, self.p_h)
         hl_c, hv_c, tl_c, tv_c = self.memo.states(cold_fluid, self.p_c)
         self.sat_h, self.sat_c = (hl_h, hv_h, tl_h, tv_h), (hl_c, hv_c, tl_c, tv_c)
-        h_ho_min = enthalpy_at(fluid, self.p_h, self.t_ci, hl_h, hv_h, tl_h, tv_h)
-        h_co_max = enthalpy_at(cold_fluid, self.p_c, self.t_hi, hl_c, hv_c, tl_c, tv_c)
-        self.q_max = max(
-            min(self.m_h * (self.h_hi - h_ho_min), self.m_c * (h_co_max - self.h_ci) / efficiency),
-            0.0,
-        )
+        self.h_ho_min = enthalpy_at(fluid, self.p_h, self.t_ci, hl_h, hv_h, tl_h, tv_h)
+        self.h_co_max = enthalpy_at(cold_fluid, self.p_c, self.t_hi, hl_c, hv_c, tl_c, tv_c)
+        q_hot = self.m_h * (self.h_hi - self.h_ho_min)
+        q_cold = self.m_c * (self.h_co_max - self.h_ci) / efficiency
+        self.hot_limits = q_hot <= q_cold
+        self.q_max = max(min(q_hot, q_cold), 0.0)
 
     # == the profile at a heat flow ================================================================
     def cuts(self, q: float) -> list[_Cut]:
@@ -333,7 +333,8 @@ class CoupledProfile:
         """The heat flow [W] at which the zones need ``ua`` [W/K], or None.
 
         Newton's method in ``s`` on ``ln(UA_z/UA)`` (module docstring) from ``q_guess`` (else
-        the middle of ``s`` = 1), to a step below ``1e-7`` in ``s``; None when it does not
+        ``s = 1``), to a step below ``1e-7`` in ``s`` or ``1e-12 Q_max`` in ``Q`` (the
+        resolution of ``s`` close to the pinch, as the bracketed search's); None when it does not
         settle (the root at the edge of an internal pinch: the caller runs the bracketed
         search).
         """
@@ -361,7 +362,9 @@ class CoupledProfile:
                     s = -math.log1p(-q / q_hi)
                     step = phi / slope
                     q_next = -q_hi * math.expm1(-(s - step))
-                    if lo < q_next < hi and abs(step) <= _S_TOLERANCE:
+                    if lo <= q_next <= hi and (
+                        abs(step) <= _S_TOLERANCE or abs(q_next - q) <= 1e-12 * q_hi
+                    ):
                         return q_next
             if not lo < q_next < hi:
                 q_next = 0.5 * (lo + hi)
@@ -377,12 +380,15 @@ class CoupledProfile:
         -------
         list of float or None
             ``[dQ/dm_h, dQ/dp_h, dQ/dh_hi, dQ/dm_c, dQ/dp_c, dQ/dh_ci]`` (J/kg, W/Pa, kg/s);
-            None without heat flow, at the pinch (:data:`PINCHED`), where ``q`` is not a root
+            At the pinch (``q`` within :data:`PINCHED` of ``Q_max``) those of ``Q_max``
+            (:meth:`pinch_sensitivity`). None without heat flow, where ``q`` is not a root
             of the conductance (the edge of an internal pinch, where it jumps to infinity) or
             where the conductance has no finite positive slope.
         """
-        if not 0.0 < q < (1.0 - PINCHED) * self.q_max:
+        if not 0.0 < q < self.q_max:
             return None
+        if q >= (1.0 - PINCHED) * self.q_max:
+            return self.pinch_sensitivity()
         if not abs(self.conductance(q)[0] - ua) <= 1e-6 * ua:
             return None
         d = self.tangents(q, full=True)
@@ -390,6 +396,49 @@ class CoupledProfile:
             return None
         out = [-v / d[0] for v in d[1:]]
         return out if all(math.isfinite(v) for v in out) else None
+
+    def pinch_sensitivity(self) -> list[float] | None:
+        """``dQ_max/dx`` for both inlets' ``m``, ``p``, ``h`` (order of :meth:`sensitivity`).
+
+        The active limit is ``m_h (h_hi - h_h(p_h, T_ci))`` (the hot outlet at the cold inlet
+        temperature) or ``m_c (h_c(p_c, T_hi) - h_ci) / efficiency``; ``h(p, T)`` outside the
+        dome has ``dh/dT = 1 / (dT/dh)_p`` and ``(dh/dp)_T = -(dT/dp)_h / (dT/dh)_p``. None when
+        the limit temperature is inside the other stream's dome (a pure fluid's ``h(T)`` jumps
+        there).
+        """
+        if self.hot_limits:
+            fl, p, h_lim, sat = self.fh, self.p_h, self.h_ho_min, self.sat_h
+            other, p_o, h_o, t_lim = self.fc, self.p_c, self.h_ci, self.t_ci
+        else:
+            fl, p, h_lim, sat = self.fc, self.p_c, self.h_co_max, self.sat_c
+            other, p_o, h_o, t_lim = self.fh, self.p_h, self.h_hi, self.t_hi
+        if sat[2] - 1e-9 <= t_lim <= sat[3] + 1e-9:
+            return None
+        t_h = float(fl.dT_dh_p(p, h_lim))
+        if not t_h > 0.0:
+            return None
+        dh_dt = 1.0 / t_h
+        dh_dp = -float(fl.dT_dp_h(p, h_lim)) / t_h
+        dt_dh, dt_dp = float(other.dT_dh_p(p_o, h_o)), float(other.dT_dp_h(p_o, h_o))
+        if self.hot_limits:  # Q_max = m_h (h_hi - H(p_h, T_ci(p_c, h_ci)))
+            m = self.m_h
+            return [
+                self.h_hi - h_lim,
+                -m * dh_dp,
+                m,
+                0.0,
+                -m * dh_dt * dt_dp,
+                -m * dh_dt * dt_dh,
+            ]
+        k = self.m_c / self.eff  # Q_max = m_c (H(p_c, T_hi(p_h, h_hi)) - h_ci) / eff
+        return [
+            0.0,
+            k * dh_dt * dt_dp,
+            k * dh_dt * dt_dh,
+            (h_lim - self.h_ci) / self.eff,
+            k * dh_dp,
+            -k,
+        ]
 
 
 def coupled_heat_flow(
