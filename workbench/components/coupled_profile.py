@@ -54,6 +54,7 @@ __all__ = [
     "CoupledResult",
     "SaturationMemo",
     "coupled_heat_flow",
+    "coupled_root",
 ]
 
 PINCHED = 1e-6
@@ -483,18 +484,30 @@ def coupled_heat_flow(
         method (:func:`~workbench.components.counterflow.find_root`) to ``1e-12 Q_max``.
     """
     prof = profile or CoupledProfile(fluid, cold_fluid or fluid, hot, cold, efficiency)
-    q_hi = prof.q_max
-    if q_hi <= 0.0 or ua <= 0.0:
+    q = coupled_root(prof, ua, q_guess)
+    if q <= 0.0:
         return CoupledResult(0.0, 0.0, prof.t_hi - prof.t_ci, [], 0.0)
-    q = prof.solve(ua, q_guess)
-    if q is None:
-
-        def g(q: float) -> float:
-            if q >= q_hi:
-                return 0.5
-            total = prof.conductance(q)[0]
-            return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
-
-        q = find_root(g, q_hi, q_guess)
     _total, zones, min_dt = prof.conductance(q)
-    return CoupledResult(q, efficiency * q, min_dt, zones, q_hi)
+    return CoupledResult(q, efficiency * q, min_dt, zones, prof.q_max)
+
+
+def coupled_root(profile: CoupledProfile, ua: float, q_guess: float | None) -> float:
+    """The heat flow [W] of :func:`coupled_heat_flow` without its zones (0 without exchange).
+
+    :meth:`CoupledProfile.solve`, else Brent's method
+    (:func:`~workbench.components.counterflow.find_root`) to ``1e-12 Q_max``.
+    """
+    q_hi = profile.q_max
+    if q_hi <= 0.0 or ua <= 0.0:
+        return 0.0
+    q = profile.solve(ua, q_guess)
+    if q is not None:
+        return q
+
+    def g(q: float) -> float:
+        if q >= q_hi:
+            return 0.5
+        total = profile.conductance(q)[0]
+        return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
+
+    return find_root(g, q_hi, q_guess)

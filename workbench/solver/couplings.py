@@ -50,7 +50,7 @@ from workbench.components.coupled_profile import (
     CoupledProfile,
     CoupledResult,
     SaturationMemo,
-    coupled_heat_flow,
+    coupled_root,
 )
 from workbench.components.profile import (
     ProfileCheck,
@@ -105,7 +105,8 @@ class ThermalCoupling:
         self.hot, self.cold = hot, cold
         self._q_last: float | None = None
         # the last inlet states with their profile and heat flow; the last linearisation
-        self._memo: tuple[tuple[float, ...], CoupledProfile, CoupledResult] | None = None
+        self._memo: tuple[tuple[float, ...], CoupledProfile, float] | None = None
+        self._result: tuple[tuple[float, ...], CoupledResult] | None = None
         self._linear: tuple[tuple[float, ...], float, list[float]] | None = None
         self._saturation = SaturationMemo()
         self._profile_memo = ProfileMemo()
@@ -122,10 +123,28 @@ class ThermalCoupling:
         return tuple(float(x[c]) for c in self._inlet_cols())
 
     def heat_flow(self, x: np.ndarray) -> CoupledResult:
-        """Heat flows of the exchanger at ``x`` (remembered for the last inlet states)."""
+        """Heat flows of the exchanger at ``x`` with its zones and pinch (for results, checks)."""
+        key, profile, q = self._solved(x)
+        if self._result is not None and self._result[0] == key:
+            return self._result[1]
+        eff = float(self.config.efficiency)
+        if q > 0.0:
+            _total, zones, min_dt = profile.conductance(q)
+            result = CoupledResult(q, eff * q, min_dt, zones, profile.q_max)
+        else:
+            result = CoupledResult(0.0, 0.0, profile.t_hi - profile.t_ci, [], 0.0)
+        self._result = (key, result)
+        return result
+
+    def _solved(self, x: np.ndarray) -> tuple[tuple[float, ...], CoupledProfile, float]:
+        """The inlet states at ``x``, their profile and heat flow [W] (remembered for the last).
+
+        The root of :func:`~workbench.components.coupled_profile.coupled_heat_flow` without its
+        zones (the residuals need only ``Q``), from :meth:`_predicted_q`.
+        """
         key = self._inlets(x)
         if self._memo is not None and self._memo[0] == key:
-            return self._memo[2]
+            return self._memo
         m_h, p_h, h_h, m_c, p_c, h_c = key
         profile = CoupledProfile(
             self.hot.fluid,
@@ -135,19 +154,10 @@ class ThermalCoupling:
             float(self.config.efficiency),
             self._saturation,
         )
-        result = coupled_heat_flow(
-            self.hot.fluid,
-            (p_h, h_h, m_h),
-            (p_c, h_c, m_c),
-            float(self.config.ua),
-            float(self.config.efficiency),
-            q_guess=self._predicted_q(key),
-            cold_fluid=self.cold.fluid,
-            profile=profile,
-        )
-        self._q_last = result.q or None
-        self._memo = (key, profile, result)
-        return result
+        q = coupled_root(profile, float(self.config.ua), self._predicted_q(key))
+        self._q_last = q or None
+        self._memo = (key, profile, q)
+        return self._memo
 
     def _predicted_q(self, key: tuple[float, ...]) -> float | None:
         """The heat flow [W] to start the root from: the last linearisation moved to ``key``.
@@ -171,7 +181,7 @@ class ThermalCoupling:
         """The hot-side and cold-side energy balances [J/kg] (module docstring)."""
         hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
         ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
-        q = self.heat_flow(x).q
+        q = self._solved(x)[2]
         eff = float(self.config.efficiency)
         return np.array([ho.h - hi.h + q / hi.m, co.h - ci.h - eff * q / ci.m])
 
@@ -200,10 +210,7 @@ class ThermalCoupling:
         hp, cp = self.hot.ports, self.cold.ports
         cols = self._inlet_cols()
         try:
-            result = self.heat_flow(x)
-            assert self._memo is not None
-            key, profile = self._memo[0], self._memo[1]
-            q = result.q
+            key, profile, q = self._solved(x)
             dq = profile.sensitivity(q, float(self.config.ua)) if q > 0.0 else None
         except (FluidPropertyError, ValueError, ZeroDivisionError):
             return None
