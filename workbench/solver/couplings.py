@@ -7,24 +7,24 @@ the hot circuit condenses and the cold circuit evaporates. Exactly one such coil
 on each side.
 
 The exchanger is counterflow with conductance ``ua`` [W/K], solved zone by zone on both
-refrigerant profiles (:func:`workbench.components.zones.coupled_heat_flow`). Of the heat
-``Q`` leaving the hot refrigerant, ``efficiency * Q`` reaches the cold refrigerant and
-``(1 - efficiency) * Q`` is lost to ambient (reported). Equations (SI)::
+refrigerant profiles, each side in its own circuit's fluid
+(:mod:`workbench.components.coupled_profile`). Of the heat ``Q`` leaving the hot refrigerant,
+``efficiency * Q`` reaches the cold refrigerant and ``(1 - efficiency) * Q`` is lost to
+ambient (reported). Equations (SI)::
 
     0 = h_hot,out - h_hot,in + Q / m_hot                   (hot_side)
     0 = h_cold,out - h_cold,in - efficiency * Q / m_cold   (cold_side)
 
-The Jacobian block is differentiated through the zone model's root by the implicit function
-theorem, as the coils' (:mod:`workbench.components.coil_jacobian`): with ``UA_z(Q, x)`` the
-zones' conductance at heat flow ``Q`` for the inlet states ``x`` (the hot and cold inlet
-``m``, ``p``, ``h``), ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``; the partials are differences of
-``UA_z`` at the solved ``Q`` (one profile evaluation each, a few property calls), where a
-difference of ``Q`` itself ran a Brent root-find per column (12,600 property calls for a
-cold solve of ``cascade_v2``). At the pinch (``UA_z`` unbounded) it falls back to those
-differences. The residuals' ``Q`` comes from a safeguarded Newton iteration in
-``s = -ln(1 - Q/Q_max)`` (:func:`_solve_q`), the same root as the bracketed search of
-:func:`~workbench.components.zones.coupled_heat_flow` in a few profile evaluations instead of
-about twenty; that search is the fallback and gives the results (4,085 property calls).
+``Q`` is the root of ``UA_z(Q, x) = ua`` (``UA_z`` the zones' conductance, ``x`` the hot and
+cold inlet ``m``, ``p``, ``h``), found by Newton's method with the exact slope from a start
+predicted by the last Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a
+Newton step). The Jacobian block is differentiated through that root by the implicit function
+theorem, as the coils' (:mod:`workbench.components.coil_jacobian`):
+``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with ``dUA_z/dx`` analytic from the same profile
+(:meth:`~workbench.components.coupled_profile.CoupledProfile.sensitivity`): no root-find per
+column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
+where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
+forward differences.
 
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
