@@ -16,6 +16,7 @@ import pytest
 import workbench.components.coupled_profile as coupled_profile
 from workbench.components.base import Component
 from workbench.components.counterflow import find_root
+from workbench.components.coupled_jacobian import PINCHED, conductance_tangents, pinch_sensitivity
 from workbench.components.coupled_profile import CoupledProfile
 from workbench.solver import prepare, solve
 from workbench.solver.couplings import ThermalCoupling
@@ -94,7 +95,7 @@ def test_at_the_pinch_the_derivatives_are_those_of_the_pinch_limit():
     coupling = _coupling(system)
     x = initial_guess(system)
     flow = coupling.heat_flow(x)
-    assert flow.q > (1.0 - coupled_profile.PINCHED) * flow.q_max
+    assert flow.q > (1.0 - PINCHED) * flow.q_max
     assert coupling.implicit_jacobian(x) is not None
     assert coupling._linear is not None
     dq = coupling._linear[2]
@@ -119,7 +120,7 @@ def test_the_cold_limited_pinch_derivatives_are_those_of_q_max():
     x[coupling.cold.ports["inlet"].m] *= 0.05
     prof = _profile(coupling, x)
     assert not prof.hot_limits
-    dq = prof.pinch_sensitivity()
+    dq = pinch_sensitivity(prof)
     assert dq is not None
     for i, col in enumerate(coupling._inlet_cols()):
         d = 1e-6 * abs(x[col])
@@ -200,3 +201,22 @@ def test_cascade_results_are_those_of_the_difference_jacobian(name, monkeypatch)
     scale = np.maximum(np.abs(differences.x), 1.0)
     assert np.max(np.abs(implicit.x - differences.x) / scale) < 1e-8
     assert implicit.property_calls < differences.property_calls
+
+
+@pytest.mark.parametrize("name", CASCADES)
+def test_the_roots_slope_is_the_tangent_along_q(name):
+    doc = _example(name)
+    result = solve(doc)
+    system = prepare(doc)
+    coupling = _coupling(system)
+    x = _shifted(coupling, result.x, 0.01)
+    prof = _profile(coupling, x)
+    q = prof.solve(float(coupling.config.ua), None)
+    assert q is not None
+    for trial in (q, 0.5 * q):
+        tangent = conductance_tangents(prof, trial)
+        assert tangent is not None
+        d = 1e-6 * trial
+        numeric = (prof.conductance(trial + d)[0] - prof.conductance(trial - d)[0]) / (2 * d)
+        assert prof.slope(trial) == pytest.approx(tangent[0], rel=1e-12)
+        assert prof.slope(trial) == pytest.approx(numeric, rel=1e-6)

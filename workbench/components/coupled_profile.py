@@ -1,4 +1,4 @@
-"""The cascade heat exchanger between two refrigerant streams: its heat flow and derivatives.
+"""The cascade heat exchanger between two refrigerant streams: its profile and heat flow.
 
 A thermal coupling (:mod:`workbench.solver.couplings`) joins a hot refrigerant stream
 ``(p_h, h_hi, m_h)`` and a cold one ``(p_c, h_ci, m_c)`` (possibly of another fluid) in a
@@ -25,13 +25,8 @@ inlet) and only the other side's moves with ``Q``: an evaluation costs one ``T(p
 by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``ln(UA_z/UA)`` with the exact slope
 ``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends), inside a bracket that
 bisects when a step leaves it or meets an internal pinch. The derivatives of the root for the
-Newton system's Jacobian come from the implicit function theorem at the solved ``Q``::
-
-    dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)
-
-where ``dUA_z/dx`` moves every cut with the inlet state (the cuts' positions ``xi``, the moving
-temperatures through ``dT/dh`` and ``dT/dp``, the fixed ones along the saturation line through
-``dT_sat/dp``, ``dh_sat/dp``): no root-find per column.
+Newton system's Jacobian, ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)`` by the implicit function
+theorem on the same cuts, are in :mod:`workbench.components.coupled_jacobian`.
 
 References
 ----------
@@ -49,25 +44,18 @@ from workbench.components.zone_profile import enthalpy_at
 from workbench.fluids import FluidBackend
 
 __all__ = [
-    "PINCHED",
     "CoupledProfile",
     "CoupledResult",
+    "Cut",
     "SaturationMemo",
     "coupled_heat_flow",
     "coupled_root",
 ]
 
-PINCHED = 1e-6
-"""A heat flow within this share of ``Q_max`` is at the pinch: no implicit-function derivative
-(two values that grow without bound would be divided)."""
-
 _S_TOLERANCE = 1e-7
 """Newton stops after a step in ``s`` below this; the quadratic error left is ~1e-14."""
 
 _MAX_EVALUATIONS = 60
-
-# directions of the derivatives: the heat flow, then the hot and cold inlet m, p, h
-_Q, _MH, _PH, _HH, _MC, _PC, _HC = range(7)
 
 
 @dataclass(frozen=True)
@@ -134,14 +122,19 @@ class SaturationMemo:
         return found
 
 
-def _put(memo: dict, key: object, value: object, size: int) -> None:  # type: ignore[type-arg]
+_SatKey = tuple[int, float]
+_SatValue = tuple[float, float, float, float]
+
+
+def _put(memo: dict[_SatKey, _SatValue], key: _SatKey, value: _SatValue, size: int) -> None:
+    """``memo[key] = value``, dropping the oldest entry when ``memo`` holds ``size``."""
     if len(memo) >= size:
         del memo[next(iter(memo))]
     memo[key] = value
 
 
 @dataclass
-class _Cut:
+class Cut:
     """One cut of the profile: position, the side it fixes, both sides' states."""
 
     xi: float
@@ -191,7 +184,7 @@ class CoupledProfile:
         self.t_hi = float(fluid.T_ph(self.p_h, self.h_hi))
         self.t_ci = float(cold_fluid.T_ph(self.p_c, self.h_ci))
         self.q_max = 0.0
-        self.last: tuple[float, list[_Cut]] | None = None
+        self.last: tuple[float, list[Cut]] | None = None
         if self.t_hi <= self.t_ci or self.m_h <= 0.0 or self.m_c <= 0.0 or efficiency <= 0.0:
             return
         hl_h, hv_h, tl_h, tv_h = self.memo.states(fluid, self.p_h)
@@ -205,7 +198,7 @@ class CoupledProfile:
         self.q_max = max(min(q_hot, q_cold), 0.0)
 
     # == the profile at a heat flow ================================================================
-    def cuts(self, q: float) -> list[_Cut]:
+    def cuts(self, q: float) -> list[Cut]:
         """The cuts at heat flow ``q`` [W] > 0, in order of ``xi`` (remembered for the last q)."""
         if self.last is not None and self.last[0] == q:
             return self.last[1]
@@ -225,17 +218,17 @@ class CoupledProfile:
         for xi in sorted(found):
             kind, which = found[xi]
             if kind == "in":
-                cut = _Cut(0.0, kind, 0, h_hi, h_co, self.t_hi, float(fc.T_ph(p_c, h_co)))
+                cut = Cut(0.0, kind, 0, h_hi, h_co, self.t_hi, float(fc.T_ph(p_c, h_co)))
             elif kind == "out":
-                cut = _Cut(1.0, kind, 0, h_ho, h_ci, float(fh.T_ph(p_h, h_ho)), self.t_ci)
+                cut = Cut(1.0, kind, 0, h_ho, h_ci, float(fh.T_ph(p_h, h_ho)), self.t_ci)
             elif kind == "hot":
                 hc = h_co - xi * dh_c
                 t_b = self.sat_h[2 + which]
-                cut = _Cut(xi, kind, which, self.sat_h[which], hc, t_b, float(fc.T_ph(p_c, hc)))
+                cut = Cut(xi, kind, which, self.sat_h[which], hc, t_b, float(fc.T_ph(p_c, hc)))
             else:
                 hh = h_hi - xi * dh_h
                 t_b = self.sat_c[2 + which]
-                cut = _Cut(xi, kind, which, hh, self.sat_c[which], float(fh.T_ph(p_h, hh)), t_b)
+                cut = Cut(xi, kind, which, hh, self.sat_c[which], float(fh.T_ph(p_h, hh)), t_b)
             cuts.append(cut)
         self.last = (q, cuts)
         return cuts
@@ -254,80 +247,34 @@ class CoupledProfile:
         return total, zones, min(dts)
 
     # == derivatives ===============================================================================
-    def _moving_slopes(self, cut: _Cut, with_p: bool) -> tuple[float, float]:
-        """``dT/dh`` [K kg/J] and (``with_p``) ``dT/dp`` [K/Pa] of the side that moves at ``cut``."""
-        if cut.kind in ("in", "hot"):  # the cold side moves
-            fl, p, h = self.fc, self.p_c, cut.h_cold
-        else:
-            fl, p, h = self.fh, self.p_h, cut.h_hot
-        return float(fl.dT_dh_p(p, h)), float(fl.dT_dp_h(p, h)) if with_p else 0.0
+    def slope(self, q: float) -> float:
+        """``dUA_z/dQ`` [1/K] at fixed inlets (0 where a difference is not positive).
 
-    def tangents(self, q: float, full: bool) -> list[float] | None:
-        """``dUA_z/dQ`` [1/K], and with ``full`` the derivatives for the inlet states too.
-
-        Returns
-        -------
-        list of float or None
-            ``[dUA/dQ]`` or ``[dUA/dQ, dUA/dm_h, dUA/dp_h, dUA/dh_hi, dUA/dm_c, dUA/dp_c,
-            dUA/dh_ci]`` (units W/K per unit of each); None where a temperature difference is
-            not positive (no finite derivative).
+        :func:`~workbench.components.coupled_jacobian.conductance_tangents` along ``Q`` alone, simplified: with ``d = Q/m`` on each side, a hot
+        saturation cut moves by ``dxi/dQ = -xi/Q``, a cold one by ``(1 - xi)/Q``; the cold
+        temperature moves by ``(dT/dh) efficiency/m_c`` where the cold side moves (the hot
+        inlet end, hot cuts), the hot one by ``-(dT/dh)/m_h`` where the hot side moves.
         """
         cuts = self.cuts(q)
         dts = [c.t_hot - c.t_cold for c in cuts]
         if min(dts) <= 0.0:
-            return None
-        m_h, m_c, eff = self.m_h, self.m_c, self.eff
-        d_h, d_c = q / m_h, eff * q / m_c
-        moving = [self._moving_slopes(c, full) for c in cuts]
-        ends = (0.0, 0.0, 0.0, 0.0)
-        sat_h = sat_c = ends
-        if full:
-            ends = (
-                float(self.fh.dT_dh_p(self.p_h, self.h_hi)),
-                float(self.fh.dT_dp_h(self.p_h, self.h_hi)),
-                float(self.fc.dT_dh_p(self.p_c, self.h_ci)),
-                float(self.fc.dT_dp_h(self.p_c, self.h_ci)),
-            )
-            if any(c.kind == "hot" for c in cuts):
-                sat_h = self.memo.slopes(self.fh, self.p_h)
-            if any(c.kind == "cold" for c in cuts):
-                sat_c = self.memo.slopes(self.fc, self.p_c)
-        lmtds = [lmtd_partials(dts[k], dts[k + 1]) for k in range(len(cuts) - 1)]
-        out = []
-        for direction in range(7 if full else 1):
-            e = [0.0] * 7
-            e[direction] = 1.0
-            dd_h = e[_Q] / m_h - e[_MH] * q / (m_h * m_h)
-            dd_c = eff * (e[_Q] / m_c - e[_MC] * q / (m_c * m_c))
-            dh_co = e[_HC] + dd_c
-            dxis, ddts = [], []
-            for cut, (t_h, t_p) in zip(cuts, moving):
-                xi = cut.xi
-                if cut.kind == "in":
-                    dxi = 0.0
-                    dt_hot = ends[0] * e[_HH] + ends[1] * e[_PH]
-                    dt_cold = t_h * dh_co + t_p * e[_PC]
-                elif cut.kind == "out":
-                    dxi = 0.0
-                    dt_hot = t_h * (e[_HH] - dd_h) + t_p * e[_PH]
-                    dt_cold = ends[2] * e[_HC] + ends[3] * e[_PC]
-                elif cut.kind == "hot":
-                    dxi = (e[_HH] - sat_h[cut.which] * e[_PH] - xi * dd_h) / d_h
-                    dt_hot = sat_h[2 + cut.which] * e[_PH]
-                    dt_cold = t_h * (dh_co - dxi * d_c - xi * dd_c) + t_p * e[_PC]
-                else:
-                    dxi = (dh_co - sat_c[cut.which] * e[_PC] - xi * dd_c) / d_c
-                    dt_cold = sat_c[2 + cut.which] * e[_PC]
-                    dt_hot = t_h * (e[_HH] - dxi * d_h - xi * dd_h) + t_p * e[_PH]
-                dxis.append(dxi)
-                ddts.append(dt_hot - dt_cold)
-            total = 0.0
-            for k, (lmtd, l_a, l_b) in enumerate(lmtds):
-                span = cuts[k + 1].xi - cuts[k].xi
-                total += (e[_Q] * span + q * (dxis[k + 1] - dxis[k])) / lmtd
-                total -= q * span / (lmtd * lmtd) * (l_a * ddts[k] + l_b * ddts[k + 1])
-            out.append(total)
-        return out
+            return 0.0
+        k_h, k_c = 1.0 / self.m_h, self.eff / self.m_c
+        dxis, ddts = [], []
+        for cut in cuts:
+            if cut.kind in ("in", "hot"):
+                dxis.append(-cut.xi / q if cut.kind == "hot" else 0.0)
+                ddts.append(-float(self.fc.dT_dh_p(self.p_c, cut.h_cold)) * k_c)
+            else:
+                dxis.append((1.0 - cut.xi) / q if cut.kind == "cold" else 0.0)
+                ddts.append(-float(self.fh.dT_dh_p(self.p_h, cut.h_hot)) * k_h)
+        total = 0.0
+        for k in range(len(cuts) - 1):
+            lmtd, l_a, l_b = lmtd_partials(dts[k], dts[k + 1])
+            span = cuts[k + 1].xi - cuts[k].xi
+            total += (span + q * (dxis[k + 1] - dxis[k])) / lmtd
+            total -= q * span / (lmtd * lmtd) * (l_a * ddts[k] + l_b * ddts[k + 1])
+        return total
 
     # == the root ==================================================================================
     def solve(self, ua: float, q_guess: float | None) -> float | None:
@@ -357,8 +304,7 @@ class CoupledProfile:
                     lo = q
                 else:
                     return q
-                slopes = self.tangents(q, full=False)
-                slope = slopes[0] / total * (q_hi - q) if slopes is not None else 0.0
+                slope = self.slope(q) / total * (q_hi - q)
                 if slope > 0.0:
                     s = -math.log1p(-q / q_hi)
                     step = phi / slope
@@ -373,73 +319,6 @@ class CoupledProfile:
                 return None
             q = q_next
         return None
-
-    def sensitivity(self, q: float, ua: float) -> list[float] | None:
-        """``dQ/dx`` at the root ``q`` [W] of ``UA_z = ua`` [W/K] for both inlets' ``m, p, h``.
-
-        Returns
-        -------
-        list of float or None
-            ``[dQ/dm_h, dQ/dp_h, dQ/dh_hi, dQ/dm_c, dQ/dp_c, dQ/dh_ci]`` (J/kg, W/Pa, kg/s);
-            At the pinch (``q`` within :data:`PINCHED` of ``Q_max``) those of ``Q_max``
-            (:meth:`pinch_sensitivity`). None without heat flow, where ``q`` is not a root
-            of the conductance (the edge of an internal pinch, where it jumps to infinity) or
-            where the conductance has no finite positive slope.
-        """
-        if not 0.0 < q < self.q_max:
-            return None
-        if q >= (1.0 - PINCHED) * self.q_max:
-            return self.pinch_sensitivity()
-        if not abs(self.conductance(q)[0] - ua) <= 1e-6 * ua:
-            return None
-        d = self.tangents(q, full=True)
-        if d is None or not (math.isfinite(d[0]) and d[0] > 0.0):
-            return None
-        out = [-v / d[0] for v in d[1:]]
-        return out if all(math.isfinite(v) for v in out) else None
-
-    def pinch_sensitivity(self) -> list[float] | None:
-        """``dQ_max/dx`` for both inlets' ``m``, ``p``, ``h`` (order of :meth:`sensitivity`).
-
-        The active limit is ``m_h (h_hi - h_h(p_h, T_ci))`` (the hot outlet at the cold inlet
-        temperature) or ``m_c (h_c(p_c, T_hi) - h_ci) / efficiency``; ``h(p, T)`` outside the
-        dome has ``dh/dT = 1 / (dT/dh)_p`` and ``(dh/dp)_T = -(dT/dp)_h / (dT/dh)_p``. None when
-        the limit temperature is inside the other stream's dome (a pure fluid's ``h(T)`` jumps
-        there).
-        """
-        if self.hot_limits:
-            fl, p, h_lim, sat = self.fh, self.p_h, self.h_ho_min, self.sat_h
-            other, p_o, h_o, t_lim = self.fc, self.p_c, self.h_ci, self.t_ci
-        else:
-            fl, p, h_lim, sat = self.fc, self.p_c, self.h_co_max, self.sat_c
-            other, p_o, h_o, t_lim = self.fh, self.p_h, self.h_hi, self.t_hi
-        if sat[2] - 1e-9 <= t_lim <= sat[3] + 1e-9:
-            return None
-        t_h = float(fl.dT_dh_p(p, h_lim))
-        if not t_h > 0.0:
-            return None
-        dh_dt = 1.0 / t_h
-        dh_dp = -float(fl.dT_dp_h(p, h_lim)) / t_h
-        dt_dh, dt_dp = float(other.dT_dh_p(p_o, h_o)), float(other.dT_dp_h(p_o, h_o))
-        if self.hot_limits:  # Q_max = m_h (h_hi - H(p_h, T_ci(p_c, h_ci)))
-            m = self.m_h
-            return [
-                self.h_hi - h_lim,
-                -m * dh_dp,
-                m,
-                0.0,
-                -m * dh_dt * dt_dp,
-                -m * dh_dt * dt_dh,
-            ]
-        k = self.m_c / self.eff  # Q_max = m_c (H(p_c, T_hi(p_h, h_hi)) - h_ci) / eff
-        return [
-            0.0,
-            k * dh_dt * dt_dp,
-            k * dh_dt * dt_dh,
-            (h_lim - self.h_ci) / self.eff,
-            k * dh_dp,
-            -k,
-        ]
 
 
 def coupled_heat_flow(
@@ -472,7 +351,7 @@ def coupled_heat_flow(
         Refrigerant of the cold stream when it is another (a cascade of two fluids).
     profile : CoupledProfile, optional
         The profile of these inputs when the caller already built it (to keep it for
-        :meth:`CoupledProfile.sensitivity`).
+        :func:`~workbench.components.coupled_jacobian.coupled_sensitivity`).
 
     Returns
     -------

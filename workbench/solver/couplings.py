@@ -21,7 +21,7 @@ predicted by the last Jacobian (``Q + dQ/dx (x - x_last)``, close to second orde
 Newton step). The Jacobian block is differentiated through that root by the implicit function
 theorem, as the coils' (:mod:`workbench.components.coil_jacobian`):
 ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with ``dUA_z/dx`` analytic from the same profile
-(:meth:`~workbench.components.coupled_profile.CoupledProfile.sensitivity`): no root-find per
+(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`): no root-find per
 column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
 where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
 forward differences.
@@ -46,6 +46,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
+from workbench.components.coupled_jacobian import coupled_sensitivity
 from workbench.components.coupled_profile import (
     CoupledProfile,
     CoupledResult,
@@ -202,7 +203,7 @@ class ThermalCoupling:
     def implicit_jacobian(self, x: np.ndarray) -> list[tuple[int, int, float]] | None:
         """The block by the implicit function theorem, or None where it has no finite value.
 
-        ``dQ/dx`` from :meth:`~workbench.components.coupled_profile.CoupledProfile.sensitivity`
+        ``dQ/dx`` from :func:`~workbench.components.coupled_jacobian.coupled_sensitivity`
         at the heat flow the residuals solved (remembered), then the chain rule through the
         two energy balances. Kept as the start of the next root-find (:meth:`_predicted_q`).
         """
@@ -211,7 +212,7 @@ class ThermalCoupling:
         cols = self._inlet_cols()
         try:
             key, profile, q = self._solved(x)
-            dq = profile.sensitivity(q, float(self.config.ua)) if q > 0.0 else None
+            dq = coupled_sensitivity(profile, q, float(self.config.ua)) if q > 0.0 else None
         except (FluidPropertyError, ValueError, ZeroDivisionError):
             return None
         if dq is None:
