@@ -122,6 +122,12 @@ def test_the_cold_limited_pinch_derivatives_are_those_of_q_max():
     assert not prof.hot_limits
     dq = pinch_sensitivity(prof)
     assert dq is not None
+    # the exchanger is pinched there: the coupling's block takes these derivatives
+    flow = coupling.heat_flow(x)
+    assert flow.q >= (1.0 - PINCHED) * flow.q_max
+    assert coupling.implicit_jacobian(x) is not None
+    assert coupling._linear is not None
+    assert coupling._linear[2] == dq
     for i, col in enumerate(coupling._inlet_cols()):
         d = 1e-6 * abs(x[col])
         xp, xm = x.copy(), x.copy()

@@ -121,7 +121,7 @@ def coupled_sensitivity(prof: CoupledProfile, q: float, ua: float) -> list[float
         conductance (the edge of an internal pinch, where it jumps to infinity) or where the
         conductance has no finite positive slope.
     """
-    if not 0.0 < q < prof.q_max:
+    if not 0.0 < q <= prof.q_max:
         return None
     if q >= (1.0 - PINCHED) * prof.q_max:
         return pinch_sensitivity(prof)
