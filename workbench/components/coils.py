@@ -66,16 +66,25 @@ from workbench.components.profile import (
     near_critical_note,
     secondary_profile,
 )
-from workbench.components.zones import ZoneResult, coil_heat_flow
+from workbench.components.zones import (
+    CoilSensitivity,
+    ZoneResult,
+    coil_heat_flow,
+    coil_heat_flow_sensitivity,
+)
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin
 
-__all__ = ["SATURATION_ANCHOR_J_KG", "Coil", "Condenser", "Evaporator"]
+__all__ = ["SATURATION_ANCHOR_J_KG", "ZONES_CACHE_SIZE", "Coil", "Condenser", "Evaporator"]
 
 SATURATION_ANCHOR_J_KG = 1.0
 """Enthalpy distance [J/kg] from the saturation line where superheat and subcooling switch
 from the fluid's own temperature to the straight continuation (see the module docstring)."""
+
+ZONES_CACHE_SIZE = 4
+"""Zone-model results a coil keeps, keyed by their inputs: a Jacobian that perturbs one input
+and comes back (the charge residual's columns) finds the base state still there."""
 
 
 class Coil(Component):
@@ -107,7 +116,8 @@ class Coil(Component):
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
         self._q_last: float | None = None  # last zone-model heat flow, to start the next
         self._share_last: float | None = None  # and its share of the pinch limit
-        self._zones_cache: tuple[tuple[float, ...], ZoneResult] | None = None
+        self._zones_cache: dict[tuple[float, ...], ZoneResult] = {}  # the last few states
+        self._sens_cache: tuple[tuple[float, ...], CoilSensitivity] | None = None
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -220,8 +230,9 @@ class Coil(Component):
             self.t_sec_in,
             self.secondary_capacity_rate(),
         )
-        if self._zones_cache is not None and self._zones_cache[0] == key:
-            return self._zones_cache[1]
+        hit = self._zones_cache.get(key)
+        if hit is not None:
+            return hit
         result = coil_heat_flow(
             self.fluid,
             inlet.p,
@@ -236,8 +247,26 @@ class Coil(Component):
         )
         self._q_last = result.q or None
         self._share_last = result.q / result.q_max if result.q > 0.0 else None
-        self._zones_cache = (key, result)
+        if len(self._zones_cache) >= ZONES_CACHE_SIZE:
+            del self._zones_cache[next(iter(self._zones_cache))]  # the oldest
+        self._zones_cache[key] = result
         return result
+
+    def zone_sensitivity(self, x: np.ndarray) -> CoilSensitivity:
+        """Derivatives of the zone model's heat flow at ``x`` (UA mode; kept for the state).
+
+        :func:`~workbench.components.zones.coil_heat_flow_sensitivity` at the inputs of
+        :meth:`zones`; the coil's Jacobian and the charge residual's both read it.
+        """
+        key = self._zone_inputs(x)
+        if self._sens_cache is not None and self._sens_cache[0] == key:
+            return self._sens_cache[1]
+        p, h_in, m, t_sec, c_sec, ua = key
+        sens = coil_heat_flow_sensitivity(
+            self.fluid, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, self.zones(x).q
+        )
+        self._sens_cache = (key, sens)
+        return sens
 
     def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
         """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""
