@@ -117,7 +117,8 @@ class Coil(Component):
         self._q_last: float | None = None  # last zone-model heat flow, to start the next
         self._share_last: float | None = None  # and its share of the pinch limit
         self._zones_cache: dict[tuple[float, ...], ZoneResult] = {}  # the last few states
-        self._sens_cache: tuple[tuple[float, ...], CoilSensitivity] | None = None
+        # the zone inputs, derivatives and heat flow of the last Jacobian (predicts the next Q)
+        self._sens_cache: tuple[tuple[float, ...], CoilSensitivity, float] | None = None
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -244,6 +245,7 @@ class Coil(Component):
             self.refrigerant_is_hot,
             q_guess=self._q_last,
             share_guess=self._share_last,
+            q_predicted=self._predicted_q(key),
         )
         self._q_last = result.q or None
         self._share_last = result.q / result.q_max if result.q > 0.0 else None
@@ -251,6 +253,28 @@ class Coil(Component):
             del self._zones_cache[next(iter(self._zones_cache))]  # the oldest
         self._zones_cache[key] = result
         return result
+
+    def _predicted_q(self, key: tuple[float, ...]) -> float | None:
+        """The heat flow [W] at the zone inputs ``key`` to first order from the last derivatives.
+
+        ``Q_s + dQ/dp dp + dQ/dh_in dh_in + dQ/dm dm + dQ/dUA dUA + dQ/dC dC`` from the
+        state of :meth:`zone_sensitivity` (the last Jacobian's): a Newton step of the solver
+        moves the coil's inputs a little, and the zone model's own Newton starts within the
+        square of that move. None without derivatives at the same secondary inlet.
+        """
+        if self._sens_cache is None:
+            return None
+        (p, h_in, m, t_sec, c_sec, ua), sens, q = self._sens_cache
+        if key[4] != t_sec or q <= 0.0:
+            return None
+        return (
+            q
+            + sens.p * (key[0] - p)
+            + sens.h_in * (key[1] - h_in)
+            + sens.m * (key[2] - m)
+            + sens.ua * (key[3] - ua)
+            + sens.c_sec * (key[5] - c_sec)
+        )
 
     def zone_sensitivity(self, x: np.ndarray) -> CoilSensitivity:
         """Derivatives of the zone model's heat flow at ``x`` (UA mode; kept for the state).
@@ -262,10 +286,11 @@ class Coil(Component):
         if self._sens_cache is not None and self._sens_cache[0] == key:
             return self._sens_cache[1]
         p, h_in, m, t_sec, c_sec, ua = key
+        q = self.zones(x).q
         sens = coil_heat_flow_sensitivity(
-            self.fluid, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, self.zones(x).q
+            self.fluid, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, q
         )
-        self._sens_cache = (key, sens)
+        self._sens_cache = (key, sens, q)
         return sens
 
     def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
