@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.components.inventory.density import moved_zones, path_zones
 from workbench.components.inventory.items import coil_item, item_columns
 from workbench.components.inventory.void_fraction import Premoli, VoidFraction
 from workbench.components.zone_profile import ZoneProfile
@@ -74,7 +75,9 @@ def coil_charge_gradient(
     FluidPropertyError
         A property call failed at a perturbed state.
     """
-    pin = comp.ports["inlet"]
+    pin, pout = comp.ports["inlet"], comp.ports["outlet"]
+    inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
+    path = path_zones(comp.fluid, inlet.p, inlet.h, outlet.h, model)
     base = comp.zones(x)
     sens = comp.zone_sensitivity(x) if base.zones else None
     dq = {} if sens is None else {pin.p: sens.p, pin.h: sens.h_in, pin.m: sens.m}
@@ -85,7 +88,11 @@ def coil_charge_gradient(
         x[col] = xi + dx
         try:
             split = _moved_split(comp, x, base.q + dq[col] * dx) if col in dq else None
-            kg1 = coil_item(comp, x, model, circuit, split).kg
+            moved = None
+            if col in (pin.h, pout.h):  # same pressure: the zones' densities move to first order
+                h_in, h_out = float(x[pin.h]), float(x[pout.h])
+                moved = moved_zones(comp.fluid, inlet.p, path, h_in, h_out, model)
+            kg1 = coil_item(comp, x, model, circuit, split, moved).kg
         finally:
             x[col] = xi
         out[col] = (kg1 - kg0) / dx

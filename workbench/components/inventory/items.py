@@ -159,6 +159,7 @@ def coil_item(
     model: VoidFraction | Premoli,
     circuit: int,
     split: list[tuple[str, float, float]] | None = None,
+    zones: list[ZoneDensity] | None = None,
 ) -> ChargeItem:
     """The refrigerant a coil (``Condenser``, ``Evaporator``, ``GasCooler``) holds at ``x``.
 
@@ -175,6 +176,10 @@ def coil_item(
     split : list of tuple, optional
         ``(name, q [W], ua [W/K])`` per zone of a UA coil's zone model, when the caller has
         it at ``x`` (the charge Jacobian's linearised split); else the coil's own zone model.
+    zones : list of ZoneDensity, optional
+        The path's zones and densities at ``x`` when the caller has them (the charge
+        Jacobian's :func:`~workbench.components.inventory.density.moved_zones`); else
+        :func:`~workbench.components.inventory.density.path_zones`.
 
     Returns
     -------
@@ -189,7 +194,8 @@ def coil_item(
     fl = comp.fluid
     inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
     volume = float(comp.params["internal_volume_m3"])
-    zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
+    if zones is None:
+        zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
     shares = _enthalpy_shares(zones)
     if isinstance(comp, Coil) and comp.ua_mode and not comp.coupled:
         parts = comp.zones(x).zones if split is None else split
