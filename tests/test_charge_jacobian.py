@@ -109,3 +109,28 @@ def test_charge_residual_is_the_inventory_sum(states):
     for x in xs:
         expected = circuit_charge(system, x, block.circuit) - block.charge_kg
         assert block.residuals(x)[0] == pytest.approx(expected, rel=1e-13, abs=1e-15)
+
+
+@pytest.mark.parametrize("void_fraction", ["homogeneous", "zivi"])
+def test_moved_zones_follow_path_zones_to_first_order(void_fraction):
+    from workbench.components.inventory.density import moved_zones, path_zones
+    from workbench.components.inventory.void_fraction import void_fraction as model_named
+    from workbench.fluids import get_backend
+
+    fluid, model = get_backend("R290"), model_named(void_fraction)
+    p = 5e5
+    h_liq, h_vap = float(fluid.h_liq(p)), float(fluid.h_vap(p))
+    h_in, h_out = h_liq + 0.3 * (h_vap - h_liq), h_vap + 20e3  # evaporator: dome, then vapour
+    base = path_zones(fluid, p, h_in, h_out, model)
+    for d_in, d_out in ((5.0, 0.0), (0.0, 5.0), (-3.0, 4.0)):
+        moved = moved_zones(fluid, p, base, h_in + d_in, h_out + d_out, model)
+        exact = path_zones(fluid, p, h_in + d_in, h_out + d_out, model)
+        assert moved is not None
+        assert [z.name for z in moved] == [z.name for z in exact]
+        for zb, zm, ze in zip(base, moved, exact, strict=True):
+            assert (zm.h_a, zm.h_b) == (ze.h_a, ze.h_b)
+            change = ze.density - zb.density
+            # first order: the moved density carries the change up to its square
+            assert zm.density == pytest.approx(ze.density, abs=1e-3 * abs(change) + 1e-12)
+    # the outlet moved into the dome: the path must be cut anew
+    assert moved_zones(fluid, p, base, h_in, h_vap - 10.0, model) is None
