@@ -128,6 +128,7 @@ class CircuitCharge:
         scale = self.system.var_scale
         base = self.item_masses(x)
         deriv: dict[int, float] = {}
+
         def fd_step(col: int, xi: float) -> float:
             return FD_STEP * max(abs(xi), 0.01 * float(scale[col]))
 

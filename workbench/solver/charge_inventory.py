@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from workbench.components.coils import Coil
 from workbench.components.inventory.coil_gradient import coil_charge_gradient, linearised_root
 from workbench.components.inventory.density import point_density
-from workbench.components.coils import Coil
 from workbench.components.inventory.items import (
     ChargeItem,
     component_item,
