@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from charge_cases import charge_doc
 
-import workbench.components.coils as coils_module
+import workbench.components.coil_zone_memory as zone_memory_module
 import workbench.solver.charge_inventory as inventory_module
 from workbench.components.coils import Coil
 from workbench.solver import prepare, solve
@@ -70,7 +70,7 @@ def test_charge_row_builds_no_inventory_and_runs_no_root_find(states, monkeypatc
     x = xs[1].copy()
     f0 = block.residuals(x)  # the residual at the state, as Newton evaluates it first
     counts = {"inventory": 0, "root": 0, "items": 0}
-    real_inventory, real_root = inventory_module.inventory, coils_module.coil_heat_flow
+    real_inventory, real_root = inventory_module.inventory, zone_memory_module.coil_heat_flow
     real_item = inventory_module.component_item
 
     def inventory(*a, **k):
@@ -86,7 +86,7 @@ def test_charge_row_builds_no_inventory_and_runs_no_root_find(states, monkeypatc
         return real_item(*a, **k)
 
     monkeypatch.setattr(inventory_module, "inventory", inventory)
-    monkeypatch.setattr(coils_module, "coil_heat_flow", root)
+    monkeypatch.setattr(zone_memory_module, "coil_heat_flow", root)
     monkeypatch.setattr(inventory_module, "component_item", item)
     before = x.copy()
     block.jacobian(x, f0, system.step)

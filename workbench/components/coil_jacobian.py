@@ -4,8 +4,8 @@ A coil's rows are ``pressure_drop``, ``heat_transfer`` (UA mode), ``saturation_t
 (with a saturation spec) and the outlet spec (``subcooling``/``superheat``), in that order
 (:class:`workbench.components.coils.Coil`). Finite differences through the zone model would run
 a root-find per column; here ``heat_transfer`` is differentiated through the root by the
-implicit function theorem (:func:`workbench.components.zones.coil_heat_flow_sensitivity`, kept per state by
-:meth:`~workbench.components.coils.Coil.zone_sensitivity`).
+implicit function theorem (:func:`workbench.components.zones.coil_heat_flow_sensitivity`,
+kept per state by :meth:`~workbench.components.coils.Coil.zone_sensitivity`).
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.coil_jacobian import coil_jacobian
+from workbench.components.coil_zone_memory import ZoneMemory
 from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.profile import (
     NEAR_CRITICAL,
@@ -66,25 +67,16 @@ from workbench.components.profile import (
     near_critical_note,
     secondary_profile,
 )
-from workbench.components.zones import (
-    CoilSensitivity,
-    ZoneResult,
-    coil_heat_flow,
-    coil_heat_flow_sensitivity,
-)
+from workbench.components.zones import CoilSensitivity, ZoneResult
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin
 
-__all__ = ["SATURATION_ANCHOR_J_KG", "ZONES_CACHE_SIZE", "Coil", "Condenser", "Evaporator"]
+__all__ = ["SATURATION_ANCHOR_J_KG", "Coil", "Condenser", "Evaporator"]
 
 SATURATION_ANCHOR_J_KG = 1.0
 """Enthalpy distance [J/kg] from the saturation line where superheat and subcooling switch
 from the fluid's own temperature to the straight continuation (see the module docstring)."""
-
-ZONES_CACHE_SIZE = 4
-"""Zone-model results a coil keeps, keyed by their inputs: a Jacobian that perturbs one input
-and comes back (the charge residual's columns) finds the base state still there."""
 
 
 class Coil(Component):
@@ -114,11 +106,7 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
-        self._q_last: float | None = None  # last zone-model heat flow, to start the next
-        self._share_last: float | None = None  # and its share of the pinch limit
-        self._zones_cache: dict[tuple[float, ...], ZoneResult] = {}  # the last few states
-        # the zone inputs, derivatives and heat flow of the last Jacobian (predicts the next Q)
-        self._sens_cache: tuple[tuple[float, ...], CoilSensitivity, float] | None = None
+        self._zone_memory = ZoneMemory(self.fluid, self.refrigerant_is_hot)
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -221,77 +209,17 @@ class Coil(Component):
         return float(fl.T_bubble(p)) if fl.zeotropic else float(fl.T_sat(p))
 
     def zones(self, x: np.ndarray) -> ZoneResult:
-        """Zone model at the current state (UA mode)."""
-        inlet = self.port(x, "inlet")
-        key = (
-            inlet.p,
-            inlet.h,
-            inlet.m,
-            self.ua_total(x),
-            self.t_sec_in,
-            self.secondary_capacity_rate(),
-        )
-        hit = self._zones_cache.get(key)
-        if hit is not None:
-            return hit
-        result = coil_heat_flow(
-            self.fluid,
-            inlet.p,
-            inlet.h,
-            inlet.m,
-            key[4],
-            key[5],
-            key[3],
-            self.refrigerant_is_hot,
-            q_guess=self._q_last,
-            share_guess=self._share_last,
-            q_predicted=self._predicted_q(key),
-        )
-        self._q_last = result.q or None
-        self._share_last = result.q / result.q_max if result.q > 0.0 else None
-        if len(self._zones_cache) >= ZONES_CACHE_SIZE:
-            del self._zones_cache[next(iter(self._zones_cache))]  # the oldest
-        self._zones_cache[key] = result
-        return result
-
-    def _predicted_q(self, key: tuple[float, ...]) -> float | None:
-        """The heat flow [W] at the zone inputs ``key`` to first order from the last derivatives.
-
-        ``Q_s + dQ/dp dp + dQ/dh_in dh_in + dQ/dm dm + dQ/dUA dUA + dQ/dC dC`` from the
-        state of :meth:`zone_sensitivity` (the last Jacobian's): a Newton step of the solver
-        moves the coil's inputs a little, and the zone model's own Newton starts within the
-        square of that move. None without derivatives at the same secondary inlet.
-        """
-        if self._sens_cache is None:
-            return None
-        (p, h_in, m, t_sec, c_sec, ua), sens, q = self._sens_cache
-        if key[4] != t_sec or q <= 0.0:
-            return None
-        return (
-            q
-            + sens.p * (key[0] - p)
-            + sens.h_in * (key[1] - h_in)
-            + sens.m * (key[2] - m)
-            + sens.ua * (key[3] - ua)
-            + sens.c_sec * (key[5] - c_sec)
-        )
+        """Zone model at the current state (UA mode; kept by its inputs, :class:`ZoneMemory`)."""
+        return self._zone_memory.result(self._zone_inputs(x))
 
     def zone_sensitivity(self, x: np.ndarray) -> CoilSensitivity:
         """Derivatives of the zone model's heat flow at ``x`` (UA mode; kept for the state).
 
         :func:`~workbench.components.zones.coil_heat_flow_sensitivity` at the inputs of
-        :meth:`zones`; the coil's Jacobian and the charge residual's both read it.
+        :meth:`zones`; the coil's Jacobian and a fixed charge's row both read it, and it
+        predicts where the next root-find starts (:mod:`workbench.components.coil_zone_memory`).
         """
-        key = self._zone_inputs(x)
-        if self._sens_cache is not None and self._sens_cache[0] == key:
-            return self._sens_cache[1]
-        p, h_in, m, t_sec, c_sec, ua = key
-        q = self.zones(x).q
-        sens = coil_heat_flow_sensitivity(
-            self.fluid, p, h_in, m, t_sec, c_sec, ua, self.refrigerant_is_hot, q
-        )
-        self._sens_cache = (key, sens, q)
-        return sens
+        return self._zone_memory.sensitivity(self._zone_inputs(x))
 
     def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
         """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""
