@@ -66,8 +66,8 @@ N_Z = 25
 """Nodes of the uniform enthalpy-share grid."""
 T_LOW_K = 200.0
 """The table starts at the dew pressure of this temperature [K] (or 2 K above ``T_min``)."""
-DOME_ROWS_KEPT = 32
-"""Pressures whose combined dome coefficients a table keeps (:meth:`BlendTables.dome_state`)."""
+DOME_KEPT = 64
+"""(pressure, interval) pairs whose combined dome coefficients a table keeps."""
 TOP_SHARE = 0.97
 """The table ends at this share of the critical pressure (or where CoolProp's (p, Q) flash
 stops converging, whichever is lower)."""
@@ -129,7 +129,7 @@ class BlendTables:
         self._dome_c = _cubic_coefficients(z, self.dome)
         self._n_p = n_p
         self._n_z = int(self.dome.shape[-1])
-        self._dome_rows: dict[float, list[list[list[float]]]] = {}
+        self._dome_kept: dict[tuple[float, int], list[list[float]]] = {}
         self.p_min = math.exp(self.u0)
         self.p_max = math.exp(self.u0 + self.du * (n_p - 1))
 
@@ -163,17 +163,18 @@ class BlendTables:
     ) -> tuple[float, float, float, float]:
         """T [K], s [J/kg/K], v [m3/kg] and Q [-] at ``p`` [Pa] and enthalpy share ``z`` [-].
 
-        The four rows' z-splines are combined with the Lagrange weights of ``p`` once per
-        pressure (:meth:`_dome_at`, the last :data:`DOME_ROWS_KEPT` pressures kept): a coil
-        asks for many enthalpies on one isobar, each then one cubic per property in Python
-        floats. The same polynomial as weighting the four rows' values (to rounding).
+        The four rows' z-spline coefficients of the interval holding ``z`` are combined with
+        the Lagrange weights of ``p`` once per (pressure, interval), the last
+        :data:`DOME_KEPT` kept: a coil asks for several enthalpies on one isobar, each then
+        one cubic per property in Python floats. The same polynomial as weighting the four
+        rows' values (to rounding).
         """
-        comb = self._dome_rows.get(p)
-        if comb is None:
-            comb = self._dome_at(p, what)
         j = min(max(int(z / self._dz), 0), self._n_z - 2)
+        c = self._dome_kept.get((p, j))
+        if c is None:
+            c = self._dome_at(p, j, what)
         x = z - j * self._dz
-        c0, c1, c2, c3 = comb[0][j], comb[1][j], comb[2][j], comb[3][j]
+        c0, c1, c2, c3 = c
         return (
             ((c0[0] * x + c1[0]) * x + c2[0]) * x + c3[0],
             ((c0[1] * x + c1[1]) * x + c2[1]) * x + c3[1],
@@ -181,8 +182,8 @@ class BlendTables:
             ((c0[3] * x + c1[3]) * x + c2[3]) * x + c3[3],
         )
 
-    def _dome_at(self, p: float, what: str) -> list[list[list[float]]]:
-        """The z-spline coefficients at ``p`` [Pa]: four rows weighted (4 powers, intervals, 4)."""
+    def _dome_at(self, p: float, j: int, what: str) -> list[list[float]]:
+        """Interval ``j``'s coefficients at ``p`` [Pa]: four rows weighted, (4 powers, 4 props)."""
         k, t = self._interval(p, what)
         lo = min(max(k - 1, 0), self._n_p - 4)
         s = k + t - lo  # position among the four rows, 0..3
@@ -194,12 +195,12 @@ class BlendTables:
                 s * (s - 1) * (s - 2) / 6.0,
             ]
         )
-        comb: list[list[list[float]]] = (self._dome_c[..., lo : lo + 4] @ w).tolist()
-        rows = self._dome_rows
-        if len(rows) >= DOME_ROWS_KEPT:
-            del rows[next(iter(rows))]
-        rows[p] = comb
-        return comb
+        c: list[list[float]] = (self._dome_c[:, j, :, lo : lo + 4] @ w).tolist()
+        kept = self._dome_kept
+        if len(kept) >= DOME_KEPT:
+            del kept[next(iter(kept))]
+        kept[(p, j)] = c
+        return c
 
     # -- storage --------------------------------------------------------------------------------
     def save(self, path: Path, meta: str) -> None:
