@@ -134,3 +134,20 @@ def test_moved_zones_follow_path_zones_to_first_order(void_fraction):
             assert zm.density == pytest.approx(ze.density, abs=1e-3 * abs(change) + 1e-12)
     # the outlet moved into the dome: the path must be cut anew
     assert moved_zones(fluid, p, base, h_in, h_vap - 10.0, model) is None
+
+
+def test_charge_residual_sees_a_volume_changed_in_place(states):
+    """A sweep sets a coil's volume on the built model: the residual at the same state follows."""
+    system, xs = states
+    block = _block(system)
+    x = xs[1]
+    before = block.residuals(x)[0]
+    condenser = system.components["condenser"]
+    volume = condenser.params["internal_volume_m3"]
+    try:
+        condenser.params["internal_volume_m3"] = 2.0 * volume
+        after = block.residuals(x)[0]
+        assert after == pytest.approx(circuit_charge(system, x, block.circuit) - block.charge_kg)
+        assert after > before + 1e-3  # the condenser holds tens of grams more
+    finally:
+        condenser.params["internal_volume_m3"] = volume

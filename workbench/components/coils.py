@@ -106,7 +106,8 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
-        self._zone_memory = ZoneMemory(self.fluid, self.refrigerant_is_hot)
+        # the zone model's kept results (a `*_cache`: a sweep's reconfigure starts it afresh)
+        self._zones_cache = ZoneMemory(self.fluid, self.refrigerant_is_hot)
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -210,7 +211,7 @@ class Coil(Component):
 
     def zones(self, x: np.ndarray) -> ZoneResult:
         """Zone model at the current state (UA mode; kept by its inputs, :class:`ZoneMemory`)."""
-        return self._zone_memory.result(self._zone_inputs(x))
+        return self._zones_cache.result(self._zone_inputs(x))
 
     def zone_sensitivity(self, x: np.ndarray) -> CoilSensitivity:
         """Derivatives of the zone model's heat flow at ``x`` (UA mode; kept for the state).
@@ -219,7 +220,7 @@ class Coil(Component):
         :meth:`zones`; the coil's Jacobian and a fixed charge's row both read it, and it
         predicts where the next root-find starts (:mod:`workbench.components.coil_zone_memory`).
         """
-        return self._zone_memory.sensitivity(self._zone_inputs(x))
+        return self._zones_cache.sensitivity(self._zone_inputs(x))
 
     def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
         """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""

@@ -17,7 +17,7 @@ a smooth function of them (fixed-node quadratures, :mod:`workbench.components.in
 The sum is differentiated term by term (:func:`workbench.solver.charge_inventory.circuit_terms`):
 a column moves only the items that read it, so each item is re-evaluated once per column it
 reads, and the unperturbed items' masses are those the residual computed at the same state
-(kept with the state they belong to). The row is the same forward difference of the whole
+(kept with the state they belong to, from the residual just before). The row is the same forward difference of the whole
 charge (the items the column does not touch cancel exactly), for a fraction of the cost: the
 R290 example's inventory items are evaluated about 20 times per Jacobian instead of 60.
 
@@ -106,12 +106,20 @@ class CircuitCharge:
         return self._terms
 
     def item_masses(self, x: np.ndarray) -> list[float]:
-        """Mass of every item at ``x`` [kg] (kept for the Jacobian at the same state)."""
-        if self._last is not None and np.array_equal(self._last[0], x):
-            return self._last[1]
+        """Mass of every item at ``x`` [kg], computed afresh and kept for the Jacobian.
+
+        Always computed (a sweep may change a volume in place between solves at the same
+        state); the Jacobian at the same state reuses them (:meth:`_masses_at`).
+        """
         masses = [t.kg(x) for t in self.terms]
         self._last = (x.copy(), masses)
         return masses
+
+    def _masses_at(self, x: np.ndarray) -> list[float]:
+        """The masses the residual just computed at ``x``, or computed now."""
+        if self._last is not None and np.array_equal(self._last[0], x):
+            return self._last[1]
+        return self.item_masses(x)
 
     def residuals(self, x: np.ndarray) -> np.ndarray:
         """Computed minus fixed charge [kg]."""
@@ -126,7 +134,7 @@ class CircuitCharge:
         """
         del step, f0  # the inventory wants a larger step than the components (module docstring)
         scale = self.system.var_scale
-        base = self.item_masses(x)
+        base = self._masses_at(x)
         deriv: dict[int, float] = {}
 
         def fd_step(col: int, xi: float) -> float:
