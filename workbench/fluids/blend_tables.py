@@ -165,7 +165,7 @@ class BlendTables:
 
         The four rows' z-spline coefficients of the interval holding ``z`` are combined with
         the Lagrange weights of ``p`` once per (pressure, interval), the last
-        :data:`DOME_KEPT` kept: a coil asks for several enthalpies on one isobar, each then
+        :data:`DOME_KEPT` at most: a coil asks for several enthalpies on one isobar, each then
         one cubic per property in Python floats. The same polynomial as weighting the four
         rows' values (to rounding).
         """
@@ -198,7 +198,7 @@ class BlendTables:
         c: list[list[float]] = (self._dome_c[:, j, :, lo : lo + 4] @ w).tolist()
         kept = self._dome_kept
         if len(kept) >= DOME_KEPT:
-            del kept[next(iter(kept))]
+            kept.clear()  # atomic: the tables are shared by the backends of a process's threads
         kept[(p, j)] = c
         return c
 
