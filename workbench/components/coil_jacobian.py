@@ -4,7 +4,8 @@ A coil's rows are ``pressure_drop``, ``heat_transfer`` (UA mode), ``saturation_t
 (with a saturation spec) and the outlet spec (``subcooling``/``superheat``), in that order
 (:class:`workbench.components.coils.Coil`). Finite differences through the zone model would run
 a root-find per column; here ``heat_transfer`` is differentiated through the root by the
-implicit function theorem (:func:`workbench.components.zones.coil_heat_flow_sensitivity`).
+implicit function theorem (:func:`workbench.components.zones.coil_heat_flow_sensitivity`,
+kept per state by :meth:`~workbench.components.coils.Coil.zone_sensitivity`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.components.base import StepFunction
-from workbench.components.zones import coil_heat_flow_sensitivity
 
 if TYPE_CHECKING:
     from workbench.components.coils import Coil
@@ -51,10 +51,8 @@ def coil_jacobian(
     if coil.ua_mode:
         sign = 1.0 if coil.refrigerant_is_hot else -1.0
         q = coil.zones(x).q
-        p, h_in, m, t_sec, c_sec, ua = coil._zone_inputs(x)
-        sens = coil_heat_flow_sensitivity(
-            fl, p, h_in, m, t_sec, c_sec, ua, coil.refrigerant_is_hot, q
-        )
+        m = inlet.m
+        sens = coil.zone_sensitivity(x)
         entries += [
             (row, pout.h, 1.0),
             (row, pin.h, -1.0 + sign * sens.h_in / m),

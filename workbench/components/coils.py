@@ -56,6 +56,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.coil_jacobian import coil_jacobian
+from workbench.components.coil_zone_memory import ZoneMemory
 from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.profile import (
     NEAR_CRITICAL,
@@ -66,7 +67,7 @@ from workbench.components.profile import (
     near_critical_note,
     secondary_profile,
 )
-from workbench.components.zones import ZoneResult, coil_heat_flow
+from workbench.components.zones import CoilSensitivity, ZoneResult
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import celsius_to_kelvin
@@ -105,9 +106,8 @@ class Coil(Component):
             raise self.error("condenser_bank needs at least one circuit and one coil per circuit")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         self.coupled = False  # set by a thermal coupling: the other side is another circuit
-        self._q_last: float | None = None  # last zone-model heat flow, to start the next
-        self._share_last: float | None = None  # and its share of the pinch limit
-        self._zones_cache: tuple[tuple[float, ...], ZoneResult] | None = None
+        # the zone model's kept results (a `*_cache`: a sweep's reconfigure starts it afresh)
+        self._zones_cache = ZoneMemory(self.fluid, self.refrigerant_is_hot)
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(par["air_inlet_temp_c"])
         elif self.has("secondary_inlet_temp_k"):
@@ -210,34 +210,17 @@ class Coil(Component):
         return float(fl.T_bubble(p)) if fl.zeotropic else float(fl.T_sat(p))
 
     def zones(self, x: np.ndarray) -> ZoneResult:
-        """Zone model at the current state (UA mode)."""
-        inlet = self.port(x, "inlet")
-        key = (
-            inlet.p,
-            inlet.h,
-            inlet.m,
-            self.ua_total(x),
-            self.t_sec_in,
-            self.secondary_capacity_rate(),
-        )
-        if self._zones_cache is not None and self._zones_cache[0] == key:
-            return self._zones_cache[1]
-        result = coil_heat_flow(
-            self.fluid,
-            inlet.p,
-            inlet.h,
-            inlet.m,
-            key[4],
-            key[5],
-            key[3],
-            self.refrigerant_is_hot,
-            q_guess=self._q_last,
-            share_guess=self._share_last,
-        )
-        self._q_last = result.q or None
-        self._share_last = result.q / result.q_max if result.q > 0.0 else None
-        self._zones_cache = (key, result)
-        return result
+        """Zone model at the current state (UA mode; kept by its inputs, :class:`ZoneMemory`)."""
+        return self._zones_cache.result(self._zone_inputs(x))
+
+    def zone_sensitivity(self, x: np.ndarray) -> CoilSensitivity:
+        """Derivatives of the zone model's heat flow at ``x`` (UA mode; kept for the state).
+
+        :func:`~workbench.components.zones.coil_heat_flow_sensitivity` at the inputs of
+        :meth:`zones`; the coil's Jacobian and a fixed charge's row both read it, and it
+        predicts where the next root-find starts (:mod:`workbench.components.coil_zone_memory`).
+        """
+        return self._zones_cache.sensitivity(self._zone_inputs(x))
 
     def _zone_inputs(self, x: np.ndarray) -> tuple[float, float, float, float, float, float]:
         """``(p, h_in, m, t_sec_in, c_sec, ua)`` of the zone model at ``x``."""

@@ -120,6 +120,26 @@ class ZoneProfile:
             total += counterflow_ua(qk, dts[k], dts[k + 1])
         return total, qs
 
+    def split(self, q: float) -> list[tuple[str, float, float]]:
+        """``(name, q [W], ua [W/K])`` per zone at the trial heat flow ``q`` [W].
+
+        What :func:`workbench.components.zones.coil_heat_flow` reports at its root, here at any
+        ``q`` (no root-find): the charge residual's Jacobian reads the zone split at a heat flow
+        moved along its implicit-function derivative. A zone whose ends' temperatures cross
+        needs an infinite conductance.
+        """
+        hs, ts = self.points(q)
+        dts = self.differences(hs, ts)
+        _total, qs = self.conductance(hs, dts)
+        return [
+            (
+                zone_name(0.5 * (hs[k] + hs[k + 1]), self.h_liq, self.h_vap),
+                qk,
+                counterflow_ua(qk, dts[k], dts[k + 1]),
+            )
+            for k, qk in enumerate(qs)
+        ]
+
     def tangent(
         self,
         hs: list[float],

@@ -137,6 +137,7 @@ def coil_heat_flow(
     q_guess: float | None = None,
     *,
     share_guess: float | None = None,
+    q_predicted: float | None = None,
 ) -> ZoneResult:
     """Heat flow of a counterflow coil with refrigerant zones.
 
@@ -164,6 +165,10 @@ def coil_heat_flow(
     share_guess : float, optional
         A nearby ``q / q_max`` (the last solution's, when its inputs changed): a better start
         than ``q_guess`` near the pinch, where ``q`` follows ``q_max``. Used when given.
+    q_predicted : float, optional
+        The heat flow [W] predicted to first order from a nearby solution and its
+        derivatives (:meth:`workbench.components.coils.Coil.zones`): the start when it is
+        inside ``(0, Q_max)``, before ``share_guess`` and ``q_guess``.
 
     Returns
     -------
@@ -176,7 +181,9 @@ def coil_heat_flow(
     q_hi = prof.pinch_limit()
     if q_hi <= 0.0 or ua <= 0.0 or c_sec <= 0.0 or m <= 0.0:
         return ZoneResult(0.0, h_in, t_sec_in, [], sign * (prof.t_in - t_sec_in), max(q_hi, 0.0))
-    if share_guess is not None and 0.0 < share_guess < 1.0:
+    if q_predicted is not None and 0.0 < q_predicted < q_hi:
+        q = q_predicted
+    elif share_guess is not None and 0.0 < share_guess < 1.0:
         q = share_guess * q_hi
     elif q_guess is not None and 0.0 < q_guess < q_hi:
         q = q_guess

@@ -56,7 +56,10 @@ from workbench.fluids.coolprop_records import (
     is_bad,
 )
 
-__all__ = ["NEWTON_PT_STEPS", "BlendBackend"]
+__all__ = ["BOUND_KEY", "NEWTON_PT_STEPS", "BlendBackend"]
+
+BOUND_KEY = PT + 2000
+"""Memo key offset of the enthalpy bounds ``h_min`` (+0) and ``h_max`` (+1) at a pressure."""
 
 NEWTON_PT_STEPS = 30
 """Density updates a (p, T) state may take before the backend falls back to CoolProp's flash."""
@@ -111,6 +114,7 @@ class BlendBackend(CoolPropBackend):
         self._near_ps = None
         self._near_liq = None
         self._near_vap = None
+        self._bound_rho: dict[bool, float] = {}  # last density of h_min (True), h_max (False)
 
     def _new_state(self) -> Any:
         state = CP.AbstractState("HEOS", self.spec.coolprop_fluids)
@@ -288,14 +292,40 @@ class BlendBackend(CoolPropBackend):
         return self._remember(key, h)  # type: ignore[no-any-return]
 
     def h_min(self, p: float) -> float:
-        """Lowest enthalpy [J/kg] at ``p`` [Pa]: the liquid at the model's lowest temperature."""
+        """Lowest enthalpy [J/kg] at ``p`` [Pa]: the liquid at the model's lowest temperature.
+
+        Remembered per pressure; found by :meth:`_bound_h` (Newton from the last bound's
+        density, else the phase-imposed flash).
+        """
         self._calls += 1
-        return self._liquid_h(p, self._t_min + 1e-3)
+        return self._bound_h(p, self._t_min + 1e-3, CP.iphase_liquid, "h_min")
 
     def h_max(self, p: float) -> float:
         """Highest enthalpy [J/kg] at ``p`` [Pa]: the vapour at the model's highest temperature."""
         self._calls += 1
-        return self._phase_h(p, self._t_max, CP.iphase_gas, "h_max")
+        return self._bound_h(p, self._t_max, CP.iphase_gas, "h_max")
+
+    def _bound_h(self, p: float, T: float, phase: Any, what: str) -> float:
+        """Enthalpy [J/kg] at (p, T) with ``phase`` imposed: a step bound of the solver.
+
+        The solver's step limiter asks for ``h_min`` and ``h_max`` at every state's trial
+        pressure each iteration; a phase-imposed (p, T) flash of a mixture costs 0.1-0.2 ms.
+        Here the state is remembered by its pressure, and a new pressure starts Newton's
+        method on the density (:meth:`_newton_pt`, converged to 1e-12 of ``p``) from the
+        density of the last bound on that side: one or two 10 us updates. The flash is the
+        fallback when Newton does not settle.
+        """
+        liquid = phase == CP.iphase_liquid
+        key = (BOUND_KEY + (0 if liquid else 1), p, T)
+        value: float | None = self._memo.get(key)
+        if value is not None:
+            return value
+        near = self._bound_rho.get(liquid)
+        h = self._newton_pt(p, T, phase, near) if near is not None else None
+        if h is None:
+            h = self._phase_h(p, T, phase, what)
+        self._bound_rho[liquid] = float(self._as.rhomass())
+        return self._remember(key, h)  # type: ignore[no-any-return]
 
     # == derivatives inside the dome ==============================================================
     def _two_phase(self, p: float, h: float, what: str) -> bool:

@@ -66,6 +66,8 @@ N_Z = 25
 """Nodes of the uniform enthalpy-share grid."""
 T_LOW_K = 200.0
 """The table starts at the dew pressure of this temperature [K] (or 2 K above ``T_min``)."""
+DOME_KEPT = 64
+"""(pressure, interval) pairs whose combined dome coefficients a table keeps."""
 TOP_SHARE = 0.97
 """The table ends at this share of the critical pressure (or where CoolProp's (p, Q) flash
 stops converging, whichever is lower)."""
@@ -126,6 +128,8 @@ class BlendTables:
         # dome splines in z per row: (4 powers, n_z - 1 intervals, 4 props, n_p rows)
         self._dome_c = _cubic_coefficients(z, self.dome)
         self._n_p = n_p
+        self._n_z = int(self.dome.shape[-1])
+        self._dome_kept: dict[tuple[float, int], list[list[float]]] = {}
         self.p_min = math.exp(self.u0)
         self.p_max = math.exp(self.u0 + self.du * (n_p - 1))
 
@@ -154,14 +158,34 @@ class BlendTables:
         x = t * self.du
         return np.asarray(((3.0 * c[0] * x + 2.0 * c[1]) * x + c[2]).reshape(2, 4) / p)
 
-    def dome_state(self, p: float, z: float, what: str = "two-phase state") -> np.ndarray:
-        """T [K], s [J/kg/K], v [m3/kg] and Q [-] at ``p`` [Pa] and enthalpy share ``z`` [-]."""
-        k, t = self._interval(p, what)
-        j = min(max(int(z / self._dz), 0), self._dome_c.shape[1] - 1)
+    def dome_state(
+        self, p: float, z: float, what: str = "two-phase state"
+    ) -> tuple[float, float, float, float]:
+        """T [K], s [J/kg/K], v [m3/kg] and Q [-] at ``p`` [Pa] and enthalpy share ``z`` [-].
+
+        The four rows' z-spline coefficients of the interval holding ``z`` are combined with
+        the Lagrange weights of ``p`` once per (pressure, interval), the last
+        :data:`DOME_KEPT` at most: a coil asks for several enthalpies on one isobar, each then
+        one cubic per property in Python floats. The same polynomial as weighting the four
+        rows' values (to rounding).
+        """
+        j = min(max(int(z / self._dz), 0), self._n_z - 2)
+        c = self._dome_kept.get((p, j))
+        if c is None:
+            c = self._dome_at(p, j, what)
         x = z - j * self._dz
+        c0, c1, c2, c3 = c
+        return (
+            ((c0[0] * x + c1[0]) * x + c2[0]) * x + c3[0],
+            ((c0[1] * x + c1[1]) * x + c2[1]) * x + c3[1],
+            ((c0[2] * x + c1[2]) * x + c2[2]) * x + c3[2],
+            ((c0[3] * x + c1[3]) * x + c2[3]) * x + c3[3],
+        )
+
+    def _dome_at(self, p: float, j: int, what: str) -> list[list[float]]:
+        """Interval ``j``'s coefficients at ``p`` [Pa]: four rows weighted, (4 powers, 4 props)."""
+        k, t = self._interval(p, what)
         lo = min(max(k - 1, 0), self._n_p - 4)
-        c = self._dome_c[:, j, :, lo : lo + 4]  # (4 powers, 4 props, 4 rows)
-        rows = ((c[0] * x + c[1]) * x + c[2]) * x + c[3]
         s = k + t - lo  # position among the four rows, 0..3
         w = np.array(
             [
@@ -171,7 +195,12 @@ class BlendTables:
                 s * (s - 1) * (s - 2) / 6.0,
             ]
         )
-        return rows @ w  # type: ignore[no-any-return]
+        c: list[list[float]] = (self._dome_c[:, j, :, lo : lo + 4] @ w).tolist()
+        kept = self._dome_kept
+        if len(kept) >= DOME_KEPT:
+            kept.clear()  # atomic: the tables are shared by the backends of a process's threads
+        kept[(p, j)] = c
+        return c
 
     # -- storage --------------------------------------------------------------------------------
     def save(self, path: Path, meta: str) -> None:

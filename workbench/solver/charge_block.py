@@ -14,6 +14,12 @@ condenser, more subcooling (or, with a ``Receiver``, its liquid level, an unknow
 The Jacobian row is a forward difference (relative step :data:`FD_STEP`) over the unknowns the
 inventory reads (the ports of every component and edge holding refrigerant); the inventory is
 a smooth function of them (fixed-node quadratures, :mod:`workbench.components.inventory.density`).
+The sum is differentiated term by term (:func:`workbench.solver.charge_inventory.circuit_terms`):
+a column moves only the items that read it, so each item is re-evaluated once per column it
+reads, and the unperturbed items' masses are those the residual computed at the same state
+(kept with the state they belong to, from the residual just before). The row is the same forward difference of the whole
+charge (the items the column does not touch cancel exactly), for a fraction of the cost: the
+R290 example's inventory items are evaluated about 20 times per Jacobian instead of 60.
 
 A fixed charge is one of the solver's equations, like a control loop or a thermal coupling:
 :mod:`workbench.solver.extensions` attaches it.
@@ -28,7 +34,12 @@ import numpy as np
 from workbench.components.base import Equation, StepFunction
 from workbench.components.coils import Coil
 from workbench.errors import ScenarioError, ScenarioIssue
-from workbench.solver.charge_inventory import circuit_charge, has_volumes
+from workbench.solver.charge_inventory import (
+    ChargeTerm,
+    circuit_charge,
+    circuit_terms,
+    has_volumes,
+)
 
 if TYPE_CHECKING:
     from workbench.solver.system import System
@@ -65,6 +76,8 @@ class CircuitCharge:
         self.path, self.freed = path, freed
         self.name = f"circuit[{circuit}]"
         self._local: list[int] | None = None
+        self._terms: list[ChargeTerm] | None = None
+        self._last: tuple[np.ndarray, list[float]] | None = None  # state and its item masses
 
     @property
     def local_vars(self) -> list[int]:
@@ -85,25 +98,63 @@ class CircuitCharge:
         """One equation, ``charge`` (kind ``charge``, in kg)."""
         return (Equation("charge", "charge"),)
 
+    @property
+    def terms(self) -> list[ChargeTerm]:
+        """The circuit's charge items, each with the unknowns it reads."""
+        if self._terms is None:
+            self._terms = circuit_terms(self.system, self.circuit)
+        return self._terms
+
+    def item_masses(self, x: np.ndarray) -> list[float]:
+        """Mass of every item at ``x`` [kg], computed afresh and kept for the Jacobian.
+
+        Always computed (a sweep may change a volume in place between solves at the same
+        state); the Jacobian at the same state reuses them (:meth:`_masses_at`).
+        """
+        masses = [t.kg(x) for t in self.terms]
+        self._last = (x.copy(), masses)
+        return masses
+
+    def _masses_at(self, x: np.ndarray) -> list[float]:
+        """The masses the residual just computed at ``x``, or computed now."""
+        if self._last is not None and np.array_equal(self._last[0], x):
+            return self._last[1]
+        return self.item_masses(x)
+
     def residuals(self, x: np.ndarray) -> np.ndarray:
         """Computed minus fixed charge [kg]."""
-        return np.array([circuit_charge(self.system, x, self.circuit) - self.charge_kg])
+        return np.array([float(sum(self.item_masses(x))) - self.charge_kg])
 
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
     ) -> list[tuple[int, int, float]]:
-        """Forward differences of the charge over :attr:`local_vars` [kg per unit of x]."""
-        del step  # the inventory wants a larger step than the components (module docstring)
-        out = []
+        """Forward differences of the charge over :attr:`local_vars` [kg per unit of x].
+
+        Term by term: a column re-evaluates only the items that read it (module docstring).
+        """
+        del step, f0  # the inventory wants a larger step than the components (module docstring)
         scale = self.system.var_scale
-        for col in self.local_vars:
-            dx = FD_STEP * max(abs(float(x[col])), 0.01 * float(scale[col]))
-            xp = x.copy()
-            xp[col] += dx
-            d = (float(self.residuals(xp)[0]) - float(f0[0])) / dx
-            if d != 0.0:
-                out.append((0, col, d))
-        return out
+        base = self._masses_at(x)
+        deriv: dict[int, float] = {}
+
+        def fd_step(col: int, xi: float) -> float:
+            return FD_STEP * max(abs(xi), 0.01 * float(scale[col]))
+
+        for term, m0 in zip(self.terms, base, strict=True):
+            if term.gradient is not None:
+                for col, d in term.gradient(x, m0, fd_step).items():
+                    deriv[col] = deriv.get(col, 0.0) + d
+                continue
+            for col in term.cols:
+                xi = float(x[col])
+                dx = fd_step(col, xi)
+                x[col] = xi + dx
+                try:
+                    m1 = term.kg(x)
+                finally:
+                    x[col] = xi
+                deriv[col] = deriv.get(col, 0.0) + (m1 - m0) / dx
+        return [(0, col, d) for col, d in sorted(deriv.items()) if d != 0.0]
 
     def result(self, x: np.ndarray) -> dict[str, Any]:
         """``circuit``, ``charge_kg`` (fixed), ``computed_kg`` and what the charge sets."""

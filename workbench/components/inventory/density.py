@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,7 @@ from workbench.fluids import FluidBackend
 __all__ = [
     "GAUSS_NODES",
     "ZoneDensity",
+    "moved_zones",
     "path_zones",
     "point_density",
     "single_phase_density",
@@ -177,6 +179,108 @@ def path_zones(
             )
         )
     return zones
+
+
+def moved_zones(
+    fluid: FluidBackend,
+    p: float,
+    zones: list[ZoneDensity],
+    h_in: float,
+    h_out: float,
+    model: VoidFraction | Premoli,
+) -> list[ZoneDensity] | None:
+    """The zones of the path ``h_in -> h_out`` from those of a nearby path at the same ``p``.
+
+    What :func:`path_zones` gives, with the path's ends moved and each zone's mean density
+    moved to first order: the derivative of a mean over a stretch with respect to one end is
+    exact (the fundamental theorem of calculus)::
+
+        d rho_mean / d h_b = (rho(h_b) - rho_mean) / (h_b - h_a)
+        d rho_mean / d h_a = (rho_mean - rho(h_a)) / (h_b - h_a)
+
+    (in quality inside the dome, ``rho_tp(x)`` at the end). One property call per moved end
+    (usually remembered by the backend) instead of the quadrature's nodes: what the charge
+    Jacobian needs for a column that moves a coil's inlet or outlet enthalpy.
+
+    Parameters
+    ----------
+    fluid : FluidBackend
+        Refrigerant properties.
+    p : float
+        Pressure [Pa] of both paths.
+    zones : list of ZoneDensity
+        :func:`path_zones` of the nearby path at ``p``.
+    h_in, h_out : float
+        The new inlet and outlet enthalpy [J/kg].
+    model : callable or Premoli
+        Void fraction model of the two-phase zone.
+
+    Returns
+    -------
+    list of ZoneDensity or None
+        None when an end crosses a saturation enthalpy or a zone would vanish (then
+        :func:`path_zones` must cut the path anew).
+    """
+    if not zones:
+        return None
+    out = list(zones)
+    for k in {0, len(zones) - 1}:
+        z = out[k]
+        a = h_in if k == 0 else z.h_a
+        b = h_out if k == len(zones) - 1 else z.h_b
+        moved = _moved_zone(fluid, p, z, a, b, model)
+        if moved is None:
+            return None
+        out[k] = moved
+    return out
+
+
+def _moved_zone(
+    fluid: FluidBackend,
+    p: float,
+    zone: ZoneDensity,
+    a: float,
+    b: float,
+    model: VoidFraction | Premoli,
+) -> ZoneDensity | None:
+    """``zone`` with its ends at ``a``, ``b`` [J/kg], its mean density to first order."""
+    span = zone.h_b - zone.h_a
+    if abs(span) < 1e-6 or abs(b - a) < 1e-6 or (b - a) * span <= 0.0:
+        return None
+    rho_of: Callable[[float], float] | None = None  # inside the dome: rho_tp(h)
+    if zone.name == "supercritical":
+        if p < fluid.p_crit:
+            return None
+    else:
+        h_liq, h_vap = float(fluid.h_liq(p)), float(fluid.h_vap(p))
+        lo, hi = min(a, b), max(a, b)
+        if zone.name == "superheated" and lo < h_vap - 1e-6:
+            return None
+        if zone.name == "subcooled" and hi > h_liq + 1e-6:
+            return None
+        if zone.name == "two-phase":
+            if lo < h_liq - 1e-6 or hi > h_vap + 1e-6:
+                return None
+            alpha_of = model.bind(fluid, p) if isinstance(model, Premoli) else model
+            rho_l, rho_g = float(fluid.rho_ph(p, h_liq)), float(fluid.rho_ph(p, h_vap))
+            dh = h_vap - h_liq
+
+            def rho_tp(h: float) -> float:
+                x = np.array([(h - h_liq) / dh])
+                alpha = float(alpha_of(x, rho_l, rho_g)[0])
+                return alpha * rho_g + (1.0 - alpha) * rho_l
+
+            rho_of = rho_tp
+
+    def rho_end(h: float) -> float:
+        return float(fluid.rho_ph(p, h)) if rho_of is None else rho_of(h)
+
+    rho = zone.density
+    if b != zone.h_b:
+        rho += (rho_end(zone.h_b) - zone.density) / span * (b - zone.h_b)
+    if a != zone.h_a:
+        rho += (zone.density - rho_end(zone.h_a)) / span * (a - zone.h_a)
+    return ZoneDensity(zone.name, a, b, rho)
 
 
 def _point_zone(h: float, h_liq: float, h_vap: float) -> str:

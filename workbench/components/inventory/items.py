@@ -46,9 +46,11 @@ __all__ = [
     "VOLUME_PARAMS",
     "ChargeItem",
     "ZoneCharge",
+    "coil_item",
     "component_item",
     "edge_item",
     "holds_refrigerant",
+    "item_columns",
     "void_fraction_model",
 ]
 
@@ -151,14 +153,53 @@ def _enthalpy_shares(zones: list[ZoneDensity]) -> list[float]:
     return [abs(z.h_b - z.h_a) for z in zones]
 
 
-def _coil_item(comp: Any, x: np.ndarray, model: VoidFraction | Premoli, circuit: int) -> ChargeItem:
+def coil_item(
+    comp: Any,
+    x: np.ndarray,
+    model: VoidFraction | Premoli,
+    circuit: int,
+    split: list[tuple[str, float, float]] | None = None,
+    zones: list[ZoneDensity] | None = None,
+) -> ChargeItem:
+    """The refrigerant a coil (``Condenser``, ``Evaporator``, ``GasCooler``) holds at ``x``.
+
+    Parameters
+    ----------
+    comp : Coil or GasCooler
+        The coil (its ``internal_volume_m3`` [m3]).
+    x : ndarray
+        Unknowns [SI].
+    model : VoidFraction or Premoli
+        The void fraction model of two-phase zones.
+    circuit : int
+        The coil's circuit id.
+    split : list of tuple, optional
+        ``(name, q [W], ua [W/K])`` per zone of a UA coil's zone model, when the caller has
+        it at ``x`` (the charge Jacobian's linearised split); else the coil's own zone model.
+    zones : list of ZoneDensity, optional
+        The path's zones and densities at ``x`` when the caller has them (the charge
+        Jacobian's :func:`~workbench.components.inventory.density.moved_zones`); else
+        :func:`~workbench.components.inventory.density.path_zones`.
+
+    Returns
+    -------
+    ChargeItem
+        Its zones and kg.
+
+    Raises
+    ------
+    FluidPropertyError
+        A property call failed at the state.
+    """
     fl = comp.fluid
     inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
     volume = float(comp.params["internal_volume_m3"])
-    zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
+    if zones is None:
+        zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
     shares = _enthalpy_shares(zones)
     if isinstance(comp, Coil) and comp.ua_mode and not comp.coupled:
-        ua = {name: u for name, _q, u in comp.zones(x).zones}
+        parts = comp.zones(x).zones if split is None else split
+        ua = {name: u for name, _q, u in parts}
         if all(z.name in ua for z in zones):
             shares = [max(float(ua[z.name]), 0.0) for z in zones]
     zc = _zones_charge(zones, volume, shares)
@@ -244,10 +285,47 @@ def component_item(
     if hasattr(comp, "charge_zones"):
         return _vessel_item(comp, x, circuit)
     if comp.params.get("internal_volume_m3") and isinstance(comp, Coil | GasCooler):
-        return _coil_item(comp, x, model, circuit)
+        return coil_item(comp, x, model, circuit)
     if comp.params.get("hot_internal_volume_m3") or comp.params.get("cold_internal_volume_m3"):
         return _hx_item(comp, x, model, circuit)
     return None
+
+
+def item_columns(comp: Any) -> list[int]:
+    """The unknowns :func:`component_item` reads for ``comp`` (its charge's columns).
+
+    A coil reads its inlet pressure and enthalpy and its outlet enthalpy (the path at the inlet
+    pressure); in UA mode, not coupled, also what its zone split reads (the inlet mass flow and
+    any factor a control loop drives); an HX side reads the same three of its side; a vessel
+    every unknown of its own. The charge residual differentiates each item over these columns
+    only (:mod:`workbench.solver.charge_block`).
+
+    Parameters
+    ----------
+    comp : Component
+        A component that holds refrigerant (:func:`holds_refrigerant`).
+
+    Returns
+    -------
+    list of int
+        Sorted indices into the solver vector.
+    """
+    if hasattr(comp, "charge_zones"):
+        return list(comp.local_vars)
+    cols: set[int] = set()
+    if comp.params.get("internal_volume_m3") and isinstance(comp, Coil | GasCooler):
+        pin, pout = comp.ports["inlet"], comp.ports["outlet"]
+        cols.update((pin.p, pin.h, pout.h))
+        if isinstance(comp, Coil) and comp.ua_mode and not comp.coupled:
+            ports = {i for pv in comp.ports.values() for i in (pv.m, pv.p, pv.h)}
+            cols.add(pin.m)
+            cols.update(c for c in comp.local_vars if c not in ports)
+        return sorted(cols)
+    for side in ("hot", "cold"):
+        if comp.params.get(f"{side}_internal_volume_m3"):
+            a, b = comp.ports[f"{side}_inlet"], comp.ports[f"{side}_outlet"]
+            cols.update((a.p, a.h, b.h))
+    return sorted(cols)
 
 
 def edge_item(
