@@ -26,8 +26,11 @@ pressure, ``dT_k = T_hot(x_k) - T_cold(x_k)``.
 
 The grid has :data:`PROFILE_SEGMENTS` equal enthalpy steps: equal steps in enthalpy are dense
 in temperature where cp is large, which is where the profile bends. Around the smallest
-``dT_k`` the minimum is then located exactly on the two neighbouring segments (bounded Brent
-minimisation of ``dT(x)``), so the reported minimum does not depend on the grid. A profile
+``dT_k`` the minimum is then located exactly on the two neighbouring segments (successive
+parabolic interpolation of ``dT(x)`` started from the three grid points, golden-section steps
+as a safeguard, to 1e-6 of the two segments; about five evaluations where a bounded Brent
+search from scratch took thirty; at an end of the grid one probe decides whether the end is
+the minimum), so the reported minimum does not depend on the grid. A profile
 *crosses* when that minimum is below ``-CROSSING_TOLERANCE_K``.
 
 How a component reports it (:func:`crossing_problem`): a crossing is a physical impossibility
@@ -41,8 +44,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from scipy.optimize import minimize_scalar
 
 from workbench.components.base import PortState
 from workbench.components.zones import counterflow_ua
@@ -154,31 +155,112 @@ def _saturation_cuts(
     return cuts
 
 
+GOLDEN = 0.3819660112501051
+"""The golden-section fraction ``(3 - sqrt(5)) / 2`` of a bracketed minimisation step."""
+
+REFINE_EVALUATIONS = 40
+"""At most this many profile evaluations locate the minimum between two grid segments."""
+
+
+def _refine_minimum(
+    f: Callable[[float], float],
+    bracket: tuple[tuple[float, float], tuple[float, float], tuple[float, float]],
+    xtol: float,
+) -> tuple[float, float]:
+    """The minimum of ``f`` inside a bracket ``a < b < c`` with ``f(b) <= f(a), f(c)``.
+
+    Successive parabolic interpolation through the three best points (Brent's idea, started
+    from the grid points already evaluated, so none is evaluated again), with a golden-section
+    step whenever the parabola's vertex leaves the bracket or two parabolic steps in a row do
+    not improve the minimum. It stops when the vertex falls within ``xtol`` of the best point
+    (the parabola, accurate to third order there, puts the minimum within ``xtol``), when the
+    bracket is narrower than ``2 xtol``, or after :data:`REFINE_EVALUATIONS` evaluations.
+
+    Returns
+    -------
+    tuple of float
+        ``(x, f(x))`` at the smallest value found.
+    """
+    (a, fa), (b, fb), (c, fc) = bracket
+    misses = 0
+    for _ in range(REFINE_EVALUATIONS):
+        if c - a <= 2.0 * xtol:
+            break
+        num = (b - a) ** 2 * (fb - fc) - (b - c) ** 2 * (fb - fa)
+        den = (b - a) * (fb - fc) - (b - c) * (fb - fa)
+        u = b - 0.5 * num / den if den != 0.0 else math.nan
+        parabolic = misses < 2 and a + xtol < u < c - xtol
+        if parabolic and abs(u - b) < xtol:
+            break
+        if not parabolic:
+            u = b + GOLDEN * ((c - b) if c - b > b - a else (a - b))
+            misses = 0
+        fu = f(u)
+        if fu < fb:
+            if u < b:
+                c, fc = b, fb
+            else:
+                a, fa = b, fb
+            b, fb = u, fu
+            misses = 0
+        else:
+            if u < b:
+                a, fa = u, fu
+            else:
+                c, fc = u, fu
+            misses += 1
+    return b, fb
+
+
+ENDPOINT_PROBE = 1e-3
+"""Where a minimum at an end of the grid is probed: this fraction of the end segment inwards."""
+
+
 def _profile(
     dt_at: Callable[[float], tuple[float, float, float, float]],
     xs: list[float],
     q: float,
 ) -> ProfileCheck:
-    """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``."""
+    """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``.
+
+    The grid's smallest difference is refined on its two neighbouring segments
+    (:func:`_refine_minimum`, to ``1e-6`` of their length). At an end of the grid, one probe
+    :data:`ENDPOINT_PROBE` of the end segment inwards decides: where the difference grows
+    inwards (the usual pinch at an outlet) the end is the minimum (a dip below it inside one
+    smooth segment would need two inflection points in 1/64 of the exchanger); where it falls,
+    the probe brackets a minimum inside the segment, which is then refined.
+    """
     values = [dt_at(x) for x in xs]
     dts = [v[0] for v in values]
     ua = 0.0
     for k in range(len(xs) - 1):
         ua += counterflow_ua(q * (xs[k + 1] - xs[k]), dts[k], dts[k + 1])
     k_min = min(range(len(xs)), key=dts.__getitem__)
-    lo, hi = xs[max(k_min - 1, 0)], xs[min(k_min + 1, len(xs) - 1)]
     x_min, best = xs[k_min], values[k_min]
-    if hi > lo:
-        found = minimize_scalar(
-            lambda x: dt_at(float(x))[0],
-            bounds=(lo, hi),
-            method="bounded",
-            options={"xatol": 1e-6 * (hi - lo)},
-        )
-        x_found = float(found.x)
-        value = dt_at(x_found)
-        if value[0] < best[0]:
-            x_min, best = x_found, value
+    seen: dict[float, tuple[float, float, float, float]] = {}
+
+    def dt_only(x: float) -> float:
+        value = dt_at(x)
+        seen[x] = value
+        return value[0]
+
+    bracket = None
+    if 0 < k_min < len(xs) - 1:
+        lo, hi = xs[k_min - 1], xs[k_min + 1]
+        bracket = ((lo, dts[k_min - 1]), (x_min, best[0]), (hi, dts[k_min + 1]))
+    elif len(xs) > 1:
+        inner = xs[1] if k_min == 0 else xs[-2]
+        lo, hi = min(x_min, inner), max(x_min, inner)
+        probe = x_min + ENDPOINT_PROBE * (inner - x_min)
+        if dt_only(probe) < best[0]:
+            d_inner = dts[1] if k_min == 0 else dts[-2]
+            ends = ((x_min, best[0]), (inner, d_inner))
+            a, c = (ends[0], ends[1]) if k_min == 0 else (ends[1], ends[0])
+            bracket = (a, (probe, seen[probe][0]), c)
+    if bracket is not None:
+        x_found, d_found = _refine_minimum(dt_only, bracket, 1e-6 * (hi - lo))
+        if d_found < best[0]:
+            x_min, best = x_found, seen[x_found]
     if best[0] <= 0.0:
         ua = math.inf
     return ProfileCheck(
