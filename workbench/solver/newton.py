@@ -138,6 +138,7 @@ def _reused_step(
     if new2 >= (1.0 - 1e-4) * norm2:
         return None, False
     _broyden(jac, dx / system.var_scale, f_new - f)
+    system.jacobian_point = None  # the matrix may be the last fresh one: no longer exact
     return (x_new, f_new), new2 <= REUSE_RATE**2 * norm2
 
 
@@ -221,6 +222,7 @@ def newton(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )
         system.last_jacobian = jac
+        system.jacobian_point = (jac, x.copy())
         stale = jac if reuse_jacobian and isinstance(jac, np.ndarray) else None
         dx = _solve_linear(system, jac, f)
         if not np.all(np.isfinite(dx)):

@@ -21,6 +21,7 @@ import logging
 import time
 
 import numpy as np
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from workbench.errors import FluidPropertyError, SpecificationError
@@ -369,33 +370,100 @@ def _finished(state: IterationLog) -> bool:
     return state.converged or state.reason is StopReason.TIMEOUT or state.remaining == 0
 
 
+FINAL_JACOBIAN_STEP = 1e-3
+"""The final Jacobian serves the control sensitivities when the solution lies within this many
+typical sizes (``var_scale``) of the point it was evaluated at, in every unknown."""
+
+
+def _final_jacobian(system: System, x: np.ndarray) -> np.ndarray | sp.csc_matrix | None:
+    """The Jacobian Newton last evaluated, unscaled [1/unit of x], when it was taken near ``x``.
+
+    Newton evaluates it at the iterate before the last step; after a converging step that point
+    is within :data:`FINAL_JACOBIAN_STEP` of the solution, and the matrix is the solution's to
+    that order. None when there is none, a Broyden update changed it, or the point is farther.
+    """
+    found = system.jacobian_point
+    if found is None or found[0] is not system.last_jacobian:
+        return None
+    jac, point = found
+    if getattr(jac, "shape", None) != (system.n_eqs, system.n_vars) or point.shape != x.shape:
+        return None
+    if float(np.max(np.abs(x - point) / system.var_scale, initial=0.0)) > FINAL_JACOBIAN_STEP:
+        return None
+    if isinstance(jac, np.ndarray):
+        return jac / system.var_scale
+    return sp.csc_matrix(jac @ sp.diags(1.0 / system.var_scale))
+
+
+def _opened_jacobian(
+    system: System, base: np.ndarray | sp.csc_matrix, loop: ControlLoop, xs: np.ndarray
+) -> np.ndarray | sp.csc_matrix:
+    """The closed-loop Jacobian ``base`` turned into the opened loop's at ``xs``.
+
+    Two things differ: the loop's row becomes ``d(u - fixed)/dx = e_u`` (scaled), and the
+    column of its state, because the opened loop applies the state unclamped: that column is
+    differenced afresh over the blocks that read the state (one residual evaluation of each,
+    where the full Jacobian needs one per unknown).
+    """
+    jac = base.copy() if isinstance(base, np.ndarray) else base.tolil(copy=True)
+    col, k = loop.index, system.blocks.index(loop)
+    row = system.eq_offsets[k]
+    jac[:, col] = 0.0
+    step = system.step(col, float(xs[col]))
+    moved = xs.copy()
+    moved[col] += step
+    for block, offset, n in zip(system.blocks, system.eq_offsets, system.eq_counts, strict=True):
+        if n == 0 or block is loop or col not in block.local_vars:
+            continue
+        scale = system.eq_scale[offset : offset + n]
+        d = (block.residuals(moved) - block.residuals(xs)) / (step * scale)
+        jac[offset : offset + n, col] = d.reshape(-1, 1) if not isinstance(jac, np.ndarray) else d
+    jac[row, :] = 0.0
+    jac[row, col] = 1.0 / system.eq_scale[row]
+    return jac if isinstance(jac, np.ndarray) else sp.csc_matrix(jac)
+
+
 def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | None]:
     """d(measured)/d(actuator) of each loop at the solution, with the plant responding.
 
     The loop is opened (its residual becomes ``u - a`` with the actuator applied unclamped)
     and the implicit-function theorem on the full Jacobian gives the plant's response
     ``dx/da = J^-1 e_loop``; the measured output is then differentiated along it. Other loops
-    stay closed.
+    stay closed. The Jacobian is the one Newton evaluated last, when it was taken at the
+    solution to :data:`FINAL_JACOBIAN_STEP` (:func:`_final_jacobian`), with the opened loop's
+    row and state column replaced (:func:`_opened_jacobian`); otherwise it is evaluated afresh
+    at the solution.
     """
     out: dict[str, float | None] = {}
-    for loop in system.blocks:
-        if not isinstance(loop, ControlLoop):
-            continue
+    loops = [b for b in system.blocks if isinstance(b, ControlLoop)]
+    if not loops:
+        return out
+    base = _final_jacobian(system, x)
+    for loop in loops:
         c = loop.config
         xs = x.copy()
         xs[loop.index] = loop.actuator(x)
         loop.fixed, loop.linear = float(xs[loop.index]), True
         try:
-            jac = system.jacobian(xs)
+            jac = system.jacobian(xs) if base is None else _opened_jacobian(system, base, loop, xs)
             row = system.eq_offsets[system.blocks.index(loop)]
             rhs = np.zeros(system.n_eqs)
             rhs[row] = 1.0 / system.eq_scale[row]
-            dxda = spla.splu(jac.tocsc()).solve(rhs)
+            if isinstance(jac, np.ndarray):
+                dxda = np.linalg.solve(jac, rhs)
+            else:
+                dxda = spla.splu(sp.csc_matrix(jac)).solve(rhs)
             t = 1e-6 / max(float(np.max(np.abs(dxda) / system.var_scale)), 1e-12)
             y0 = loop.measured.measure(xs, c.measure.output)
             y1 = loop.measured.measure(xs + t * dxda, c.measure.output)
             out[c.id] = (y1 - y0) / t
-        except (FluidPropertyError, ValueError, ZeroDivisionError, RuntimeError):
+        except (
+            FluidPropertyError,
+            ValueError,
+            ZeroDivisionError,
+            RuntimeError,
+            np.linalg.LinAlgError,
+        ):
             out[c.id] = None
         finally:
             loop.fixed, loop.linear = None, False
