@@ -104,4 +104,6 @@ def test_control_sensitivities_from_the_final_jacobian_match_a_fresh_one(name, m
     for key, value in fresh.items():
         assert value is not None
         assert from_final[key] == pytest.approx(value, rel=1e-5)
-    assert result.controls[0]["sensitivity"] == pytest.approx(fresh[result.controls[0]["id"]], rel=1e-5)
+    assert result.controls[0]["sensitivity"] == pytest.approx(
+        fresh[result.controls[0]["id"]], rel=1e-5
+    )

@@ -179,7 +179,9 @@ def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
     assert warm.converged
     assert warm.iterations <= cold.iterations + 3
     # the restart: the history goes back up to the cold start's residual
-    assert any(h == pytest.approx(cold.residual_history[0], rel=1e-9) for h in warm.residual_history)
+    assert any(
+        h == pytest.approx(cold.residual_history[0], rel=1e-9) for h in warm.residual_history
+    )
     scale = np.maximum(np.abs(cold.x), 1.0)
     assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
     solve_module = importlib.import_module("workbench.solver.solve")

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.components.base import PortState
+from workbench.components.profile_grid import _grid, _refine_minimum, _saturation_cuts
 from workbench.components.zones import counterflow_ua
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
@@ -126,90 +127,6 @@ class ProfileCheck:
     def crosses(self) -> bool:
         """True when the streams cross by more than :data:`CROSSING_TOLERANCE_K`."""
         return self.min_dt < -CROSSING_TOLERANCE_K
-
-
-def _grid(n: int, cuts: list[float]) -> list[float]:
-    """``k / n`` for k = 0..n with the fractions ``cuts`` in (0, 1) added, sorted."""
-    xs = {k / n for k in range(n + 1)}
-    xs.update(c for c in cuts if 0.0 < c < 1.0)
-    return sorted(xs)
-
-
-def _saturation_cuts(
-    fluid: FluidBackend, p_in: float, h_in: float, p_out: float, h_out: float
-) -> list[float]:
-    """Fractions of the path where it meets the saturated liquid and vapour lines."""
-    if max(p_in, p_out) >= 0.999 * fluid.p_crit or h_out == h_in:
-        return []
-    cuts = []
-    for sat in (fluid.h_liq, fluid.h_vap):
-        # the saturation enthalpy moves with pressure along the path: two fixed-point steps
-        x = 0.5
-        for _ in range(3):
-            h_sat = float(sat(p_in + x * (p_out - p_in)))
-            x = (h_sat - h_in) / (h_out - h_in)
-            if not 0.0 < x < 1.0:
-                break
-        if 0.0 < x < 1.0:
-            cuts.append(x)
-    return cuts
-
-
-GOLDEN = 0.3819660112501051
-"""The golden-section fraction ``(3 - sqrt(5)) / 2`` of a bracketed minimisation step."""
-
-REFINE_EVALUATIONS = 40
-"""At most this many profile evaluations locate the minimum between two grid segments."""
-
-
-def _refine_minimum(
-    f: Callable[[float], float],
-    bracket: tuple[tuple[float, float], tuple[float, float], tuple[float, float]],
-    xtol: float,
-) -> tuple[float, float]:
-    """The minimum of ``f`` inside a bracket ``a < b < c`` with ``f(b) <= f(a), f(c)``.
-
-    Successive parabolic interpolation through the three best points (Brent's idea, started
-    from the grid points already evaluated, so none is evaluated again), with a golden-section
-    step whenever the parabola's vertex leaves the bracket or two parabolic steps in a row do
-    not improve the minimum. It stops when the vertex falls within ``xtol`` of the best point
-    (the parabola, accurate to third order there, puts the minimum within ``xtol``), when the
-    bracket is narrower than ``2 xtol``, or after :data:`REFINE_EVALUATIONS` evaluations.
-
-    Returns
-    -------
-    tuple of float
-        ``(x, f(x))`` at the smallest value found.
-    """
-    (a, fa), (b, fb), (c, fc) = bracket
-    misses = 0
-    for _ in range(REFINE_EVALUATIONS):
-        if c - a <= 2.0 * xtol:
-            break
-        num = (b - a) ** 2 * (fb - fc) - (b - c) ** 2 * (fb - fa)
-        den = (b - a) * (fb - fc) - (b - c) * (fb - fa)
-        u = b - 0.5 * num / den if den != 0.0 else math.nan
-        parabolic = misses < 2 and a + xtol < u < c - xtol
-        if parabolic and abs(u - b) < xtol:
-            break
-        if not parabolic:
-            u = b + GOLDEN * ((c - b) if c - b > b - a else (a - b))
-            misses = 0
-        fu = f(u)
-        if fu < fb:
-            if u < b:
-                c, fc = b, fb
-            else:
-                a, fa = b, fb
-            b, fb = u, fu
-            misses = 0
-        else:
-            if u < b:
-                a, fa = u, fu
-            else:
-                c, fc = u, fu
-            misses += 1
-    return b, fb
 
 
 ENDPOINT_PROBE = 1e-3

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from workbench.errors import FluidPropertyError, SpecificationError
+from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend, get_backend, lease_backend
 from workbench.scenario import FlatScenario, ScenarioLike, as_flat
 from workbench.solver.capacity import failure_reason

@@ -139,7 +139,7 @@ def _chord_corrected(
     if getattr(jac, "shape", None) != (system.n_eqs, system.n_vars):
         return x, f
     try:
-        dx = _solve_linear(system, jac, f)  # type: ignore[arg-type]
+        dx = _solve_linear(system, jac, f)
     except (ValueError, RuntimeError, np.linalg.LinAlgError):
         return x, f
     if not np.all(np.isfinite(dx)) or limit_step(system, x, dx) < 1.0:
