@@ -15,7 +15,9 @@ import math
 import numpy as np
 import pytest
 
-from workbench.components.profile import PROFILE_SEGMENTS, _grid, _profile, _refine_minimum
+from workbench.components.profile import PROFILE_SEGMENTS, _profile, secondary_profile
+from workbench.components.profile_grid import _grid, _refine_minimum, sample
+from workbench.fluids import get_backend
 from workbench.solver import prepare, solve
 
 solve_module = importlib.import_module("workbench.solver.solve")
@@ -73,6 +75,58 @@ def test_a_minimum_at_an_end_costs_one_probe_and_a_dip_inside_the_end_segment_is
     check = _profile(dipping, xs, 1000.0)
     assert check.fraction == pytest.approx(centre, abs=1e-6)
     assert check.min_dt == pytest.approx(2.0, abs=1e-9)
+
+
+def test_the_sampled_grid_is_full_where_the_profile_bends_and_half_where_it_is_straight():
+    def straight(x):
+        return (2.0 + 3.0 * x, 300.0, 298.0, 1e6)
+
+    xs, values = sample(straight, 64, [])
+    assert len(xs) == 33  # every other point of the 64-segment grid
+    assert [v[0] for v in values] == [straight(x)[0] for x in xs]
+
+    def bent(x):  # curved only in its first quarter
+        return (2.0 + 3.0 * x + (5.0 * (0.25 - x) ** 2 if x < 0.25 else 0.0), 300.0, 298.0, 1e6)
+
+    xs, _values = sample(bent, 64, [])
+    assert set(xs) <= set(_grid(64, []))
+    assert all(k / 64 in xs for k in range(17))  # full resolution where it bends
+    assert len(xs) == 17 + 24  # half resolution elsewhere
+    assert 0.4 in sample(bent, 64, [0.4])[0]  # a saturation point stays a grid point
+
+
+def test_a_sampled_condenser_profile_matches_the_full_grid():
+    # R134a condenser against water: a desuperheating zone, the dome and a subcooled end
+    fluid = get_backend("R134a")
+    p = 10e5
+    h_in, h_out = fluid.h_pT(p, 330.0), fluid.h_pT(p, 305.0)
+    args = (fluid, (p, h_in), (p - 2e4, h_out), 0.05, 298.15, 700.0, True)
+    counted = []
+    original = fluid.T_ph
+
+    def counting(*a):
+        counted.append(a)
+        return original(*a)
+
+    fluid.T_ph = counting  # type: ignore[method-assign]
+    sampled = secondary_profile(*args)
+    n_sampled = len(counted)
+    counted.clear()
+    full = secondary_profile(*args, segments=64)  # the same call: the sampled grid again
+    assert full.min_dt == sampled.min_dt
+    profile_module = importlib.import_module("workbench.components.profile")
+    monkey_full = profile_module.sample
+    try:
+        profile_module.sample = lambda f, n, cuts: (_grid(n, cuts), [f(x) for x in _grid(n, cuts)])
+        counted.clear()
+        reference = secondary_profile(*args)
+        n_full = len(counted)
+    finally:
+        profile_module.sample = monkey_full
+        del fluid.T_ph
+    assert n_sampled < 0.85 * n_full
+    assert sampled.min_dt == pytest.approx(reference.min_dt, abs=1e-6)
+    assert sampled.ua_required == pytest.approx(reference.ua_required, rel=1e-3)
 
 
 def _example(name):

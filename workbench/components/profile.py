@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.components.base import PortState
-from workbench.components.profile_grid import _grid, _refine_minimum, _saturation_cuts
+from workbench.components.profile_grid import _refine_minimum, _saturation_cuts, sample
 from workbench.components.zones import counterflow_ua
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
@@ -137,6 +137,7 @@ def _profile(
     dt_at: Callable[[float], tuple[float, float, float, float]],
     xs: list[float],
     q: float,
+    values: list[tuple[float, float, float, float]] | None = None,
 ) -> ProfileCheck:
     """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``.
 
@@ -147,7 +148,8 @@ def _profile(
     smooth segment would need two inflection points in 1/64 of the exchanger); where it falls,
     the probe brackets a minimum inside the segment, which is then refined.
     """
-    values = [dt_at(x) for x in xs]
+    if values is None:
+        values = [dt_at(x) for x in xs]
     dts = [v[0] for v in values]
     ua = 0.0
     for k in range(len(xs) - 1):
@@ -243,8 +245,8 @@ def secondary_profile(
         t_sec = t_sec_in + m * (h - h_out) / c_sec
         return sign * (t - t_sec), t, t_sec, p
 
-    xs = _grid(segments, _saturation_cuts(fluid, p_in, h_in, p_out, h_out))
-    return _profile(dt_at, xs, abs(m * (h_in - h_out)))
+    xs, values = sample(dt_at, segments, _saturation_cuts(fluid, p_in, h_in, p_out, h_out))
+    return _profile(dt_at, xs, abs(m * (h_in - h_out)), values)
 
 
 def two_stream_profile(
@@ -294,7 +296,8 @@ def two_stream_profile(
 
     cuts = _saturation_cuts(fluid, ph_in, hh_in, ph_out, hh_out)
     cuts += [1.0 - c for c in _saturation_cuts(cold_props, pc_in, hc_in, pc_out, hc_out)]
-    return _profile(dt_at, _grid(segments, cuts), q)
+    xs, values = sample(dt_at, segments, cuts)
+    return _profile(dt_at, xs, q, values)
 
 
 def near_critical_note(fluid: FluidBackend, p: float, rejects_heat: bool = True) -> str:
