@@ -167,7 +167,7 @@ def _solve_system(
         warm,
         f0,
         begin.jacobian,
-        cold=None if begin.x is guess or initial is None else guess,
+        cold=guess if _warm(begin.x, guess, initial) else None,
     )
     result = _finish(system, state)
     if guess is not None:
@@ -271,6 +271,11 @@ def _run_strategy(
         deadline=deadline,
         log_state=state,
     )
+
+
+def _warm(x0: np.ndarray, guess: np.ndarray | None, initial: object) -> bool:
+    """True when a solve with a warm start ``initial`` begins elsewhere than at the guess."""
+    return initial is not None and guess is not None and not np.array_equal(x0, guess)
 
 
 def _finished(state: IterationLog) -> bool:
