@@ -9,7 +9,9 @@ previous solve ended with; iterations are counted for the examples the issue nam
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -108,3 +110,81 @@ def test_a_far_bare_vector_falls_back_to_the_guess():
     # the guess has the smaller residual here: the solve starts where the cold one does
     assert warm.residual_history[0] == pytest.approx(cold.residual_history[0], rel=1e-9)
     assert warm.iterations <= cold.iterations
+
+
+# -- every example: a 1 K step of its first secondary inlet temperature --------------------------
+
+EXAMPLES = sorted(
+    p.stem
+    for p in Path("examples/scenarios").glob("*.json")
+    if p.stem not in ("r744_transcritical_fixed_v1", "split_units_v2")  # no secondary inlet
+)
+
+
+def _one_kelvin_up(doc: dict) -> dict | None:
+    """The document with its first air or water inlet temperature 1 K higher (the benchmark's)."""
+    out = copy.deepcopy(doc)
+    for circuit in out["circuits"]:
+        for comp in circuit["components"]:
+            for key in ("air_inlet_temp_c", "secondary_inlet_temp_k"):
+                if isinstance(comp.get(key), int | float):
+                    comp[key] += 1.0
+                    return out
+    return None
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_warm_starts_no_slower_than_cold(name):
+    base = _example(name)
+    previous = solve(base)
+    assert previous.converged, previous.report()
+    doc = _one_kelvin_up(base)
+    assert doc is not None
+    cold = solve(doc)
+    assert cold.converged
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    for initial in (previous, previous.x):
+        warm = solve(doc, initial=initial)
+        assert warm.converged, (type(initial).__name__, warm.report())
+        assert warm.iterations <= cold.iterations, (type(initial).__name__, warm.residual_history)
+        assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+
+
+def test_a_bare_vector_clearly_closer_than_the_guess_starts_with_its_own_jacobian():
+    # two_evaporators_v2, evaporator air 1 K warmer: the previous solution has the larger
+    # residual (the energy balances are off by the whole step) but one Newton step from it
+    # shows it far closer than the guess: it starts there and saves half of the iterations
+    base = _example("two_evaporators_v2")
+    previous = solve(base)
+    doc = _one_kelvin_up(base)
+    cold = solve(doc)
+    warm = solve(doc, initial=previous.x)
+    assert warm.residual_history[0] > cold.residual_history[0]  # it did not start at the guess
+    assert 2 * warm.iterations <= cold.iterations
+
+
+def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
+    # r290_heat_pump_charge_v2, condenser water 1 K colder, from the bare vector: Newton from the
+    # neighbour crawls at a largest residual of 0.07 (65 iterations before the stall guard); the
+    # run is abandoned after two slow iterations and Newton starts again from the guess
+    base = _example("r290_heat_pump_charge_v2")
+    previous = solve(base)
+    doc = copy.deepcopy(base)
+    for comp in doc["circuits"][0]["components"]:
+        if "secondary_inlet_temp_k" in comp:
+            comp["secondary_inlet_temp_k"] -= 1.0
+            break
+    cold = solve(doc)
+    warm = solve(doc, initial=previous.x)
+    assert warm.converged
+    assert warm.iterations <= cold.iterations + 3
+    # the restart: the history goes back up to the cold start's residual
+    assert any(
+        h == pytest.approx(cold.residual_history[0], rel=1e-9) for h in warm.residual_history
+    )
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+    solve_module = importlib.import_module("workbench.solver.solve")
+    monkeypatch.setattr(solve_module, "WARM_STALL_ITERATIONS", 10**6)
+    crawling = solve(doc, initial=previous.x)
+    assert crawling.iterations > 4 * warm.iterations

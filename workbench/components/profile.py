@@ -26,8 +26,11 @@ pressure, ``dT_k = T_hot(x_k) - T_cold(x_k)``.
 
 The grid has :data:`PROFILE_SEGMENTS` equal enthalpy steps: equal steps in enthalpy are dense
 in temperature where cp is large, which is where the profile bends. Around the smallest
-``dT_k`` the minimum is then located exactly on the two neighbouring segments (bounded Brent
-minimisation of ``dT(x)``), so the reported minimum does not depend on the grid. A profile
+``dT_k`` the minimum is then located exactly on the two neighbouring segments (successive
+parabolic interpolation of ``dT(x)`` started from the three grid points, golden-section steps
+as a safeguard, to 1e-6 of the two segments; about five evaluations where a bounded Brent
+search from scratch took thirty; at an end of the grid one probe decides whether the end is
+the minimum), so the reported minimum does not depend on the grid. A profile
 *crosses* when that minimum is below ``-CROSSING_TOLERANCE_K``.
 
 How a component reports it (:func:`crossing_problem`): a crossing is a physical impossibility
@@ -42,9 +45,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scipy.optimize import minimize_scalar
-
 from workbench.components.base import PortState
+from workbench.components.profile_grid import _refine_minimum, _saturation_cuts, sample
 from workbench.components.zones import counterflow_ua
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
@@ -127,58 +129,57 @@ class ProfileCheck:
         return self.min_dt < -CROSSING_TOLERANCE_K
 
 
-def _grid(n: int, cuts: list[float]) -> list[float]:
-    """``k / n`` for k = 0..n with the fractions ``cuts`` in (0, 1) added, sorted."""
-    xs = {k / n for k in range(n + 1)}
-    xs.update(c for c in cuts if 0.0 < c < 1.0)
-    return sorted(xs)
-
-
-def _saturation_cuts(
-    fluid: FluidBackend, p_in: float, h_in: float, p_out: float, h_out: float
-) -> list[float]:
-    """Fractions of the path where it meets the saturated liquid and vapour lines."""
-    if max(p_in, p_out) >= 0.999 * fluid.p_crit or h_out == h_in:
-        return []
-    cuts = []
-    for sat in (fluid.h_liq, fluid.h_vap):
-        # the saturation enthalpy moves with pressure along the path: two fixed-point steps
-        x = 0.5
-        for _ in range(3):
-            h_sat = float(sat(p_in + x * (p_out - p_in)))
-            x = (h_sat - h_in) / (h_out - h_in)
-            if not 0.0 < x < 1.0:
-                break
-        if 0.0 < x < 1.0:
-            cuts.append(x)
-    return cuts
+ENDPOINT_PROBE = 1e-3
+"""Where a minimum at an end of the grid is probed: this fraction of the end segment inwards."""
 
 
 def _profile(
     dt_at: Callable[[float], tuple[float, float, float, float]],
     xs: list[float],
     q: float,
+    values: list[tuple[float, float, float, float]] | None = None,
 ) -> ProfileCheck:
-    """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``."""
-    values = [dt_at(x) for x in xs]
+    """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``.
+
+    The grid's smallest difference is refined on its two neighbouring segments
+    (:func:`_refine_minimum`, to ``1e-6`` of their length). At an end of the grid, one probe
+    :data:`ENDPOINT_PROBE` of the end segment inwards decides: where the difference grows
+    inwards (the usual pinch at an outlet) the end is the minimum (a dip below it inside one
+    smooth segment would need two inflection points in 1/64 of the exchanger); where it falls,
+    the probe brackets a minimum inside the segment, which is then refined.
+    """
+    if values is None:
+        values = [dt_at(x) for x in xs]
     dts = [v[0] for v in values]
     ua = 0.0
     for k in range(len(xs) - 1):
         ua += counterflow_ua(q * (xs[k + 1] - xs[k]), dts[k], dts[k + 1])
     k_min = min(range(len(xs)), key=dts.__getitem__)
-    lo, hi = xs[max(k_min - 1, 0)], xs[min(k_min + 1, len(xs) - 1)]
     x_min, best = xs[k_min], values[k_min]
-    if hi > lo:
-        found = minimize_scalar(
-            lambda x: dt_at(float(x))[0],
-            bounds=(lo, hi),
-            method="bounded",
-            options={"xatol": 1e-6 * (hi - lo)},
-        )
-        x_found = float(found.x)
-        value = dt_at(x_found)
-        if value[0] < best[0]:
-            x_min, best = x_found, value
+    seen: dict[float, tuple[float, float, float, float]] = {}
+
+    def dt_only(x: float) -> float:
+        value = dt_at(x)
+        seen[x] = value
+        return value[0]
+
+    bracket = None
+    if 0 < k_min < len(xs) - 1:
+        lo, hi = xs[k_min - 1], xs[k_min + 1]
+        bracket = ((lo, dts[k_min - 1]), (x_min, best[0]), (hi, dts[k_min + 1]))
+    elif len(xs) > 1:
+        inner = xs[1] if k_min == 0 else xs[-2]
+        lo, hi = min(x_min, inner), max(x_min, inner)
+        probe = x_min + ENDPOINT_PROBE * (inner - x_min)
+        if dt_only(probe) < best[0]:
+            d_inner = dts[1] if k_min == 0 else dts[-2]
+            ends = ((x_min, best[0]), (inner, d_inner))
+            a, c = (ends[0], ends[1]) if k_min == 0 else (ends[1], ends[0])
+            bracket = (a, (probe, seen[probe][0]), c)
+    if bracket is not None:
+        x_found, d_found = _refine_minimum(dt_only, bracket, 1e-6 * (hi - lo))
+        if d_found < best[0]:
+            x_min, best = x_found, seen[x_found]
     if best[0] <= 0.0:
         ua = math.inf
     return ProfileCheck(
@@ -244,8 +245,8 @@ def secondary_profile(
         t_sec = t_sec_in + m * (h - h_out) / c_sec
         return sign * (t - t_sec), t, t_sec, p
 
-    xs = _grid(segments, _saturation_cuts(fluid, p_in, h_in, p_out, h_out))
-    return _profile(dt_at, xs, abs(m * (h_in - h_out)))
+    xs, values = sample(dt_at, segments, _saturation_cuts(fluid, p_in, h_in, p_out, h_out))
+    return _profile(dt_at, xs, abs(m * (h_in - h_out)), values)
 
 
 def two_stream_profile(
@@ -295,7 +296,8 @@ def two_stream_profile(
 
     cuts = _saturation_cuts(fluid, ph_in, hh_in, ph_out, hh_out)
     cuts += [1.0 - c for c in _saturation_cuts(cold_props, pc_in, hc_in, pc_out, hc_out)]
-    return _profile(dt_at, _grid(segments, cuts), q)
+    xs, values = sample(dt_at, segments, cuts)
+    return _profile(dt_at, xs, q, values)
 
 
 def near_critical_note(fluid: FluidBackend, p: float, rejects_heat: bool = True) -> str:

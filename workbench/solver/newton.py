@@ -29,7 +29,17 @@ from workbench.errors import FluidPropertyError
 from workbench.solver.iteration import IterationLog, StopReason
 from workbench.solver.system import System
 
-__all__ = ["DENSE_LIMIT", "limit_step", "newton", "safe_residuals"]
+__all__ = ["DENSE_LIMIT", "STALLED", "limit_step", "newton", "safe_residuals"]
+
+STALLED = "the warm start stalled"
+"""The message of a run stopped by ``stall_iterations`` (:func:`newton`)."""
+
+SLOW_RATE = 0.5
+"""An iteration that leaves more than this fraction of the largest residual is slow."""
+
+STALL_BELOW = 1.0
+"""Slow iterations count towards a stall only from this largest scaled residual down, where
+Newton near its solution should converge fast (far from it, slow damped steps are normal)."""
 
 
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
@@ -138,6 +148,7 @@ def _reused_step(
     if new2 >= (1.0 - 1e-4) * norm2:
         return None, False
     _broyden(jac, dx / system.var_scale, f_new - f)
+    system.jacobian_point = None  # the matrix may be the last fresh one: no longer exact
     return (x_new, f_new), new2 <= REUSE_RATE**2 * norm2
 
 
@@ -164,6 +175,8 @@ def newton(
     log_state: IterationLog | None = None,
     reuse_jacobian: bool = False,
     f0: np.ndarray | None = None,
+    jacobian0: np.ndarray | sp.csc_matrix | None = None,
+    stall_iterations: int | None = None,
 ) -> IterationLog:
     """Run damped Newton from ``x0``; see the module docstring.
 
@@ -191,10 +204,20 @@ def newton(
         iteration computes the Jacobian.
     f0 : ndarray, optional
         The scaled residuals at ``x0`` when the caller has them (not evaluated again).
+    jacobian0 : ndarray or scipy.sparse.csc_matrix, optional
+        The scaled Jacobian at ``x0`` (:func:`_jacobian`) when the caller evaluated it: the
+        first iteration uses it instead of evaluating it again.
+    stall_iterations : int, optional
+        Stop (``MAX_ITERATIONS`` with the message :data:`STALLED`) after this many iterations
+        in a row that each leave more than :data:`SLOW_RATE` of a largest scaled residual
+        below :data:`STALL_BELOW`: a start near the solution should converge fast, and one that crawls (a kink of a model
+        between the start and the solution) is better abandoned for the cold start.
     """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
     f = f0 if f0 is not None and f0.shape == (system.n_eqs,) else safe_residuals(system, x)
+    if getattr(jacobian0, "shape", None) != (system.n_eqs, system.n_vars) or f0 is None:
+        jacobian0 = None
     if f is None:
         return state.stop(
             x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
@@ -202,9 +225,15 @@ def newton(
     stale = system.last_jacobian if reuse_jacobian else None
     if stale is not None and getattr(stale, "shape", None) != (system.n_eqs, system.n_vars):
         stale = None
+    slow = 0
     for _ in range(max_iterations):
         if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
+        if stall_iterations is not None and len(state.history) > 1:
+            before, now = state.history[-2], state.history[-1]
+            slow = slow + 1 if before < STALL_BELOW and now > SLOW_RATE * before else 0
+            if slow >= stall_iterations:
+                return state.stop(x, StopReason.MAX_ITERATIONS, STALLED)
         state.iterations += 1
         if isinstance(stale, np.ndarray):
             accepted, keep = _reused_step(system, stale, x, f)
@@ -215,12 +244,14 @@ def newton(
                 continue
             stale = None
         try:
-            jac = _jacobian(system, x, f)
+            jac = jacobian0 if jacobian0 is not None else _jacobian(system, x, f)
+            jacobian0 = None
         except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
             return state.stop(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )
         system.last_jacobian = jac
+        system.jacobian_point = (jac, x.copy())
         stale = jac if reuse_jacobian and isinstance(jac, np.ndarray) else None
         dx = _solve_linear(system, jac, f)
         if not np.all(np.isfinite(dx)):

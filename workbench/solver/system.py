@@ -98,6 +98,9 @@ class System:
     """The last property failure met while evaluating (with the block that met it)."""
     last_jacobian: Any = None
     """The scaled Jacobian of the last Newton step (a warm start may begin with it)."""
+    jacobian_point: tuple[Any, np.ndarray] | None = None
+    """``(matrix, x)``: the last Jacobian Newton evaluated afresh and the point it evaluated it
+    at; None once a Broyden update has changed it (it is then an approximation)."""
     fluids: dict[int, FluidBackend] = field(default_factory=dict)
     """Backends of circuits whose fluid is not :attr:`fluid` (``circuits[i].fluid``)."""
 

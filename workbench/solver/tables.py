@@ -23,30 +23,28 @@ from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
 __all__ = ["collect_results", "edge_rows", "edge_states", "edge_table"]
 
 
-def edge_rows(system: System, x: np.ndarray) -> list[dict[str, Any]]:
+def edge_rows(
+    system: System, x: np.ndarray, states: list[EdgeState] | None = None
+) -> list[dict[str, Any]]:
     """One row per edge: edge, circuit, m_kg_s, p_bar, h_kj_kg, t_c, quality, phase, s.
 
     ``s`` is the specific entropy in kJ/(kg K); ``quality`` is empty outside the dome.
+    ``states``: the edges' states at ``x`` when the caller has them (:func:`edge_states`; no
+    property is evaluated again).
     """
     rows = []
-    for i, edge in enumerate(system.flat.edges):
-        v = system.topology.edge_vars[i]
-        m, p, h = float(x[v.m]), float(x[v.p]), float(x[v.h])
-        st = system.fluid_of(edge.circuit).state_ph(p, h)
-        q = st.quality
+    for edge, st in zip(system.flat.edges, states or edge_states(system, x), strict=True):
         rows.append(
             {
                 "edge": f"{edge.source} -> {edge.target}",
                 "circuit": edge.circuit,
-                "m_kg_s": m,
-                "p_bar": pa_to_bar(p),
-                "h_kj_kg": j_kg_to_kj_kg(h),
-                "t_c": kelvin_to_celsius(float(st.T)),
-                "quality": None
-                if q is None or (isinstance(q, float) and math.isnan(q))
-                else float(q),
+                "m_kg_s": st.m_kg_s,
+                "p_bar": pa_to_bar(st.p_pa),
+                "h_kj_kg": j_kg_to_kj_kg(st.h_j_kg),
+                "t_c": kelvin_to_celsius(st.t_k),
+                "quality": st.quality,
                 "phase": st.phase,
-                "s": float(st.s) / 1e3,
+                "s": st.s_j_kgk / 1e3,
             }
         )
     return rows
@@ -92,8 +90,8 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
-    result.edge_rows = edge_rows(system, x)
     result.edge_states = edge_states(system, x)
+    result.edge_rows = edge_rows(system, x, result.edge_states)
     cooling = heating = power = 0.0
     balance = 0.0
     for name, comp in system.components.items():
