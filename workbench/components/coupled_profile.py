@@ -305,9 +305,9 @@ class CoupledProfile:
                 else:
                     return q
                 slope = self.slope(q) / total * (q_hi - q)
-                if slope > 0.0:
-                    s = -math.log1p(-q / q_hi)
-                    step = phi / slope
+                s = -math.log1p(-q / q_hi)
+                step = phi / slope if slope > 0.0 else math.inf
+                if s - step > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
                     q_next = -q_hi * math.expm1(-(s - step))
                     if lo <= q_next <= hi and (
                         abs(step) <= _S_TOLERANCE or abs(q_next - q) <= 1e-12 * q_hi

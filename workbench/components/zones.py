@@ -210,7 +210,8 @@ def coil_heat_flow(
             q_next = -1.0
             if slope > 0.0:
                 s_next = -math.log1p(-q / q_hi) - phi / slope
-                q_next = -q_hi * math.expm1(-s_next)
+                if s_next > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
+                    q_next = -q_hi * math.expm1(-s_next)
             if not lo < q_next < hi:
                 q_next = 0.5 * (lo + hi)
             elif abs(q_next - q) <= tol:
