@@ -28,11 +28,13 @@ how many requests it sends at once.
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -139,30 +141,82 @@ class BackgroundEmbedder(EmbeddingProvider):
             self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wb-embed")
             self.in_process = True
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+    def _submit(self, texts: list[str]) -> Future:
+        """Queue one batch on the pool (a new pool first when the old one broke)."""
         if self.in_process:
-            return self._executor.submit(self.inner._embed_batch, texts).result()
+            return self._executor.submit(self.inner._embed_batch, texts)
+        return self._executor.submit(_embed_in_worker, texts)
+
+    def _renew(self, broken: Executor) -> None:
+        """Replace a broken process pool (once, whichever caller notices first)."""
+        with self._lock:
+            if self._executor is broken:
+                self._executor = self._new_pool()
+
+    def _failed(self, exc: BaseException, again: bool) -> EmbeddingError:
+        how = "failed twice" if again else "failed"
+        return EmbeddingError(
+            f"{self.model_id}: the background embedding worker {how}: {type(exc).__name__}: {exc}"
+        )
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
         executor = self._executor
         try:
-            return executor.submit(_embed_in_worker, texts).result()
+            return self._submit(texts).result()
         except EmbeddingError:
             raise
         except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, once
-            with self._lock:
-                if self._executor is executor:
-                    self._executor = self._new_pool()
+            self._renew(executor)
             try:
-                return self._executor.submit(_embed_in_worker, texts).result()
+                return self._submit(texts).result()
             except Exception as exc:
+                raise self._failed(exc, True) from exc
+        except Exception as exc:  # a worker that failed to start
+            raise self._failed(exc, False) from exc
+
+    async def _embed_batch_async(self, texts: list[str]) -> np.ndarray:
+        executor = self._executor
+        try:
+            return await asyncio.wrap_future(self._submit(texts))
+        except EmbeddingError:
+            raise
+        except BrokenProcessPool:
+            self._renew(executor)
+            try:
+                return await asyncio.wrap_future(self._submit(texts))
+            except Exception as exc:
+                raise self._failed(exc, True) from exc
+        except Exception as exc:
+            raise self._failed(exc, False) from exc
+
+    async def embed_async(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts batch by batch, waiting in the event loop (no thread held meanwhile).
+
+        One batch of the call is queued at a time, so concurrent writes take turns batch by
+        batch on the workers.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (len(texts), :attr:`dimension`), float32, rows of unit length [-].
+
+        Raises
+        ------
+        EmbeddingError
+            The worker failed (twice, when it died), or returned a wrong shape or values.
+        """
+        texts = list(texts)
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for start in range(0, len(texts), self.batch_size):
+            chunk = texts[start : start + self.batch_size]
+            vecs = np.asarray(await self._embed_batch_async(chunk), dtype=np.float32)
+            if vecs.shape != (len(chunk), self.dimension) or not np.all(np.isfinite(vecs)):
                 raise EmbeddingError(
-                    f"{self.model_id}: the background embedding worker failed twice: "
-                    f"{type(exc).__name__}: {exc}"
-                ) from exc
-        except Exception as exc:  # a worker that died (BrokenProcessPool) or failed to start
-            raise EmbeddingError(
-                f"{self.model_id}: the background embedding worker failed: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
+                    f"{self.model_id}: returned shape {vecs.shape} (or non-finite values) for "
+                    f"{len(chunk)} texts, expected ({len(chunk)}, {self.dimension})"
+                )
+            out[start : start + len(chunk)] = vecs
+        return out
 
     def worker_nice(self) -> tuple[int, dict[int, int]]:
         """A worker's process id and the nice value of its threads (for tests and checks)."""
