@@ -43,7 +43,14 @@ import numpy as np
 from workbench.errors import EmbeddingError
 from workbench.notes.embeddings import EmbeddingProvider
 
-__all__ = ["BackgroundEmbedder", "process_nice", "thread_nice"]
+__all__ = [
+    "POLICIES",
+    "BackgroundEmbedder",
+    "lower_priority",
+    "process_nice",
+    "process_policies",
+    "thread_nice",
+]
 
 _worker: EmbeddingProvider | None = None
 """The model of a worker process (set by :func:`_start_worker` in that process)."""
@@ -63,6 +70,15 @@ def process_nice() -> tuple[int, dict[int, int]]:
     return os.getpid(), {tid: thread_nice(tid) for tid in tids}
 
 
+def process_policies() -> tuple[int, dict[int, int]]:
+    """The id of the calling process and the scheduling policy of each of its threads (Linux).
+
+    Policies are ``os.SCHED_OTHER``, ``os.SCHED_BATCH``, ``os.SCHED_IDLE`` ...
+    """
+    tids = [int(t) for t in os.listdir("/proc/self/task")]
+    return os.getpid(), {tid: os.sched_getscheduler(tid) for tid in tids}
+
+
 def _exit_with(parent: int) -> None:
     """End this worker when the API process that started it is gone (killed with -9)."""
     while os.getppid() == parent:
@@ -70,18 +86,49 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
-def _start_worker(model_path: str, tokenizer_path: str, batch_size: int, nice: int) -> None:
+POLICIES = ("batch", "idle", "normal")
+"""CPU scheduling policies of the workers (Linux): ``SCHED_BATCH``, ``SCHED_IDLE``, ``SCHED_OTHER``."""
+
+
+def lower_priority(nice: int, policy: str = "batch") -> None:
+    """Put every thread of this process at ``nice`` and under the scheduling ``policy``.
+
+    On Linux both belong to each thread, not to the process (``setpriority(2)``,
+    ``sched_setscheduler(2)``): threads already running (numpy's BLAS threads) are changed one by
+    one, by their ids in ``/proc/self/task``; threads started later (onnxruntime's) inherit them.
+    ``batch`` (``SCHED_BATCH``): the scheduler treats the threads as CPU-bound and never lets them
+    preempt another thread when they wake; ``idle`` (``SCHED_IDLE``): they run only on a core no
+    other thread wants (below nice 19); ``normal`` keeps ``SCHED_OTHER``. Elsewhere only the
+    process's nice value is set.
+
+    Parameters
+    ----------
+    nice : int
+        Nice value, 0 to 19 (higher is lower priority) [-].
+    policy : {"batch", "idle", "normal"}
+        Scheduling policy.
+    """
+    if not os.path.isdir("/proc/self/task"):
+        if nice:
+            os.nice(nice)
+        return
+    sched = {"batch": "SCHED_BATCH", "idle": "SCHED_IDLE"}.get(policy)
+    for tid in (int(t) for t in os.listdir("/proc/self/task")):
+        if nice:
+            os.setpriority(os.PRIO_PROCESS, tid, nice)
+        if sched is not None and hasattr(os, sched):
+            os.sched_setscheduler(tid, getattr(os, sched), os.sched_param(0))
+
+
+def _start_worker(
+    model_path: str, tokenizer_path: str, batch_size: int, nice: int, policy: str = "batch"
+) -> None:
     from workbench.notes.embeddings.local import LocalMiniLMProvider
 
     global _worker
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="wb-parent").start()
-    if nice:  # every thread already running (numpy's BLAS threads), then the model's inherit it
-        if os.path.isdir("/proc/self/task"):
-            for tid in os.listdir("/proc/self/task"):
-                os.setpriority(os.PRIO_PROCESS, int(tid), nice)
-        else:  # elsewhere nice is a property of the process
-            os.nice(nice)
+    lower_priority(nice, policy)  # before the model: its onnxruntime threads inherit it
     _worker = LocalMiniLMProvider(
         Path(model_path),
         Path(tokenizer_path),
@@ -109,10 +156,18 @@ class BackgroundEmbedder(EmbeddingProvider):
         Texts per batch [-].
     nice : int
         Nice value of the workers (0 to 19; higher is lower priority) [-].
+    policy : {"batch", "idle", "normal"}
+        Their CPU scheduling policy (:func:`lower_priority`).
     """
 
     def __init__(
-        self, provider: EmbeddingProvider, *, workers: int = 1, batch_size: int = 4, nice: int = 10
+        self,
+        provider: EmbeddingProvider,
+        *,
+        workers: int = 1,
+        batch_size: int = 4,
+        nice: int = 10,
+        policy: str = "batch",
     ) -> None:
         from workbench.notes.embeddings.local import LocalMiniLMProvider
 
@@ -121,6 +176,9 @@ class BackgroundEmbedder(EmbeddingProvider):
         self.batch_size = batch_size
         self.inner = provider
         self.nice = nice
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        self.policy = policy
         self._executor: Executor
         self._lock = threading.Lock()
         if isinstance(provider, LocalMiniLMProvider):
@@ -133,6 +191,7 @@ class BackgroundEmbedder(EmbeddingProvider):
                     str(provider.tokenizer_path),
                     batch_size,
                     nice,
+                    policy,
                 ),
             )
             self._executor = self._new_pool()
@@ -223,6 +282,12 @@ class BackgroundEmbedder(EmbeddingProvider):
         if self.in_process:
             return process_nice()
         return self._executor.submit(process_nice).result()
+
+    def worker_policies(self) -> tuple[int, dict[int, int]]:
+        """A worker's process id and the scheduling policy of its threads (tests and checks)."""
+        if self.in_process:
+            return process_policies()
+        return self._executor.submit(process_policies).result()
 
     def close(self) -> None:
         """Drop the queued batches and stop the workers."""

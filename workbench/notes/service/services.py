@@ -170,7 +170,12 @@ def start_services(
         raise
     _log.info("note database %s ready; %d API tokens", describe_url(url), len(registry))
     limit_heap_growth()
-    writer = BackgroundEmbedder(provider, workers=settings.embed_workers, nice=settings.embed_nice)
+    writer = BackgroundEmbedder(
+        provider,
+        workers=settings.embed_workers,
+        nice=settings.embed_nice,
+        policy=settings.embed_policy,
+    )
     jobs = ReindexJobs(pool, writer, batch_size=settings.reindex_batch_size)
     return Services(
         settings=settings,
