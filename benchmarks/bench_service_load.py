@@ -540,6 +540,11 @@ def main() -> int:
     parser.add_argument("--mixed-seconds", type=float, default=20.0)
     parser.add_argument("--no-write", action="store_true", help="print, do not update the docs")
     parser.add_argument(
+        "--embed-policy",
+        choices=("batch", "idle", "normal"),
+        help="the server's WORKBENCH_EMBED_POLICY (default: its own default, batch)",
+    )
+    parser.add_argument(
         "--skip-reindex",
         action="store_true",
         help="leave out the reindex phase (with --no-write only: the table would lack it)",
@@ -583,6 +588,8 @@ def main() -> int:
             WORKBENCH_API_TOKENS=",".join(f"{t}:{o}" for o, t in tokens.items()),
             WORKBENCH_ADMIN_TOKEN=ADMIN_TOKEN,
         )
+        if args.embed_policy:
+            env["WORKBENCH_EMBED_POLICY"] = args.embed_policy
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -686,7 +693,9 @@ def main() -> int:
                 f"{args.writers} writer clients for {args.mixed_seconds:.0f} s; each writer in "
                 "turn creates a note (`POST /api/notes`), replaces it (`PUT`) and imports 20 "
                 "notes (`POST /api/notes/import`), 40 to 120 words each. Writes embed their "
-                "texts on the server's background worker process (batches of 4, nice 10); searches "
+                "texts on the server's background worker process (batches of 4, nice 10, "
+                f"`{args.embed_policy or 'batch'}` scheduling) and wait for them holding no "
+                "database slot; searches "
                 f"embed their query at once. 1-min load average {mixed_load:.1f} when the phase "
                 f"started. Goal: search p95 under 150 ms; measured **{p95:.0f} ms**.",
                 "",

@@ -277,6 +277,15 @@ class BackgroundEmbedder(EmbeddingProvider):
             out[start : start + len(chunk)] = vecs
         return out
 
+    def start(self) -> None:
+        """Start the workers now (a first batch in the background), not at the first write.
+
+        A worker process loads its own copy of the model, some seconds at its low priority; the
+        first writes would otherwise wait for that.
+        """
+        if not self.in_process:
+            self._executor.submit(_embed_in_worker, ["warm up"])
+
     def worker_nice(self) -> tuple[int, dict[int, int]]:
         """A worker's process id and the nice value of its threads (for tests and checks)."""
         if self.in_process:

@@ -176,6 +176,8 @@ def start_services(
         nice=settings.embed_nice,
         policy=settings.embed_policy,
     )
+    if warm_up:
+        writer.start()
     jobs = ReindexJobs(pool, writer, batch_size=settings.reindex_batch_size)
     return Services(
         settings=settings,
