@@ -9,7 +9,10 @@ instead: in batches of ``batch_size`` texts (4 by default), one batch at a time 
   arrive at once: onnxruntime's working memory for 4 texts of 256 tokens (some 150 MB), given
   back after every batch, plus the worker's copy of the model;
 * concurrent writes take turns batch by batch, and a write never waits for another to finish;
-* searches keep the CPU: the workers run at nice ``nice`` (10 by default).
+* searches keep the CPU: every thread of the workers runs at nice ``nice`` (10 by default)
+  under the scheduling policy ``policy`` (``SCHED_BATCH`` by default, :func:`lower_priority`);
+* a write can wait for its vectors in the event loop (:meth:`BackgroundEmbedder.embed_async`),
+  holding no thread (:mod:`.writes`).
 
 Why processes and not threads: on Linux the nice value belongs to each thread
 (``setpriority(2)``, NOTES), so a thread *can* run at nice 10 inside the API process; but the
@@ -20,8 +23,9 @@ nice-10 thread: search p95 842 ms next to writes (335 to 450 ms with the worker 
 (``spawn``) has its own interpreter. Because nice is per thread, ``os.nice`` in the worker
 would lower only its main thread, not the BLAS threads numpy started on import: the worker
 sets the value on each of its threads (``setpriority`` on every id of ``/proc/self/task``), then
-loads its own copy of the local model, whose onnxruntime threads inherit it. Under the CFS scheduler a process at nice 10 gets about a tenth of the
-CPU of a nice-0 one competing for the same core, and all of an idle core. A provider other than
+loads its own copy of the local model, whose onnxruntime threads inherit it. Under the CFS
+scheduler a process at nice 10 gets about a tenth of the CPU of a nice-0 one competing for the
+same core, and all of an idle core. A provider other than
 the local model (an HTTP API) is shared as it is on a pool of threads: the pool then only bounds
 how many requests it sends at once.
 """

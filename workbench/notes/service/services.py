@@ -66,7 +66,7 @@ class Services:
         The embedding provider the server owns; searches embed their query with it.
     writer : BackgroundEmbedder
         Embeds the texts of writes (create, replace, import, reindex) in bounded batches on
-        low-priority worker threads (:mod:`.embedder`).
+        a low-priority worker process (:mod:`.embedder`).
     slots : OwnerSlots
         Each owner's share of the database (:mod:`.fairness`).
     embed_slots : OwnerSlots

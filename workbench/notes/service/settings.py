@@ -20,7 +20,7 @@ variable                           default         meaning
                                                    once; the owner's others queue behind them
 ``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
                                                    one answers 503 ``query_timeout``
-``WORKBENCH_EMBED_WORKERS``        1               background embedding threads of writes
+``WORKBENCH_EMBED_WORKERS``        1               background embedding processes of writes
 ``WORKBENCH_EMBED_NICE``           10              their nice value (0: the searches' priority)
 ``WORKBENCH_EMBED_POLICY``         batch           their CPU scheduling: ``batch``, ``idle``
                                                    (only cores nobody else wants) or ``normal``
@@ -102,9 +102,9 @@ class ServiceSettings:
     search_timeout_ms : int
         Statement timeout of one search [ms] (0: none).
     embed_workers : int
-        Background embedding threads for the texts of writes.
+        Background embedding worker processes for the texts of writes.
     embed_nice : int
-        Nice value of those threads (0 to 19; 0 gives writes the searches' priority).
+        Nice value of those workers (0 to 19; 0 gives writes the searches' priority).
     embed_policy : str
         Their scheduling policy: ``batch``, ``idle`` or ``normal`` (:mod:`.embedder`).
     search : SearchSettings
