@@ -15,11 +15,14 @@ Latency is measured by the clients (request to response); the table goes into
 docs/benchmarks.md between the ``bench:service-load`` markers::
 
     python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
-        [--writers 4] [--mixed-seconds 20]
+        [--writers 4] [--mixed-seconds 20] [--embed-policy batch|idle|normal] [--skip-reindex]
 
 A last, mixed phase (issue 28) runs the search clients next to ``--writers`` writer clients that
 create, replace and import notes (20 per import); it reports the search latency and each kind
-of write's p50 / p95 (goal: search p95 under 150 ms while writes run).
+of write's p50 / p95 (goal: search p95 under 150 ms while writes run), and where a search's time
+went in the server, from the ``Server-Timing`` header of each answer (p50 / p95 of each phase,
+search alone and with writes). ``--skip-reindex`` (with ``--no-write``) leaves out the reindex
+phase for a quick look.
 
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
 """
@@ -120,7 +123,8 @@ def server_timing(header: str) -> dict[str, float]:
 
 PHASE_NAMES = {
     "slot": "waiting for an owner slot",
-    "thread": "waiting for a worker thread",
+    "thread": "waiting for a worker thread (two hand-overs)",
+    "resume": "the event loop taking the thread's result back",
     "embed": "embedding the query",
     "pool": "waiting for a pooled connection",
     "sql": "the search statement",

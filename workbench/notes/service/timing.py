@@ -13,6 +13,7 @@ Phases of a search (``POST /api/notes/search``):
 
 =========  =====================================================================================
 ``thread`` handing work to a worker thread (twice: the query's embedding, the statement)
+``resume`` the event loop taking the finished work back (a busy or blocked loop shows here)
 ``embed``  embedding the query text with the API's model (holding no slot, no connection)
 ``slot``   waiting for one of the owner's database slots (:mod:`.fairness`), in the event loop
 ``pool``   waiting for a pooled connection
@@ -93,14 +94,24 @@ def phase(name: str) -> Iterator[None]:
 
 
 async def in_thread(work: Callable[[], T]) -> T:
-    """``work()`` in a worker thread; the wait for the thread counts as phase ``thread``."""
+    """``work()`` in a worker thread.
+
+    The wait for a thread counts as phase ``thread``, the wait of the finished work for the
+    event loop to take it up again as ``resume`` (long when the loop is busy or blocked).
+    """
     asked = time.perf_counter()
+    done = [0.0]
 
     def run() -> T:
         add("thread", (time.perf_counter() - asked) * 1e3)
-        return work()
+        try:
+            return work()
+        finally:
+            done[0] = time.perf_counter()
 
-    return await anyio.to_thread.run_sync(run)
+    result = await anyio.to_thread.run_sync(run)
+    add("resume", (time.perf_counter() - done[0]) * 1e3)
+    return result
 
 
 class ServerTiming:
