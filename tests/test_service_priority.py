@@ -158,3 +158,18 @@ def test_service_owner_search_answers_while_its_import_is_embedded(server) -> No
     with httpx.Client(base_url=server.url, timeout=60) as c:
         report = c.post("/api/admin/embeddings/validate", headers=auth(ADMIN)).json()
     assert report["ok"], report  # every note with the embedding of its own text
+
+
+def test_service_query_model_runs_on_the_request_thread(monkeypatch) -> None:
+    from workbench.notes.embeddings.local import LocalMiniLMProvider
+    from workbench.notes.service.services import query_provider
+
+    monkeypatch.delenv("WORKBENCH_EMBEDDING_PROVIDER", raising=False)
+    monkeypatch.delenv("WORKBENCH_EMBEDDING_THREADS", raising=False)
+    provider = query_provider()
+    assert isinstance(provider, LocalMiniLMProvider)
+    options = provider._session.get_session_options()
+    assert options.intra_op_num_threads == 1  # no onnxruntime pool threads to hand work to
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    monkeypatch.setenv("WORKBENCH_EMBEDDING_THREADS", "2")  # the setting still decides
+    assert query_provider()._session.get_session_options().intra_op_num_threads == 2
