@@ -23,7 +23,7 @@ from workbench.notes.service.embedder import BackgroundEmbedder, thread_nice
 from workbench.notes.service.services import start_services
 from workbench.notes.service.serving import ServerThread
 from workbench.notes.service.settings import ServiceSettings
-from workbench.notes.service.writes import PrecomputedProvider
+from workbench.notes.service.writes import PrecomputedProvider, text_key
 
 pytest_plugins = ["notes_fixtures"]
 linux_only = pytest.mark.skipif(
@@ -69,7 +69,7 @@ def test_service_embedding_worker_threads_run_below_the_api(minilm, policy, expe
 def test_service_precomputed_vectors_and_the_fallback(minilm) -> None:
     texts = ["condenser fouling", "suction superheat"]
     vectors = dict(zip(texts, minilm.embed(texts), strict=True))
-    provider = PrecomputedProvider(dict(vectors), minilm)
+    provider = PrecomputedProvider({text_key(t): v for t, v in vectors.items()}, minilm)
     got = provider.embed(["suction superheat", "a text changed meanwhile", "condenser fouling"])
     assert provider.missed == 1  # only the text it was not given went to the model
     np.testing.assert_array_equal(got[0], vectors["suction superheat"])

@@ -22,7 +22,7 @@ from workbench.notes.text import MAX_ID_CHARS, text_problem
 from workbench.notes.upkeep import settle_tables
 from workbench.progress import Progress
 
-__all__ = ["HNSW_INDEX_NAME", "HNSW_INDEX_SQL", "import_notes", "texts_to_embed"]
+__all__ = ["HNSW_INDEX_NAME", "HNSW_INDEX_SQL", "import_notes", "records_to_embed"]
 
 HNSW_INDEX_NAME = "NoteEmbedding_embedding_hnsw_idx"
 HNSW_INDEX_SQL = sql.SQL(
@@ -137,10 +137,10 @@ def _todo(
     ]
 
 
-def texts_to_embed(
+def records_to_embed(
     conn: psycopg.Connection, owner: str, records: Sequence[NoteInput], model_id: str
-) -> list[str]:
-    """The texts :func:`import_notes` would embed for ``records`` now (no transaction).
+) -> list[int]:
+    """Positions of the records :func:`import_notes` would embed now (no transaction).
 
     A caller may embed them first, holding no connection, and hand the vectors to the import
     through its provider; a record that changes in between is embedded inside the import.
@@ -158,11 +158,12 @@ def texts_to_embed(
 
     Returns
     -------
-    list of str
-        Embedding texts (:func:`~workbench.notes.embeddings.embedding_text`), in record order.
+    list of int
+        Positions in ``records``: new records, changed ones, and those without a current
+        embedding of ``model_id``.
     """
     hashes = [content_hash(r.title, r.content) for r in records]
-    return [_text(records[i]) for i in _todo(conn, owner, records, hashes, model_id)]
+    return _todo(conn, owner, records, hashes, model_id)
 
 
 def import_notes(

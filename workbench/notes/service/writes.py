@@ -16,7 +16,8 @@ The writes of one owner waiting for the embedder are bounded like its database r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack
 from typing import TypeVar
 
@@ -27,23 +28,32 @@ from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.service import timing
 from workbench.notes.service.services import EMBED_WAIT_S, Services
 
-__all__ = ["EMBED_WAIT_S", "PrecomputedProvider", "embed_for_write", "in_database"]
+__all__ = ["EMBED_WAIT_S", "PrecomputedProvider", "embed_for_write", "in_database", "text_key"]
 
 T = TypeVar("T")
+
+
+def text_key(text: str) -> bytes:
+    """The key of an embedding text among precomputed vectors: its SHA-256 digest (32 bytes)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 class PrecomputedProvider(EmbeddingProvider):
     """Vectors embedded beforehand, by text; other texts go to ``fallback`` (at once).
 
+    The vectors are kept by the digest of their text (:func:`text_key`), not by the text: an
+    import of 10,000 long notes keeps 32 bytes per note besides its vector, not a copy of its
+    text.
+
     Parameters
     ----------
-    vectors : dict of str to numpy.ndarray
-        Native vectors of ``fallback``'s model by embedding text [-].
+    vectors : dict of bytes to numpy.ndarray
+        Native vectors of ``fallback``'s model by :func:`text_key` of their text [-].
     fallback : EmbeddingProvider
         The provider that made them; embeds a text that is not among them.
     """
 
-    def __init__(self, vectors: dict[str, np.ndarray], fallback: EmbeddingProvider) -> None:
+    def __init__(self, vectors: dict[bytes, np.ndarray], fallback: EmbeddingProvider) -> None:
         self.model_id = fallback.model_id
         self.dimension = fallback.dimension
         self.batch_size = fallback.batch_size
@@ -53,17 +63,22 @@ class PrecomputedProvider(EmbeddingProvider):
         """Texts embedded by the fallback (changed between the two steps of a write) [-]."""
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self.vectors))
+        keys = [text_key(t) for t in texts]
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.vectors}
         if missing:
             self.missed += len(missing)
-            self.vectors.update(zip(missing, self.fallback.embed(missing), strict=True))
-        return np.stack([self.vectors[t] for t in texts])
+            fresh = self.fallback.embed(list(missing.values()))
+            self.vectors.update(zip(missing, fresh, strict=True))
+        return np.stack([self.vectors[k] for k in keys])
 
 
 async def embed_for_write(
-    services: Services, owner: str, texts: Sequence[str]
+    services: Services, owner: str, texts: Iterable[str]
 ) -> PrecomputedProvider:
     """Embed the texts of one write on the background worker, waiting in the event loop.
+
+    The texts are taken from ``texts`` a few batches at a time (a generator never has them all
+    at once); each text is embedded once.
 
     Parameters
     ----------
@@ -71,8 +86,8 @@ async def embed_for_write(
         The running service (its background embedder and the owners' embedding slots).
     owner : str
         The writer: waits behind its own earlier writes beyond its share.
-    texts : sequence of str
-        Embedding texts (duplicates are embedded once).
+    texts : iterable of str
+        Embedding texts (:func:`~workbench.notes.embeddings.embedding_text`).
 
     Returns
     -------
@@ -86,13 +101,31 @@ async def embed_for_write(
     EmbeddingError
         The worker failed.
     """
-    unique = list(dict.fromkeys(texts))
-    vectors: dict[str, np.ndarray] = {}
-    if unique:
-        async with services.embed_slots.slot(owner):
+    vectors: dict[bytes, np.ndarray] = {}
+    step = max(1, services.writer.batch_size) * 4
+    chunk: dict[bytes, str] = {}
+
+    async def flush() -> None:
+        found = await services.writer.embed_async(list(chunk.values()))
+        vectors.update(zip(chunk, found, strict=True))
+        chunk.clear()
+
+    async with AsyncExitStack() as stack:
+        holding = False
+        for text in texts:
+            key = text_key(text)
+            if key in vectors or key in chunk:
+                continue
+            if not holding:  # one of the owner's embedding slots, from its first text on
+                await stack.enter_async_context(services.embed_slots.slot(owner))
+                holding = True
+            chunk[key] = text
+            if len(chunk) >= step:
+                with timing.phase("embed_wait"):
+                    await flush()
+        if chunk:
             with timing.phase("embed_wait"):
-                found = await services.writer.embed_async(unique)
-        vectors = dict(zip(unique, found, strict=True))
+                await flush()
     return PrecomputedProvider(vectors, services.writer)
 
 

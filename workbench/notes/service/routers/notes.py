@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Response, status
 
 from workbench.errors import NoteStoreError, RunNotFoundError
 from workbench.notes import store
-from workbench.notes.bulk import texts_to_embed
+from workbench.notes.bulk import records_to_embed
 from workbench.notes.embeddings import embedding_text
 from workbench.notes.service.dependencies import (
     CallerDep,
@@ -173,10 +173,11 @@ async def import_notes(
         first_seen[rec.external_id] = i
     owner = principal.owner
     model = services.writer.model_id
-    texts = await in_database(
-        services, owner, lambda conn: texts_to_embed(conn, owner, records, model)
+    todo = await in_database(
+        services, owner, lambda conn: records_to_embed(conn, owner, records, model)
     )
-    provider = await embed_for_write(services, owner, texts)
+    texts = (embedding_text(records[i].title, records[i].content) for i in todo)
+    provider = await embed_for_write(services, owner, texts)  # a few batches of texts at a time
     result = await in_database(
         services, owner, lambda conn: store.import_notes(conn, owner, records, provider=provider)
     )
