@@ -15,11 +15,14 @@ Latency is measured by the clients (request to response); the table goes into
 docs/benchmarks.md between the ``bench:service-load`` markers::
 
     python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
-        [--writers 4] [--mixed-seconds 20]
+        [--writers 4] [--mixed-seconds 20] [--embed-policy batch|idle|normal] [--skip-reindex]
 
 A last, mixed phase (issue 28) runs the search clients next to ``--writers`` writer clients that
 create, replace and import notes (20 per import); it reports the search latency and each kind
-of write's p50 / p95 (goal: search p95 under 150 ms while writes run).
+of write's p50 / p95 (goal: search p95 under 150 ms while writes run), and where a search's time
+went in the server, from the ``Server-Timing`` header of each answer (p50 / p95 of each phase,
+search alone and with writes). ``--skip-reindex`` (with ``--no-write``) leaves out the reindex
+phase for a quick look.
 
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
 """
@@ -94,6 +97,7 @@ class Phase:
     name: str
     latencies_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
+    phases_ms: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     misses: int = 0
     seconds: float = 0.0
@@ -105,6 +109,47 @@ def _percentile(values: list[float], q: float) -> float:
     k = (len(ordered) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def server_timing(header: str) -> dict[str, float]:
+    """The phases of a ``Server-Timing`` header, ``name;dur=ms, ...``, by name [ms]."""
+    out: dict[str, float] = {}
+    for part in header.split(","):
+        name, _, rest = part.strip().partition(";dur=")
+        if name and rest:
+            out[name] = float(rest)
+    return out
+
+
+PHASE_NAMES = {
+    "slot": "waiting for an owner slot",
+    "thread": "waiting for a worker thread (two hand-overs)",
+    "resume": "the event loop taking the thread's result back",
+    "embed": "embedding the query",
+    "pool": "waiting for a pooled connection",
+    "sql": "the search statement",
+    "app": "all of the application",
+    "outside": "client latency minus `app`: sockets, HTTP parsing, the event loop, the client",
+}
+
+
+def phase_rows(phases: list[Phase]) -> list[str]:
+    """Markdown rows: p50 / p95 [ms] of each ``Server-Timing`` phase, one column pair per phase.
+
+    Percentiles are taken per row, so the rows do not add up to the client's latency.
+    """
+    rows = []
+    for name, label in PHASE_NAMES.items():
+        cells = []
+        for phase in phases:
+            values = phase.phases_ms.get(name)
+            cells.append(
+                f"{_percentile(values, 0.5):.1f} | {_percentile(values, 0.95):.1f}"
+                if values
+                else "- | -"
+            )
+        rows.append(f"| {name} | {label} | {' | '.join(cells)} |")
+    return rows
 
 
 def make_notes(n: int, rng: random.Random) -> dict[str, list[NoteInput]]:
@@ -172,9 +217,13 @@ def client_loop(
                     continue
                 body = r.json()
                 found = any(h["external_id"] == note.external_id for h in body["results"])
+                timings = server_timing(r.headers.get("server-timing", ""))
+                timings["outside"] = max(0.0, elapsed - timings.get("app", elapsed))
                 with phase.lock:
                     phase.latencies_ms.append(elapsed)
                     phase.server_ms.append(body["took_ms"])
+                    for name, ms in timings.items():
+                        phase.phases_ms.setdefault(name, []).append(ms)
                     phase.misses += 0 if found else 1
             except httpx.HTTPError as exc:
                 with phase.lock:
@@ -494,7 +543,19 @@ def main() -> int:
     )
     parser.add_argument("--mixed-seconds", type=float, default=20.0)
     parser.add_argument("--no-write", action="store_true", help="print, do not update the docs")
+    parser.add_argument(
+        "--embed-policy",
+        choices=("batch", "idle", "normal"),
+        help="the server's WORKBENCH_EMBED_POLICY (default: its own default, batch)",
+    )
+    parser.add_argument(
+        "--skip-reindex",
+        action="store_true",
+        help="leave out the reindex phase (with --no-write only: the table would lack it)",
+    )
     args = parser.parse_args()
+    if args.skip_reindex and not args.no_write:
+        parser.error("--skip-reindex needs --no-write")
     if not (1 <= args.clients <= 64 and 1 <= args.seconds <= 600 and 1 <= args.notes <= 100_000):
         parser.error("keep it bounded: 1-64 clients, 1-600 s, 1-100000 notes")
 
@@ -531,6 +592,8 @@ def main() -> int:
             WORKBENCH_API_TOKENS=",".join(f"{t}:{o}" for o, t in tokens.items()),
             WORKBENCH_ADMIN_TOKEN=ADMIN_TOKEN,
         )
+        if args.embed_policy:
+            env["WORKBENCH_EMBED_POLICY"] = args.embed_policy
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -550,16 +613,20 @@ def main() -> int:
         base_phase, _ = run_phase(
             base, tokens, notes, "search only", args.baseline_seconds, args.clients, False
         )
-        load_phase, jobs = run_phase(
-            base,
-            tokens,
-            notes,
-            "search during reindex",
-            args.seconds,
-            args.clients,
-            True,
-            ids_by_external_id(url),
-        )
+        if args.skip_reindex:  # only the baseline and the mixed phase (quicker)
+            load_phase = Phase("search during reindex")
+            jobs = {"completed": 0, "failed": 0, "in_window": 0, "tail_s": 0.0, "updates": 0}
+        else:
+            load_phase, jobs = run_phase(
+                base,
+                tokens,
+                notes,
+                "search during reindex",
+                args.seconds,
+                args.clients,
+                True,
+                ids_by_external_id(url),
+            )
 
         mixed_phase, writes = None, Writes()
         if args.writers:
@@ -630,13 +697,22 @@ def main() -> int:
                 f"{args.writers} writer clients for {args.mixed_seconds:.0f} s; each writer in "
                 "turn creates a note (`POST /api/notes`), replaces it (`PUT`) and imports 20 "
                 "notes (`POST /api/notes/import`), 40 to 120 words each. Writes embed their "
-                "texts on the server's background worker process (batches of 4, nice 10); searches "
+                "texts on the server's background worker process (batches of 4, nice 10, "
+                f"`{args.embed_policy or 'batch'}` scheduling) and wait for them holding no "
+                "database slot; searches "
                 f"embed their query at once. 1-min load average {mixed_load:.1f} when the phase "
                 f"started. Goal: search p95 under 150 ms; measured **{p95:.0f} ms**.",
                 "",
                 "| phase | clients | requests | req/s | p50 | p95 | p99 | server p50 | errors | misses |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
                 row(mixed_phase, args.clients),
+                "",
+                "Where a search's time went, from the `Server-Timing` header the API answers "
+                "with (p50 / p95 of each row on its own) [ms]:",
+                "",
+                "| part | what | search only p50 | p95 | with writes p50 | p95 |",
+                "|---|---|---:|---:|---:|---:|",
+                *phase_rows([base_phase, mixed_phase]),
                 "",
                 "| write (during the mixed phase) | answered | p50 [ms] | p95 [ms] |",
                 "|---|---:|---:|---:|",

@@ -195,10 +195,14 @@ def test_service_concurrent_large_imports_stay_within_the_memory_bound(
         def workers_rss() -> int:  # the background embedding worker processes
             total = 0
             for task in os.listdir(f"/proc/{proc.pid}/task"):
-                with open(f"/proc/{proc.pid}/task/{task}/children") as fh:
-                    for child in fh.read().split():
-                        with contextlib.suppress(OSError):
-                            total += rss_bytes(int(child))
+                try:
+                    with open(f"/proc/{proc.pid}/task/{task}/children") as fh:
+                        children = fh.read().split()
+                except FileNotFoundError:  # the thread ended since the listing
+                    continue
+                for child in children:
+                    with contextlib.suppress(OSError):
+                        total += rss_bytes(int(child))
             return total
 
         assert workers_rss() > 0, "no embedding worker process after the warm-up import"

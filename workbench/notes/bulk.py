@@ -22,7 +22,7 @@ from workbench.notes.text import MAX_ID_CHARS, text_problem
 from workbench.notes.upkeep import settle_tables
 from workbench.progress import Progress
 
-__all__ = ["HNSW_INDEX_NAME", "HNSW_INDEX_SQL", "import_notes"]
+__all__ = ["HNSW_INDEX_NAME", "HNSW_INDEX_SQL", "import_notes", "records_to_embed"]
 
 HNSW_INDEX_NAME = "NoteEmbedding_embedding_hnsw_idx"
 HNSW_INDEX_SQL = sql.SQL(
@@ -120,6 +120,52 @@ def _current_hashes(
     return {ext: (h, m) for ext, h, m in rows}
 
 
+def _todo(
+    conn: psycopg.Connection,
+    owner: str,
+    recs: Sequence[NoteInput],
+    hashes: list[str],
+    model_id: str,
+) -> list[int]:
+    """Positions of the records to embed: new, changed, or without a current embedding."""
+    current = _current_hashes(conn, owner, [r.external_id for r in recs if r.external_id])
+    return [
+        i
+        for i, rec in enumerate(recs)
+        if rec.external_id is None
+        or current.get(rec.external_id, (None, None)) != (hashes[i], model_id)
+    ]
+
+
+def records_to_embed(
+    conn: psycopg.Connection, owner: str, records: Sequence[NoteInput], model_id: str
+) -> list[int]:
+    """Positions of the records :func:`import_notes` would embed now (no transaction).
+
+    A caller may embed them first, holding no connection, and hand the vectors to the import
+    through its provider; a record that changes in between is embedded inside the import.
+
+    Parameters
+    ----------
+    conn : psycopg.Connection
+        Autocommit connection.
+    owner : str
+        Owner of the records.
+    records : sequence of NoteInput
+        The notes of the import.
+    model_id : str
+        The provider's model: an embedding of another model counts as missing.
+
+    Returns
+    -------
+    list of int
+        Positions in ``records``: new records, changed ones, and those without a current
+        embedding of ``model_id``.
+    """
+    hashes = [content_hash(r.title, r.content) for r in records]
+    return _todo(conn, owner, records, hashes, model_id)
+
+
 def import_notes(
     conn: psycopg.Connection,
     owner: str,
@@ -174,14 +220,8 @@ def import_notes(
     recs = list(records)
     _check_records(recs)
     provider = provider or provider_from_env()
-    current = _current_hashes(conn, owner, [r.external_id for r in recs if r.external_id])
     hashes = [content_hash(r.title, r.content) for r in recs]
-    todo = [
-        i
-        for i, rec in enumerate(recs)
-        if rec.external_id is None
-        or current.get(rec.external_id, (None, None)) != (hashes[i], provider.model_id)
-    ]
+    todo = _todo(conn, owner, recs, hashes, provider.model_id)
     vectors = _embed_with_progress(provider, recs, todo, progress)
     row_of = {i: k for k, i in enumerate(todo)}
 

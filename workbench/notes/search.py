@@ -31,6 +31,7 @@ import html
 import re
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import psycopg
 
 from workbench.errors import NoteStoreError
@@ -232,6 +233,7 @@ def search(
     mode: SearchMode = "hybrid",
     provider: EmbeddingProvider | None = None,
     settings: SearchSettings | None = None,
+    query_vector: np.ndarray | None = None,
 ) -> list[SearchHit]:
     """Search notes, best first.
 
@@ -251,6 +253,9 @@ def search(
         Embeds the query (semantic and hybrid); only rows of its ``model_id`` are compared.
     settings : SearchSettings, optional
         RRF constant, candidate counts, weights.
+    query_vector : numpy.ndarray, optional
+        The query's embedding by ``provider``, when the caller made it already (the service
+        embeds before it takes a connection) [-].
 
     Raises
     ------
@@ -294,7 +299,9 @@ def search(
     }
     if mode != "keyword":
         provider = provider or provider_from_env()
-        params["qvec"] = to_vector_literal(provider.embed_one(text), source="search query")
+        if query_vector is None:
+            query_vector = provider.embed_one(text)
+        params["qvec"] = to_vector_literal(query_vector, source="search query")
         params["model"] = provider.model_id
     statement = build_search_sql(mode, owner_filter=owner is not None, keyword=bool(terms))
     ef_search = max(settings.ef_search_min, int(params["sem_n"]))

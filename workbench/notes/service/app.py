@@ -18,6 +18,7 @@ from workbench.notes.service.limits import BodySizeLimit, ImportSlots
 from workbench.notes.service.routers import admin, health, notes
 from workbench.notes.service.services import Services, start_services
 from workbench.notes.service.settings import ServiceSettings
+from workbench.notes.service.timing import ServerTiming
 
 __all__ = ["create_app"]
 
@@ -64,6 +65,7 @@ def create_app(services: Services | None = None) -> FastAPI:
     app.add_middleware(  # outermost: before the body is parsed
         ImportSlots, slots=settings.max_imports, drain_bytes=settings.max_body_bytes
     )
+    app.add_middleware(ServerTiming)  # around everything: the whole time in the application
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)

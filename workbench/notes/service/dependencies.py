@@ -8,12 +8,14 @@ ones, in the event loop, before they take a worker thread or a connection.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack
 from typing import Annotated
 
 import psycopg
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from workbench.notes.service import timing
 from workbench.notes.service.auth import Principal
 from workbench.notes.service.errors import ApiError
 from workbench.notes.service.services import Services
@@ -22,6 +24,7 @@ __all__ = [
     "AdminDep",
     "CallerDep",
     "ConnectionDep",
+    "PrincipalDep",
     "ServicesDep",
     "bearer_scheme",
     "get_caller",
@@ -38,7 +41,7 @@ bearer_scheme = HTTPBearer(
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
     """The running services (503 while the server is starting or stopping)."""
     services = getattr(request.app.state, "services", None)
     if services is None or services.closed:
@@ -49,7 +52,7 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def get_principal(
+async def get_principal(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     services: ServicesDep,
 ) -> Principal:
@@ -72,11 +75,15 @@ def get_principal(
     return principal
 
 
-async def get_caller(
-    principal: Annotated[Principal, Depends(get_principal)], services: ServicesDep
-) -> AsyncIterator[Principal]:
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
+"""The caller, holding none of its owner's slots (writes take them for their transaction)."""
+
+
+async def get_caller(principal: PrincipalDep, services: ServicesDep) -> AsyncIterator[Principal]:
     """The caller, holding one of its owner's slots until the response is sent."""
-    async with services.slots.slot(principal.owner):
+    async with AsyncExitStack() as stack:
+        with timing.phase("slot"):
+            await stack.enter_async_context(services.slots.slot(principal.owner))
         yield principal
 
 

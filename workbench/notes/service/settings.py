@@ -20,8 +20,10 @@ variable                           default         meaning
                                                    once; the owner's others queue behind them
 ``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
                                                    one answers 503 ``query_timeout``
-``WORKBENCH_EMBED_WORKERS``        1               background embedding threads of writes
+``WORKBENCH_EMBED_WORKERS``        1               background embedding processes of writes
 ``WORKBENCH_EMBED_NICE``           10              their nice value (0: the searches' priority)
+``WORKBENCH_EMBED_POLICY``         batch           their CPU scheduling: ``batch``, ``idle``
+                                                   (only cores nobody else wants) or ``normal``
 =================================  ==============  ===============================================
 """
 
@@ -65,6 +67,15 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise NoteStoreError(f"{name}={raw!r} must be 1/0, true/false, yes/no or on/off")
 
 
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    raw = env.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw not in allowed:
+        raise NoteStoreError(f"{name}={raw!r} must be one of {', '.join(allowed)}")
+    return raw
+
+
 @dataclass(frozen=True)
 class ServiceSettings:
     """What the HTTP API and the tool server need to start.
@@ -91,9 +102,11 @@ class ServiceSettings:
     search_timeout_ms : int
         Statement timeout of one search [ms] (0: none).
     embed_workers : int
-        Background embedding threads for the texts of writes.
+        Background embedding worker processes for the texts of writes.
     embed_nice : int
-        Nice value of those threads (0 to 19; 0 gives writes the searches' priority).
+        Nice value of those workers (0 to 19; 0 gives writes the searches' priority).
+    embed_policy : str
+        Their scheduling policy: ``batch``, ``idle`` or ``normal`` (:mod:`.embedder`).
     search : SearchSettings
         Search tuning of every request (default: the library's defaults).
     """
@@ -109,6 +122,7 @@ class ServiceSettings:
     search_timeout_ms: int = 5000
     embed_workers: int = 1
     embed_nice: int = 10
+    embed_policy: str = "batch"
     search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
@@ -141,6 +155,9 @@ class ServiceSettings:
             search_timeout_ms=int(_number(env, "WORKBENCH_SEARCH_TIMEOUT_MS", 5000, minimum=0)),
             embed_workers=int(_number(env, "WORKBENCH_EMBED_WORKERS", 1, minimum=1)),
             embed_nice=min(19, int(_number(env, "WORKBENCH_EMBED_NICE", 10, minimum=0))),
+            embed_policy=_choice(
+                env, "WORKBENCH_EMBED_POLICY", "batch", ("batch", "idle", "normal")
+            ),
         )
 
     @property

@@ -2,8 +2,8 @@
 
 It uses the ``mcp`` SDK (2.x, :class:`mcp.server.mcpserver.MCPServer`) with the same bearer tokens
 as the HTTP API: the SDK's bearer middleware asks :class:`RegistryTokenVerifier`, which answers
-with the token's owner, and the tool searches that owner's notes only through the same
-:func:`~workbench.notes.service.services.run_search` as ``POST /api/notes/search``. A request
+with the token's owner, and the tool searches that owner's notes only through
+the same :func:`~workbench.notes.service.services.search_as` as ``POST /api/notes/search``. A request
 without a valid token is refused with 401 before it reaches the tool. ``GET /healthz`` answers
 without a token.
 
@@ -36,7 +36,7 @@ from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import HTTP_CODES, describe_exception, error_body
 from workbench.notes.service.limits import BodySizeLimit, answer_json
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
-from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, run_search
+from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, search_as
 
 __all__ = ["ADMIN_SCOPE", "RegistryTokenVerifier", "build_tool_server", "create_tools_app"]
 
@@ -101,10 +101,7 @@ def build_tool_server(
         if not 1 <= limit <= MAX_RESULTS:
             raise ToolError(f"limit must be between 1 and {MAX_RESULTS}, got {limit}")
         try:
-            async with services.slots.slot(access.client_id):
-                hits, took_ms = await anyio.to_thread.run_sync(
-                    lambda: run_search(services, query, owner=access.client_id, limit=limit)
-                )
+            hits, took_ms = await search_as(services, query, owner=access.client_id, limit=limit)
         except Exception as exc:  # the HTTP API's map: say why, never only "error executing"
             status, code, message = describe_exception(exc)
             if status >= 500:

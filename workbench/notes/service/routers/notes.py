@@ -14,7 +14,14 @@ from fastapi import APIRouter, Query, Response, status
 
 from workbench.errors import NoteStoreError, RunNotFoundError
 from workbench.notes import store
-from workbench.notes.service.dependencies import CallerDep, ConnectionDep, ServicesDep
+from workbench.notes.bulk import records_to_embed
+from workbench.notes.embeddings import embedding_text
+from workbench.notes.service.dependencies import (
+    CallerDep,
+    ConnectionDep,
+    PrincipalDep,
+    ServicesDep,
+)
 from workbench.notes.service.errors import ERROR_RESPONSES, ApiError
 from workbench.notes.service.schemas import (
     ErrorBody,
@@ -28,7 +35,8 @@ from workbench.notes.service.schemas import (
     SearchHitOut,
     SearchResponse,
 )
-from workbench.notes.service.services import MAX_RESULTS, query_problem, run_search
+from workbench.notes.service.services import MAX_RESULTS, query_problem, search_as
+from workbench.notes.service.writes import embed_for_write, in_database
 
 __all__ = ["router"]
 
@@ -57,8 +65,8 @@ def _out(note: store.Note) -> NoteOut:
 
 
 @router.post("/search", response_model=SearchResponse, summary="Hybrid search of your notes")
-def search_notes(
-    principal: CallerDep,
+async def search_notes(
+    principal: PrincipalDep,
     services: ServicesDep,
     q: Annotated[str | None, Query(description="The search text, 1 to 1,000 characters.")] = None,
     limit: Annotated[
@@ -73,7 +81,7 @@ def search_notes(
     problem = query_problem(q, "query parameter 'q'")
     if problem:
         raise ApiError(422, "invalid_request", problem)
-    hits, took_ms = run_search(services, q, owner=principal.owner, limit=limit, mode=mode)
+    hits, took_ms = await search_as(services, q, owner=principal.owner, limit=limit, mode=mode)
     return SearchResponse(
         query=q,
         took_ms=round(took_ms, 3),
@@ -88,22 +96,27 @@ def search_notes(
     responses=_CONFLICT,
     summary="Create a note",
 )
-def create_note(
+async def create_note(
     body: NoteCreate,
     response: Response,
-    principal: CallerDep,
+    principal: PrincipalDep,
     services: ServicesDep,
-    conn: ConnectionDep,
 ) -> NoteOut:
     """Store a note of the caller with its embedding."""
+    owner = principal.owner
+    provider = await embed_for_write(services, owner, [embedding_text(body.title, body.content)])
     try:
-        note = store.add_note(
-            conn,
-            principal.owner,
-            body.title,
-            body.content,
-            external_id=body.external_id,
-            provider=services.writer,
+        note = await in_database(
+            services,
+            owner,
+            lambda conn: store.add_note(
+                conn,
+                owner,
+                body.title,
+                body.content,
+                external_id=body.external_id,
+                provider=provider,
+            ),
         )
     except NoteStoreError as exc:
         if isinstance(exc.__cause__, psycopg.errors.UniqueViolation):
@@ -134,11 +147,10 @@ def list_notes(
 
 
 @router.post("/import", response_model=ImportResultOut, summary="Import notes in bulk")
-def import_notes(
+async def import_notes(
     body: ImportRequest,
-    principal: CallerDep,
+    principal: PrincipalDep,
     services: ServicesDep,
-    conn: ConnectionDep,
 ) -> ImportResultOut:
     """Insert or update up to 10,000 notes in one transaction (idempotent by external id)."""
     records = [
@@ -159,7 +171,16 @@ def import_notes(
                 f"body.notes[{first_seen[rec.external_id]}]",
             )
         first_seen[rec.external_id] = i
-    result = store.import_notes(conn, principal.owner, records, provider=services.writer)
+    owner = principal.owner
+    model = services.writer.model_id
+    todo = await in_database(
+        services, owner, lambda conn: records_to_embed(conn, owner, records, model)
+    )
+    texts = (embedding_text(records[i].title, records[i].content) for i in todo)
+    provider = await embed_for_write(services, owner, texts)  # a few batches of texts at a time
+    result = await in_database(
+        services, owner, lambda conn: store.import_notes(conn, owner, records, provider=provider)
+    )
     return ImportResultOut(**result.__dict__)
 
 
@@ -174,21 +195,26 @@ def read_note(
 
 
 @router.put("/{note_id}", response_model=NoteOut, responses=_NOT_FOUND, summary="Replace a note")
-def replace_note(
+async def replace_note(
     note_id: str,
     body: NoteReplace,
-    principal: CallerDep,
+    principal: PrincipalDep,
     services: ServicesDep,
-    conn: ConnectionDep,
 ) -> NoteOut:
     """Replace title and content; the embedding is recomputed when the text changed."""
-    note = store.update_note(
-        conn,
-        note_id,
-        owner=principal.owner,
-        title=body.title,
-        content=body.content,
-        provider=services.writer,
+    owner = principal.owner
+    provider = await embed_for_write(services, owner, [embedding_text(body.title, body.content)])
+    note = await in_database(
+        services,
+        owner,
+        lambda conn: store.update_note(
+            conn,
+            note_id,
+            owner=owner,
+            title=body.title,
+            content=body.content,
+            provider=provider,
+        ),
     )
     return _out(note)
 
