@@ -17,7 +17,13 @@ import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids.coolprop_core import CoolPropCore
-from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_t, polish_ph
+from workbench.fluids.coolprop_newton import (
+    BY_H,
+    BY_S,
+    newton_rho_at_t,
+    newton_rho_t,
+    polish_ph,
+)
 from workbench.fluids.coolprop_records import (
     DT,
     HP,
@@ -43,14 +49,30 @@ from workbench.fluids.coolprop_records import (
     is_bad,
 )
 
-__all__ = ["SUPERCRITICAL_REACH", "CoolPropStates"]
+__all__ = ["SUPERCRITICAL_REACH", "SUPER_ANCHORS", "SUPER_PRESSURE_REACH", "CoolPropStates"]
 
 SUPERCRITICAL_REACH = 0.05
-"""A supercritical (p, h) state is found by Newton's method from the last one on its isobar
-when their enthalpies differ by at most this share [-]; farther, it is flashed."""
+"""A supercritical (p, h) or (p, T) state is found by Newton's method from a remembered one
+when their enthalpies (estimated to first order for a (p, T) state) differ by at most this
+share [-]; farther, it is flashed."""
+
+SUPER_PRESSURE_REACH = 0.01
+"""... and their pressures by at most this share [-] (a Newton iterate's new high-side
+pressure, a gas cooler with a pressure drop)."""
+
+NEAREST_ENOUGH = 0.03
+"""A remembered state this near (relative distance) is taken without looking further."""
+
+SUPER_ANCHORS = 32
+"""Supercritical states remembered as starts (a gas cooler's temperature table spans its
+isobar with about 40)."""
 
 SUPERCRITICAL = int(CP.iphase_supercritical)
 SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
+
+SuperState = tuple[float, float, float, float, float, float]
+"""A state above the critical pressure Newton may start from: p, h, T, rho, (dT/dh)_p and
+(drho/dh)_p (a first-order start along the isobar)."""
 
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
@@ -77,9 +99,10 @@ class CoolPropStates(CoolPropCore):
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
-        # the last supercritical (p, h) state: (p, h, T, rho, CoolProp phase code)
-        self._near_super: tuple[float, float, float, float, int] | None = None
+        # the last supercritical states, newest last (starts for Newton's method)
+        self._super: list[SuperState] = []
         self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
+        self._rho_crit = float(self._as_ph.rhomass_critical()) if not tabular else math.nan
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
@@ -126,7 +149,13 @@ class CoolPropStates(CoolPropCore):
                 self._ph_held = None  # _as_ph holds the flash, not the polished state
         record = (T, s, rho, phase, quality)
         if self._closed_two_phase and p >= self.p_crit and phase != TWO_PHASE:
-            self._near_super = (p, h, T, rho, phase)
+            state = self._as_check if self._ph_held is None else state
+            try:
+                t_h = state.first_partial_deriv(CP.iT, CP.iHmass, CP.iP)
+                rho_h = state.first_partial_deriv(CP.iDmass, CP.iHmass, CP.iP)
+            except ValueError:
+                t_h = rho_h = 0.0
+            self._keep_super((p, h, T, rho, t_h, rho_h))
         memo = self._memo
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
@@ -183,34 +212,99 @@ class CoolPropStates(CoolPropCore):
     def _supercritical(self, p: float, h: float) -> PHRecord | None:
         """A (p, h) state above the critical pressure by Newton's method; None if it fails.
 
-        Near a state flashed on the same isobar (a gas cooler's profile, its temperature table,
-        a finite-difference column), :func:`~workbench.fluids.coolprop_newton.newton_rho_t`
-        from it with its phase imposed: a few 1 us (rho, T) updates where CoolProp's (p, h)
-        flash of CO2 near its pseudo-critical temperature costs 0.2-1 ms, converged to
-        1e-13 (the flash and its polish reach the same state). Only a start within
-        :data:`SUPERCRITICAL_REACH` of the state's enthalpy is used, so that Newton never
-        crosses the pseudo-critical region in one go.
+        Near a remembered supercritical state (a gas cooler's profile, its temperature table,
+        a finite-difference column, the last iterate's pressure): :func:`~workbench.fluids.
+        coolprop_newton.newton_rho_t` from it, moved to first order along its isobar, with the
+        phase imposed: a few 1 us (rho, T) updates where CoolProp's (p, h) flash of CO2 near
+        its pseudo-critical temperature costs 0.2-1 ms, converged to 1e-13 (the flash and its
+        polish reach the same state). Only a start within :data:`SUPERCRITICAL_REACH` of the
+        state's enthalpy and :data:`SUPER_PRESSURE_REACH` of its pressure is used, so that
+        Newton never crosses the pseudo-critical region in one go.
         """
-        near = self._near_super
-        if near is None or abs(near[0] - p) > NEAR_ISOBAR * p:
+        near = self._super_anchor(p, h, None)
+        if near is None:
             return None
-        if abs(near[1] - h) > SUPERCRITICAL_REACH * max(abs(near[1]), 1.0):
-            return None
+        step = h - near[1]
+        T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        if not rho > 0.0:
+            T, rho = near[2], near[3]
         self._ph_held = None
         self._flashes += 1
-        found = newton_rho_t(
-            self._as_ph, near[4], p, h, BY_H, near[2], near[3], self._t_min, self._t_max, True
-        )
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        found = newton_rho_t(self._as_ph, phase, p, h, BY_H, T, rho, self._t_min, self._t_max, True)
         if found is None:
             return None
-        T, rho, s, held, _t_h, _rho_h = found
-        if is_bad(s):
+        T, rho, s, held, t_h, rho_h = found
+        if is_bad(s) or (T < self._t_crit_k and rho < self._rho_crit):
             return None
         self._ph_held = (p, h) if held else None
         # CoolProp's phase above the critical pressure: by the temperature alone
         phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
-        self._near_super = (p, h, T, rho, phase)
+        self._keep_super((p, h, T, rho, t_h, rho_h))
         return (T, s, rho, phase, math.nan)
+
+    def _super_anchor(self, p: float, h: float, t: float | None) -> SuperState | None:
+        """The remembered supercritical state nearest to ``(p, h)`` (or ``(p, T)``), or None.
+
+        With ``t`` given the enthalpy distance is estimated to first order, ``(T - T0) /
+        (dT/dh)_p``. Nearest by the relative enthalpy distance plus the relative pressure
+        distance, within :data:`SUPERCRITICAL_REACH` and :data:`SUPER_PRESSURE_REACH`.
+        """
+        kept = self._super
+        if not kept:
+            return None
+        best: SuperState | None = None
+        best_d = SUPERCRITICAL_REACH
+        p_reach = SUPER_PRESSURE_REACH * p
+        for k in range(len(kept) - 1, -1, -1):
+            near = kept[k]
+            dp = abs(near[0] - p)
+            if dp > p_reach:
+                continue
+            if t is None:
+                dh = abs(h - near[1])
+            elif near[4] > 0.0:
+                dh = abs((t - near[2]) / near[4])
+            else:
+                continue
+            d = dh / max(abs(near[1]), 1.0) + dp / p
+            if d <= best_d:
+                if d <= NEAREST_ENOUGH:
+                    return near  # the newest state this close: no better start to look for
+                best, best_d = near, d
+        return best
+
+    def _keep_super(self, state: SuperState) -> None:
+        """Remember a supercritical state as a start (the oldest of :data:`SUPER_ANCHORS` goes)."""
+        kept = self._super
+        kept.append(state)
+        if len(kept) > SUPER_ANCHORS:
+            del kept[0]
+
+    def _supercritical_h(self, p: float, T: float) -> float | None:
+        """Enthalpy [J/kg] at (p, T) above the critical pressure by Newton's method; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (the density at the given
+        temperature) from the nearest remembered supercritical state, its density moved to
+        first order in the temperature: a gas cooler's temperature table steps along its
+        isobar, each node next to the last.
+        """
+        near = self._super_anchor(p, math.nan, T)
+        if near is None:
+            return None
+        rho = near[3] + near[5] / near[4] * (T - near[2])
+        if not rho > 0.0:
+            rho = near[3]
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._flashes += 1
+        found = newton_rho_at_t(self._as, phase, p, T, rho)
+        if found is None:
+            return None
+        rho, h, t_h, rho_h = found
+        if T < self._t_crit_k and rho < self._rho_crit:
+            return None
+        self._keep_super((p, h, T, rho, t_h, rho_h))
+        return h
 
     def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
@@ -295,6 +389,14 @@ class CoolPropStates(CoolPropCore):
                     del memo[next(iter(memo))]
                 memo[key] = found
                 return found
+        supercritical = op == OP_PT and self._closed_two_phase and p >= self.p_crit
+        if supercritical:
+            newton = self._supercritical_h(p, b)
+            if newton is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = newton
+                return newton
         state = self._as
         phase = self._tabular_phase(p, b) if self.tabular and op == OP_PT else None
         self._flashes += 1
@@ -312,6 +414,14 @@ class CoolPropStates(CoolPropCore):
         h: float = state.hmass()
         if h != h:  # NaN
             raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if supercritical:
+            try:
+                cp = state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP)
+                rho_t = state.first_partial_deriv(CP.iDmass, CP.iT, CP.iP)
+                if cp > 0.0:
+                    self._keep_super((p, h, b, state.rhomass(), 1.0 / cp, rho_t / cp))
+            except ValueError:
+                pass
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
         memo[key] = h
