@@ -92,7 +92,7 @@ from workbench.components.gas_cooler_jacobian import Linearisation
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
-    TemperatureTable,
+    TableCache,
     gas_cooler_heat_flow,
 )
 from workbench.components.profile import (
@@ -171,7 +171,7 @@ class GasCooler(Component):
             raise self.error(
                 "fixed mode needs outlet_temp_k (or give ua and the secondary stream for UA mode)"
             )
-        self._tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
+        self._tables = TableCache()
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()

@@ -29,6 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.components.gas_cooler_isobar import (
+    IsobarLevel,
+    TableCache,
+    TemperatureTable,
+)
 from workbench.components.pinch_root import root_in_s
 from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
@@ -37,6 +42,7 @@ from workbench.fluids import FluidBackend
 __all__ = [
     "TABLE_CACHE_SIZE",
     "GasCoolerResult",
+    "TableCache",
     "TemperatureTable",
     "gas_cooler_heat_flow",
     "required_conductance",
@@ -49,10 +55,6 @@ TABLE_CACHE_SIZE = 16
 NEAR_CRITICAL = 0.999
 """From this fraction of the critical pressure up the isobar is treated as supercritical: the
 dome left below it is too thin to matter, and saturation flashes fail at the critical point."""
-
-MAX_STEP_OVERSHOOT = 1.5
-"""A temperature step whose enthalpy step exceeds this many target steps is halved."""
-
 
 @dataclass(frozen=True)
 class GasCoolerResult:
@@ -82,78 +84,12 @@ class GasCoolerResult:
     segments: int
 
 
-class TemperatureTable:
-    """Refrigerant temperature on enthalpy nodes at the inlet and outlet pressure.
-
-    Attributes
-    ----------
-    h : list of float
-        Node enthalpies [J/kg], ascending, the last one ``h_in``.
-    t_in, t_out : list of float
-        Temperature at each node on the inlet and the outlet isobar [K].
-    kinks : frozenset of float
-        Node enthalpies where the profile has a kink (the saturation points below the
-        critical pressure) [J/kg].
-    """
-
-    def __init__(
-        self,
-        h: list[float],
-        t_in: list[float],
-        t_out: list[float],
-        kinks: frozenset[float] = frozenset(),
-    ) -> None:
-        self.h, self.t_in, self.t_out, self.kinks = h, t_in, t_out, kinks
-
-    def temperature(self, j: int, x: float) -> float:
-        """Temperature at node ``j`` at path fraction ``x`` (0: inlet isobar, 1: outlet) [K]."""
-        return self.t_in[j] + x * (self.t_out[j] - self.t_in[j])
-
-    def at(self, h: float, x: float) -> float:
-        """Temperature at enthalpy ``h`` (linear between nodes) at path fraction ``x`` [K]."""
-        nodes = self.h
-        j = int(np.searchsorted(nodes, h)) - 1
-        j = min(max(j, 0), len(nodes) - 2)
-        w = (h - nodes[j]) / (nodes[j + 1] - nodes[j])
-        return (1.0 - w) * self.temperature(j, x) + w * self.temperature(j + 1, x)
-
-
 def _nodes(fluid: FluidBackend, p: float, h_lim: float, h_in: float, segments: int) -> list[float]:
     """Enthalpy nodes from ``h_lim`` to exactly ``h_in``, saturation points included [J/kg]."""
     hs = {h_lim + (h_in - h_lim) * j / segments for j in range(segments)}
     if p < NEAR_CRITICAL * fluid.p_crit:
         hs.update(h for h in (float(fluid.h_liq(p)), float(fluid.h_vap(p))) if h_lim < h < h_in)
     return [*sorted(h for h in hs if h < h_in), h_in]
-
-
-def _isobar(
-    fluid: FluidBackend,
-    p: float,
-    cold: tuple[float, float],
-    hot: tuple[float, float],
-    dh: float,
-    segments: int,
-) -> tuple[list[float], list[float]]:
-    """Nodes ``(h [J/kg], T [K])`` of a supercritical isobar from ``cold`` to ``hot``.
-
-    ``cold`` and ``hot`` are ``(h, T)`` pairs; the nodes are about ``dh`` [J/kg] apart in
-    enthalpy, from (p, T) flashes.
-    """
-    (h_lo, t_lo), (h_hi, t_hi) = cold, hot
-    hs, ts = [h_lo], [t_lo]
-    step = (t_hi - t_lo) / (h_hi - h_lo) * dh
-    while ts[-1] + step < t_hi - 1e-6 * (t_hi - t_lo) and len(hs) < 4 * segments:
-        t = ts[-1] + step
-        h = float(fluid.h_pT(p, t))
-        if h - hs[-1] > MAX_STEP_OVERSHOOT * dh and step > 1e-6 * (t_hi - t_lo):
-            step *= 0.5  # cp rose inside the step (towards the pseudo-critical temperature)
-            continue
-        hs.append(h)
-        ts.append(t)
-        step = (t - ts[-2]) / (h - hs[-2]) * dh  # the local slope sizes the next step
-    hs.append(h_hi)
-    ts.append(t_hi)
-    return hs, ts
 
 
 def _build_table(
@@ -163,35 +99,44 @@ def _build_table(
     cold: tuple[float, float],
     hot: tuple[float, float],
     segments: int,
+    cache: TableCache,
 ) -> TemperatureTable:
-    """The temperature table between ``cold = (h_lim, T_sec,in)`` and ``hot = (h_in, T_in)``."""
+    """The temperature table between ``cold = (h_lim, T_sec,in)`` and ``hot = (h_in, T_in)``.
+
+    Above the critical pressure from the pressure level's isobars (kept in ``cache``, started
+    when no kept level serves this inlet); below it (or when a (p, T) flash fails at the
+    critical point) from (p, h) flashes at equal enthalpy steps with the saturation points,
+    kept per inlet state.
+    """
     p_out = p_in - dp
     (h_lim, t_lim), (h_in, t_in) = cold, hot
     if p_out >= NEAR_CRITICAL * fluid.p_crit:
         try:
-            dh = (h_in - h_lim) / segments
-            hs, ts = _isobar(
-                fluid, p_out, cold, (h_in, float(fluid.T_ph(p_out, h_in))), dh, segments
-            )
-            if dp == 0.0:
-                return TemperatureTable(hs, ts, ts)
-            h_in_curve, t_in_curve = _isobar(
-                fluid, p_in, (h_lim, float(fluid.T_ph(p_in, h_lim))), hot, dh, segments
-            )
-            nodes = sorted(set(hs) | set(h_in_curve))
-            return TemperatureTable(
-                nodes,
-                [float(v) for v in np.interp(nodes, h_in_curve, t_in_curve)],
-                [float(v) for v in np.interp(nodes, hs, ts)],
-            )
+            level = cache.level(p_in, dp, t_lim, segments, h_in)
+            if level is None:
+                t_in_at_lim = t_lim if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
+                dh = (h_in - h_lim) / segments
+                level = cache.add(
+                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, dh, t_in_at_lim)
+                )
+            return level.table(fluid, p_in, h_in, t_in)
         except FluidPropertyError:
             pass  # a (p, T) flash failed right at the critical point: use (p, h) flashes
+    key = (p_in, dp, h_in, h_lim, float(segments))
+    tables = cache.tables
+    found = tables.get(key)
+    if found is not None:
+        tables.move_to_end(key)
+        return found
     nodes = _nodes(fluid, p_in, h_lim, h_in, segments)
     t_at_in = [float(fluid.T_ph(p_in, h)) for h in nodes]
     t_at_out = t_at_in if dp == 0.0 else [float(fluid.T_ph(p_out, h)) for h in nodes]
-    del t_lim, t_in
     regular = {h_lim + (h_in - h_lim) * j / segments for j in range(segments)} | {h_in}
-    return TemperatureTable(nodes, t_at_in, t_at_out, frozenset(set(nodes) - regular))
+    table = TemperatureTable(nodes, t_at_in, t_at_out, frozenset(set(nodes) - regular))
+    tables[key] = table
+    while len(tables) > TABLE_CACHE_SIZE:
+        tables.popitem(last=False)
+    return table
 
 
 def _smallest_dt(hs: list[float], dts: list[float], kinks: frozenset[float]) -> float:
@@ -236,7 +181,7 @@ def _setup(
     c_sec: float,
     ua: float,
     segments: int,
-    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None,
+    tables: TableCache | None,
 ) -> _Setup:
     """Inlet temperature, pinch limit ``Q_max`` and temperature table (None: no heat flows)."""
     p_out = p_in - dp
@@ -254,16 +199,8 @@ def _setup(
     q_hi = min(q_hi, m * (h_in - h_lim))
     if q_hi <= 0.0:
         return _Setup(t_in, 0.0, None)
-    key = (p_in, dp, h_in, h_lim, float(segments))
-    table = tables.get(key) if tables is not None else None
-    if table is None:
-        table = _build_table(fluid, p_in, dp, (h_lim, t_sec_in), (h_in, t_in), segments)
-        if tables is not None:
-            tables[key] = table
-            while len(tables) > TABLE_CACHE_SIZE:
-                tables.popitem(last=False)
-    elif tables is not None:
-        tables.move_to_end(key)
+    cache = tables if tables is not None else TableCache()
+    table = _build_table(fluid, p_in, dp, (h_lim, t_sec_in), (h_in, t_in), segments, cache)
     return _Setup(t_in, q_hi, table)
 
 
@@ -315,7 +252,7 @@ def gas_cooler_heat_flow(
     ua: float,
     segments: int = 40,
     q_guess: float | None = None,
-    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None = None,
+    tables: TableCache | None = None,
 ) -> GasCoolerResult:
     """Heat flow of a counterflow gas cooler discretised along the refrigerant enthalpy.
 
@@ -341,8 +278,9 @@ def gas_cooler_heat_flow(
         Enthalpy steps of the temperature table (about equal; see the module docstring).
     q_guess : float, optional
         A nearby heat flow [W] to bracket the root closely.
-    tables : OrderedDict, optional
-        A cache of temperature tables (kept by the caller between calls).
+    tables : TableCache, optional
+        The caller's cache of temperature tables (kept between calls: one set of isobars per
+        pressure level, :mod:`workbench.components.gas_cooler_isobar`).
 
     Returns
     -------
@@ -383,7 +321,7 @@ def required_conductance(
     c_sec: float,
     q: float,
     segments: int = 40,
-    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None = None,
+    tables: TableCache | None = None,
     near: TemperatureTable | None = None,
 ) -> float:
     """Conductance [W/K] the discretised gas cooler needs to transfer ``q`` [W].
@@ -431,7 +369,7 @@ def table_of(
     t_sec_in: float,
     c_sec: float,
     segments: int,
-    tables: OrderedDict[tuple[float, ...], TemperatureTable] | None,
+    tables: TableCache | None,
 ) -> TemperatureTable | None:
     """The temperature table :func:`gas_cooler_heat_flow` uses at these inputs (None: no flow)."""
     return _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables).table

@@ -97,6 +97,7 @@ class CoolPropStates(CoolPropCore):
         # tables of BICUBIC interpolate their own two-phase values)
         self._closed_two_phase = not tabular
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
+        self._near_ps_super: tuple[float, float, float] | None = None  # the same above p_crit
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
         # the last supercritical states, newest last (starts for Newton's method)
@@ -389,6 +390,13 @@ class CoolPropStates(CoolPropCore):
                     del memo[next(iter(memo))]
                 memo[key] = found
                 return found
+        if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
+            found = self._supercritical_ps(p, b)
+            if found is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = found
+                return found
         supercritical = op == OP_PT and self._closed_two_phase and p >= self.p_crit
         if supercritical:
             newton = self._supercritical_h(p, b)
@@ -414,6 +422,8 @@ class CoolPropStates(CoolPropCore):
         h: float = state.hmass()
         if h != h:  # NaN
             raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
+            self._near_ps_super = (p, state.T(), state.rhomass())
         if supercritical:
             try:
                 cp = state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP)
@@ -458,6 +468,30 @@ class CoolPropStates(CoolPropCore):
         if not (vap[SAT_T] <= T and rho <= vap[SAT_RHO]) or is_bad(h):
             return None
         self._near_ps = (p, T, rho)
+        return float(h)
+
+    def _supercritical_ps(self, p: float, s: float) -> float | None:
+        """Enthalpy [J/kg] at (p, s) above the critical pressure by Newton; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the entropy as second
+        input, from the last supercritical (p, s) state when its pressure is within
+        :data:`SUPER_PRESSURE_REACH` (a compressor's isentropic discharge from one iterate to
+        the next: CoolProp's (p, s) flash of CO2 there costs 0.1-0.3 ms).
+        """
+        near = self._near_ps_super
+        if near is None or abs(near[0] - p) > SUPER_PRESSURE_REACH * p:
+            return None
+        T, rho = near[1], near[2]
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._ph_held = None
+        self._flashes += 1
+        found = newton_rho_t(self._as_ph, phase, p, s, BY_S, T, rho, self._t_min, self._t_max, False)
+        if found is None:
+            return None
+        T, rho, h = found[0], found[1], found[2]
+        if is_bad(h) or (T < self._t_crit_k and rho < self._rho_crit):
+            return None
+        self._near_ps_super = (p, T, rho)
         return float(h)
 
     def _tabular_phase(self, p: float, t: float) -> Any | None:
