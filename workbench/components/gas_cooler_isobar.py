@@ -33,6 +33,7 @@ from workbench.fluids import FluidBackend
 
 __all__ = [
     "LEVEL_TOLERANCE",
+    "LIKE_REACH",
     "MAX_SEGMENT_SHARE",
     "MAX_STEP_OVERSHOOT",
     "MIN_SEGMENT_SHARE",
@@ -53,6 +54,9 @@ MIN_SEGMENT_SHARE = 0.9
 
 MAX_SEGMENT_SHARE = 2.0
 """... and at most this share."""
+
+LIKE_REACH = 0.02
+"""A new level takes the steps of a kept level this close in pressure (relative)."""
 
 LEVELS_KEPT = 8
 """Pressure levels a gas cooler keeps (a solve visits a few: the start, the line search, the
@@ -113,11 +117,20 @@ class IsobarCurve:
         Nodes the curve may hold at most.
     """
 
-    def __init__(self, p: float, cold: tuple[float, float], dh: float, max_nodes: int) -> None:
+    def __init__(
+        self,
+        p: float,
+        cold: tuple[float, float],
+        dh: float,
+        max_nodes: int,
+        like: IsobarCurve | None = None,
+    ) -> None:
         self.p, self.dh, self.max_nodes = p, dh, max_nodes
         self.h, self.t = [cold[0]], [cold[1]]
-        self.step = 0.0  # the next temperature step [K], sized by the first hot end
-        self.min_step = 0.0
+        # the first temperature step [K] (sized by the first hot end, or a nearby curve's)
+        self.first_step = like.first_step if like is not None else 0.0
+        self.min_step = like.min_step if like is not None else 0.0
+        self.step = self.first_step  # the next step [K]
 
     def up_to(self, fluid: FluidBackend, hot: tuple[float, float]) -> tuple[list[float], list[float]]:
         """Nodes ``(h [J/kg], T [K])`` from the cold end to ``hot = (h, T)``, that one last.
@@ -129,7 +142,7 @@ class IsobarCurve:
         hs, ts = self.h, self.t
         t_lo = ts[0]
         if self.step == 0.0:
-            self.step = (t_hi - t_lo) / (h_hi - hs[0]) * self.dh
+            self.step = self.first_step = (t_hi - t_lo) / (h_hi - hs[0]) * self.dh
             self.min_step = 1e-6 * (t_hi - t_lo)
         limit = t_hi - 1e-6 * (t_hi - t_lo)
         dh, step, p = self.dh, self.step, self.p
@@ -164,6 +177,11 @@ class IsobarLevel:
         Target enthalpy step [J/kg].
     t_in_at_lim : float
         Temperature on the inlet isobar at ``h_lim`` [K] (used with a pressure drop).
+    like : IsobarLevel, optional
+        A level at a nearby pressure whose first temperature steps this one takes (with its
+        ``dh``), so that the nodes move smoothly from that level to this one: a difference
+        in pressure (the Jacobian's pressure column) then sees the change of the isobar,
+        not a change of the discretisation.
     """
 
     def __init__(
@@ -175,19 +193,42 @@ class IsobarLevel:
         h_lim: float,
         dh: float,
         t_in_at_lim: float,
+        like: IsobarLevel | None = None,
     ) -> None:
         self.p_in, self.dp, self.t_sec, self.segments = p_in, dp, t_sec, segments
+        if like is not None:
+            dh = like.dh
         self.h_lim, self.dh = h_lim, dh
         cap = 4 * segments
-        self.outlet = IsobarCurve(p_in - dp, (h_lim, t_sec), dh, cap)
-        self.inlet = None if dp == 0.0 else IsobarCurve(p_in, (h_lim, t_in_at_lim), dh, cap)
+        self.outlet = IsobarCurve(
+            p_in - dp, (h_lim, t_sec), dh, cap, like.outlet if like is not None else None
+        )
+        self.inlet = (
+            None
+            if dp == 0.0
+            else IsobarCurve(
+                p_in, (h_lim, t_in_at_lim), dh, cap, like.inlet if like is not None else None
+            )
+        )
         self._tables: OrderedDict[tuple[float, float], TemperatureTable] = OrderedDict()
 
-    def serves(self, p_in: float, dp: float, t_sec: float, segments: int, h_in: float) -> bool:
-        """Whether this level's nodes make the table at these inputs."""
+    def serves(
+        self,
+        p_in: float,
+        dp: float,
+        t_sec: float,
+        segments: int,
+        h_in: float,
+        reach: float = LEVEL_TOLERANCE,
+    ) -> bool:
+        """Whether this level's nodes make the table at these inputs.
+
+        With ``reach`` [-] larger than :data:`LEVEL_TOLERANCE`: whether a new level at these
+        inputs may take this one's steps (see ``like``).
+        """
         if dp != self.dp or t_sec != self.t_sec or segments != self.segments:
             return False
-        if abs(p_in - self.p_in) > LEVEL_TOLERANCE * abs(self.p_in):
+        if abs(p_in - self.p_in) > reach * abs(self.p_in):
             return False
         share = (h_in - self.h_lim) / (self.dh * segments)
         return MIN_SEGMENT_SHARE <= share <= MAX_SEGMENT_SHARE
@@ -239,11 +280,21 @@ class TableCache:
         self.levels_built = 0
 
     def level(
-        self, p_in: float, dp: float, t_sec: float, segments: int, h_in: float
+        self,
+        p_in: float,
+        dp: float,
+        t_sec: float,
+        segments: int,
+        h_in: float,
+        reach: float = LEVEL_TOLERANCE,
     ) -> IsobarLevel | None:
-        """The kept level that serves these inputs (the newest first), or None."""
+        """The kept level that serves these inputs (the newest first), or None.
+
+        ``reach`` [-]: the relative pressure distance allowed (:data:`LEVEL_TOLERANCE` for a
+        level to use, :data:`LIKE_REACH` for one whose steps a new level takes).
+        """
         for level in reversed(self.levels):
-            if level.serves(p_in, dp, t_sec, segments, h_in):
+            if level.serves(p_in, dp, t_sec, segments, h_in, reach):
                 return level
         return None
 

@@ -22,14 +22,17 @@ method as the fallback (equations in the gas cooler's docstring).
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from workbench.components.gas_cooler_isobar import (
+    LIKE_REACH,
     IsobarLevel,
     TableCache,
     TemperatureTable,
@@ -44,8 +47,9 @@ __all__ = [
     "GasCoolerResult",
     "TableCache",
     "TemperatureTable",
+    "Conductance",
+    "conductance",
     "gas_cooler_heat_flow",
-    "required_conductance",
     "table_of",
 ]
 
@@ -116,8 +120,9 @@ def _build_table(
             if level is None:
                 t_in_at_lim = t_lim if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
                 dh = (h_in - h_lim) / segments
+                like = cache.level(p_in, dp, t_lim, segments, h_in, LIKE_REACH)
                 level = cache.add(
-                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, dh, t_in_at_lim)
+                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, dh, t_in_at_lim, like)
                 )
             return level.table(fluid, p_in, h_in, t_in)
         except FluidPropertyError:
@@ -139,7 +144,7 @@ def _build_table(
     return table
 
 
-def _smallest_dt(hs: list[float], dts: list[float], kinks: frozenset[float]) -> float:
+def _smallest_dt(hs: np.ndarray, dts: np.ndarray, kinks: frozenset[float]) -> float:
     """Smallest temperature difference [K], with the curvature between nodes.
 
     Around the smallest node value a parabola through it and its two neighbours estimates the
@@ -147,11 +152,12 @@ def _smallest_dt(hs: list[float], dts: list[float], kinks: frozenset[float]) -> 
     interpolation would miss a few mK of it); not at a kink of the profile (a saturation
     point), where no parabola fits.
     """
-    k = min(range(len(dts)), key=dts.__getitem__)
-    smallest = dts[k]
-    if 0 < k < len(dts) - 1 and hs[k] not in kinks:
-        x0, x2 = hs[k - 1] - hs[k], hs[k + 1] - hs[k]
-        y0, y1, y2 = dts[k - 1], dts[k], dts[k + 1]
+    k = int(np.argmin(dts))
+    smallest = float(dts[k])
+    if 0 < k < len(dts) - 1 and float(hs[k]) not in kinks:
+        h0, h1, h2 = float(hs[k - 1]), float(hs[k]), float(hs[k + 1])
+        x0, x2 = h0 - h1, h2 - h1
+        y0, y1, y2 = float(dts[k - 1]), smallest, float(dts[k + 1])
         # y = a x^2 + b x + y1 through (x0, y0), (0, y1), (x2, y2)
         a = ((y0 - y1) / x0 - (y2 - y1) / x2) / (x0 - x2)
         b = (y0 - y1) / x0 - a * x0
@@ -206,39 +212,102 @@ def _setup(
 
 def _profile_function(
     table: TemperatureTable, h_in: float, m: float, t_sec_in: float, c_sec: float
-) -> Callable[[float], tuple[float, float]]:
-    """``q -> (UA_req [W/K], smallest temperature difference [K])`` on ``table``."""
+) -> Callable[[float], tuple[float, float, float]]:
+    """``q -> (UA_req [W/K], smallest temperature difference [K], dUA_req/dQ [1/K])``."""
     hs = table.h
     h_nodes = np.asarray(hs)
     t_in_nodes, t_out_nodes = np.asarray(table.t_in), np.asarray(table.t_out)
+    t_out_list = table.t_out
+    last = len(hs) - 2
 
-    def profile(q: float) -> tuple[float, float]:
-        """Required conductance [W/K] and smallest temperature difference [K] at ``q``.
+    def profile(q: float) -> tuple[float, float, float]:
+        """Required conductance [W/K], smallest temperature difference [K] and slope at ``q``.
 
         The points are the outlet and every node above it; each segment between two points
-        is a counterflow zone (``counterflow_ua``, here on arrays).
+        is a counterflow zone (``counterflow_ua``, here on arrays). The slope
+        ``dUA_req/dQ`` [1/K] differentiates the same sum: the outlet point moves along its
+        segment, the secondary temperatures rise by ``dQ / C_sec``, the first segment's heat
+        grows by ``dQ`` and, with a pressure drop, each node's path fraction ``x`` falls as
+        ``-x / Q``.
         """
         dh = q / m
         h_out = h_in - dh
-        j0 = int(np.searchsorted(hs, h_out, side="right"))
+        j0 = bisect.bisect_right(hs, h_out)
         x = np.clip((h_in - h_nodes[j0:]) / dh, 0.0, 1.0)
-        t_nodes = t_in_nodes[j0:] + x * (t_out_nodes[j0:] - t_in_nodes[j0:])
+        spread = t_out_nodes[j0:] - t_in_nodes[j0:]
+        t_nodes = t_in_nodes[j0:] + x * spread
         h_pts = np.concatenate(([h_out], h_nodes[j0:]))
-        t_pts = np.concatenate(([table.at(h_out, 1.0)], t_nodes))
+        j = min(max(bisect.bisect_left(hs, h_out) - 1, 0), last)
+        sigma = (t_out_list[j + 1] - t_out_list[j]) / (hs[j + 1] - hs[j])
+        t_pts = np.concatenate(([t_out_list[j] + sigma * (h_out - hs[j])], t_nodes))
         dts = t_pts - (t_sec_in + m * (h_pts - h_out) / c_sec)
         a, b = dts[1:], dts[:-1]
         seg_q = m * (h_pts[1:] - h_pts[:-1])
         if np.any((a <= 0.0) & (seg_q > 0.0)) or np.any((b <= 0.0) & (seg_q > 0.0)):
-            total = math.inf
+            total = slope = math.inf
         else:
+            # d(dT)/dQ at each point: the outlet's along its segment, the nodes' secondary
+            # side (and, with a pressure drop, their path fraction)
+            inner = (x > 0.0) & (x < 1.0)
+            d_dts = np.concatenate(([-sigma / m], np.where(inner, -spread * x / q, 0.0) - 1.0 / c_sec))
             with np.errstate(divide="ignore", invalid="ignore"):
+                log = np.log(a / b)
                 equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
-                lmtd = np.where(equal, 0.5 * (a + b), (a - b) / np.log(a / b))
+                lmtd = np.where(equal, 0.5 * (a + b), (a - b) / log)
                 ua_seg = np.where(seg_q > 0.0, seg_q / lmtd, 0.0)
+                l_a = np.where(equal, 0.5, (1.0 - lmtd / a) / log)
+                l_b = np.where(equal, 0.5, (lmtd / b - 1.0) / log)
+                d_lmtd = l_a * d_dts[1:] + l_b * d_dts[:-1]
+                d_ua = np.where(seg_q > 0.0, -ua_seg * d_lmtd / lmtd, 0.0)
             total = float(np.sum(ua_seg))
-        return total, _smallest_dt(h_pts.tolist(), dts.tolist(), table.kinks)
+            first = 1.0 / lmtd[0] if seg_q.size and seg_q[0] > 0.0 else 0.0
+            slope = float(np.sum(d_ua)) + first
+        return total, _smallest_dt(h_pts, dts, table.kinks), slope
 
-    return profile
+    def isobaric(q: float) -> tuple[float, float, float]:
+        """:func:`profile` without a pressure drop (one isobar: no path fraction).
+
+        With equal temperature lists the nodes' ``dT`` all fall by ``dQ / C_sec``, and the
+        slope of a segment's ``Q_j / LMTD_j`` is ``Q_j / (a_j b_j C_sec)`` (``dLMTD/da +
+        dLMTD/db = LMTD^2 / (a b)``); the first segment adds the outlet point's motion.
+        """
+        dh = q / m
+        h_out = h_in - dh
+        j0 = bisect.bisect_right(hs, h_out)
+        if j0 == 0 or j0 > last:
+            return profile(q)  # the outlet off the table's nodes (no heat, or below h_lim)
+        h_pts = h_nodes[j0 - 1 :].copy()
+        h_pts[0] = h_out
+        j = min(j0 - 1, last)
+        sigma = (t_out_list[j + 1] - t_out_list[j]) / (hs[j + 1] - hs[j])
+        t_pts = t_out_nodes[j0 - 1 :].copy()
+        t_pts[0] = t_out_list[j] + sigma * (h_out - hs[j])
+        dts = t_pts - (t_sec_in + m_c * (h_pts - h_out))
+        smallest = _smallest_dt(h_pts, dts, table.kinks)
+        if not float(dts.min()) > 0.0:
+            return math.inf, smallest, math.inf
+        a, b = dts[1:], dts[:-1]
+        seg_q = m * np.diff(h_pts)
+        log = np.log(a / b)
+        lmtd = (a - b) / log
+        equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
+        if equal.any():
+            lmtd = np.where(equal, 0.5 * (a + b), lmtd)
+        ua_seg = seg_q / lmtd
+        total = float(ua_seg.sum())
+        slope = float((seg_q / (a * b)).sum()) / c_sec
+        # the first segment: its outlet end moves along the table (not by -dQ / C_sec)
+        b0, l0, q0 = float(b[0]), float(lmtd[0]), float(seg_q[0])
+        if bool(equal[0]):
+            l_b = 0.5
+        else:
+            l_b = (l0 / b0 - 1.0) / float(log[0])
+        slope += q0 / l0**2 * l_b * (sigma / m - 1.0 / c_sec) + 1.0 / l0
+        return total, smallest, slope
+
+    m_c = m / c_sec
+    same = table.t_in is table.t_out or table.t_in == table.t_out
+    return isobaric if same else profile
 
 
 def gas_cooler_heat_flow(
@@ -296,22 +365,46 @@ def gas_cooler_heat_flow(
     def g(q: float) -> float:
         if q >= q_hi:
             return 0.5
-        total, smallest = profile(q)
+        total, smallest, _slope = profile(q)
         return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
+
+    slopes: dict[float, float] = {}
 
     def required(q: float) -> float:
         if q >= q_hi:
             return math.inf
-        total, smallest = profile(q)
+        total, smallest, slope = profile(q)
+        slopes[q] = slope
         return math.inf if smallest <= 0.0 else total
 
-    found = root_in_s(required, q_hi, ua, q_guess)
+    found = root_in_s(required, q_hi, ua, q_guess, slopes.get)
     q = found if found is not None else find_root(g, q_hi, q_guess)
-    _total, min_dt = profile(q)
+    _total, min_dt, _slope = profile(q)
     return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(table.h) - 1)
 
 
-def required_conductance(
+class Conductance(NamedTuple):
+    """The discretised gas cooler's required conductance at one heat flow.
+
+    Attributes
+    ----------
+    ua : float
+        Required conductance ``UA_req`` [W/K] (``inf`` at or past a pinch, or without flow).
+    slope : float
+        ``dUA_req/dQ`` [1/K] at fixed inputs.
+    q : float
+        The heat flow [W] it is evaluated at.
+    q_max : float
+        The end-temperature limit ``Q_max`` of the heat flow at these inputs [W].
+    """
+
+    ua: float
+    slope: float
+    q: float
+    q_max: float
+
+
+def conductance(
     fluid: FluidBackend,
     p_in: float,
     dp: float,
@@ -323,8 +416,9 @@ def required_conductance(
     segments: int = 40,
     tables: TableCache | None = None,
     near: TemperatureTable | None = None,
-) -> float:
-    """Conductance [W/K] the discretised gas cooler needs to transfer ``q`` [W].
+    share: bool = False,
+) -> Conductance:
+    """Conductance [W/K] the discretised gas cooler needs to transfer ``q`` [W], and its slope.
 
     The function ``UA_req(Q, inputs)`` whose root ``UA_req = UA`` :func:`gas_cooler_heat_flow`
     finds, with the same table (and table cache); ``inf`` at or past a pinch, or when no heat
@@ -340,6 +434,8 @@ def required_conductance(
         the derivative of the discretised model with its nodes held, which differs from
         rebuilding the nodes by the change of the discretisation error). Ignored when
         ``h_in`` is not above the table's second-highest node.
+    share : bool
+        ``q`` is a share [-] of this state's ``Q_max`` (the heat flow is ``q Q_max``).
     """
     table: TemperatureTable | None = None
     if near is not None and len(near.h) > 2 and near.h[-2] < h_in:
@@ -354,10 +450,14 @@ def required_conductance(
     else:
         setup = _setup(fluid, p_in, dp, h_in, m, t_sec_in, c_sec, 1.0, segments, tables)
         table, q_hi = setup.table, setup.q_hi
+    if share:
+        q *= q_hi
     if table is None or not 0.0 < q < q_hi:
-        return math.inf
-    total, smallest = _profile_function(table, h_in, m, t_sec_in, c_sec)(q)
-    return math.inf if smallest <= 0.0 else total
+        return Conductance(math.inf, math.inf, q, q_hi)
+    total, smallest, slope = _profile_function(table, h_in, m, t_sec_in, c_sec)(q)
+    if smallest <= 0.0:
+        return Conductance(math.inf, math.inf, q, q_hi)
+    return Conductance(total, slope, q, q_hi)
 
 
 def table_of(
