@@ -84,6 +84,8 @@ def root_in_s(
             s_new = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * max(s, 1.0)
         q_old, q_new = q_max * -math.expm1(-s), q_max * -math.expm1(-s_new)
         if abs(q_new - q_old) <= 1e-12 * q_max:
+            if math.isfinite(g_s) and abs(g_s) <= 1e-6 * ua:
+                return q_old  # this point is a root already: no evaluation to confirm it
             # a root of the conductance, not the edge of an internal pinch (where it jumps to
             # infinity without reaching ua: the bracketed search settles on that edge)
             g_new = g(s_new)
