@@ -78,6 +78,8 @@ class TemperatureTable:
     kinks : frozenset of float
         Node enthalpies where the profile has a kink (the saturation points below the
         critical pressure) [J/kg].
+    isobaric : bool
+        Both temperature lists are equal (no pressure drop).
     """
 
     def __init__(
@@ -88,6 +90,16 @@ class TemperatureTable:
         kinks: frozenset[float] = frozenset(),
     ) -> None:
         self.h, self.t_in, self.t_out, self.kinks = h, t_in, t_out, kinks
+        self.isobaric = t_in is t_out or t_in == t_out
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The nodes as arrays: ``h`` [J/kg], ``t_in`` and ``t_out`` [K] (made once)."""
+        if self._arrays is None:
+            t_in = np.asarray(self.t_in)
+            t_out = t_in if self.isobaric else np.asarray(self.t_out)
+            self._arrays = (np.asarray(self.h), t_in, t_out)
+        return self._arrays
 
     def temperature(self, j: int, x: float) -> float:
         """Temperature at node ``j`` at path fraction ``x`` (0: inlet isobar, 1: outlet) [K]."""
@@ -128,11 +140,13 @@ class IsobarCurve:
         self.p, self.dh, self.max_nodes = p, dh, max_nodes
         self.h, self.t = [cold[0]], [cold[1]]
         # the first temperature step [K] (sized by the first hot end, or a nearby curve's)
-        self.first_step = like.first_step if like is not None else 0.0
-        self.min_step = like.min_step if like is not None else 0.0
+        self.first_step: float = like.first_step if like is not None else 0.0
+        self.min_step: float = like.min_step if like is not None else 0.0
         self.step = self.first_step  # the next step [K]
 
-    def up_to(self, fluid: FluidBackend, hot: tuple[float, float]) -> tuple[list[float], list[float]]:
+    def up_to(
+        self, fluid: FluidBackend, hot: tuple[float, float]
+    ) -> tuple[list[float], list[float]]:
         """Nodes ``(h [J/kg], T [K])`` from the cold end to ``hot = (h, T)``, that one last.
 
         Steps further up the isobar (``h(p, T)`` flashes) while the next node lies below
@@ -198,12 +212,13 @@ class IsobarLevel:
         self.p_in, self.dp, self.t_sec, self.segments = p_in, dp, t_sec, segments
         if like is not None:
             dh = like.dh
-        self.h_lim, self.dh = h_lim, dh
+        self.h_lim = h_lim
+        self.dh: float = dh
         cap = 4 * segments
-        self.outlet = IsobarCurve(
+        self.outlet: IsobarCurve = IsobarCurve(
             p_in - dp, (h_lim, t_sec), dh, cap, like.outlet if like is not None else None
         )
-        self.inlet = (
+        self.inlet: IsobarCurve | None = (
             None
             if dp == 0.0
             else IsobarCurve(
@@ -233,9 +248,7 @@ class IsobarLevel:
         share = (h_in - self.h_lim) / (self.dh * segments)
         return MIN_SEGMENT_SHARE <= share <= MAX_SEGMENT_SHARE
 
-    def table(
-        self, fluid: FluidBackend, p_in: float, h_in: float, t_in: float
-    ) -> TemperatureTable:
+    def table(self, fluid: FluidBackend, p_in: float, h_in: float, t_in: float) -> TemperatureTable:
         """The table from ``h_lim`` to the inlet ``(h_in [J/kg], t_in [K])`` at ``p_in`` [Pa].
 
         Raises

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -44,10 +43,10 @@ from workbench.fluids import FluidBackend
 
 __all__ = [
     "TABLE_CACHE_SIZE",
+    "Conductance",
     "GasCoolerResult",
     "TableCache",
     "TemperatureTable",
-    "Conductance",
     "conductance",
     "gas_cooler_heat_flow",
     "table_of",
@@ -59,6 +58,7 @@ TABLE_CACHE_SIZE = 16
 NEAR_CRITICAL = 0.999
 """From this fraction of the critical pressure up the isobar is treated as supercritical: the
 dome left below it is too thin to matter, and saturation flashes fail at the critical point."""
+
 
 @dataclass(frozen=True)
 class GasCoolerResult:
@@ -215,8 +215,7 @@ def _profile_function(
 ) -> Callable[[float], tuple[float, float, float]]:
     """``q -> (UA_req [W/K], smallest temperature difference [K], dUA_req/dQ [1/K])``."""
     hs = table.h
-    h_nodes = np.asarray(hs)
-    t_in_nodes, t_out_nodes = np.asarray(table.t_in), np.asarray(table.t_out)
+    h_nodes, t_in_nodes, t_out_nodes = table.arrays()
     t_out_list = table.t_out
     last = len(hs) - 2
 
@@ -249,7 +248,9 @@ def _profile_function(
             # d(dT)/dQ at each point: the outlet's along its segment, the nodes' secondary
             # side (and, with a pressure drop, their path fraction)
             inner = (x > 0.0) & (x < 1.0)
-            d_dts = np.concatenate(([-sigma / m], np.where(inner, -spread * x / q, 0.0) - 1.0 / c_sec))
+            d_dts = np.concatenate(
+                ([-sigma / m], np.where(inner, -spread * x / q, 0.0) - 1.0 / c_sec)
+            )
             with np.errstate(divide="ignore", invalid="ignore"):
                 log = np.log(a / b)
                 equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
@@ -298,16 +299,12 @@ def _profile_function(
         slope = float((seg_q / (a * b)).sum()) / c_sec
         # the first segment: its outlet end moves along the table (not by -dQ / C_sec)
         b0, l0, q0 = float(b[0]), float(lmtd[0]), float(seg_q[0])
-        if bool(equal[0]):
-            l_b = 0.5
-        else:
-            l_b = (l0 / b0 - 1.0) / float(log[0])
+        l_b = 0.5 if bool(equal[0]) else (l0 / b0 - 1.0) / float(log[0])
         slope += q0 / l0**2 * l_b * (sigma / m - 1.0 / c_sec) + 1.0 / l0
         return total, smallest, slope
 
     m_c = m / c_sec
-    same = table.t_in is table.t_out or table.t_in == table.t_out
-    return isobaric if same else profile
+    return isobaric if table.isobaric else profile
 
 
 def gas_cooler_heat_flow(
