@@ -256,8 +256,13 @@ def newton_rho_at_t(
             p_r = partial(CP.iP, CP.iDmass, CP.iT)
             if not p_r > 0.0:
                 return None
-            miss = p - state.p()
-            d_rho = miss / p_r
+            d_rho = (p - state.p()) / p_r
+            # Halley: the curvature of p(rho) corrects the Newton step (the last one too: its
+            # first-order end then leaves a third-order error, not a second-order one)
+            p_rr = state.second_partial_deriv(CP.iP, CP.iDmass, CP.iT, CP.iDmass, CP.iT)
+            damp = 1.0 + 0.5 * d_rho * p_rr / p_r
+            if damp > 0.5:
+                d_rho /= damp
             if abs(d_rho) <= LAST_STEP * rho:
                 h = state.hmass() + partial(CP.iHmass, CP.iDmass, CP.iT) * d_rho
                 cp = partial(CP.iHmass, CP.iT, CP.iP)
@@ -265,11 +270,6 @@ def newton_rho_at_t(
                 if is_bad(h) or not cp > 0.0:
                     return None
                 return rho + d_rho, h, 1.0 / cp, rho_t / cp
-            # Halley: the curvature of p(rho) corrects the Newton step
-            p_rr = state.second_partial_deriv(CP.iP, CP.iDmass, CP.iT, CP.iDmass, CP.iT)
-            damp = 1.0 + 0.5 * d_rho * p_rr / p_r
-            if damp > 0.5:
-                d_rho /= damp
             rho += d_rho
             if not rho > 0.0:
                 return None

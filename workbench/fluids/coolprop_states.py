@@ -301,13 +301,7 @@ class CoolPropStates(CoolPropSupercritical):
         if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
             self._near_ps_super = (p, state.T(), state.rhomass())
         if supercritical:
-            try:
-                cp = state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP)
-                rho_t = state.first_partial_deriv(CP.iDmass, CP.iT, CP.iP)
-                if cp > 0.0:
-                    self._keep_super((p, h, b, state.rhomass(), 1.0 / cp, rho_t / cp))
-            except ValueError:
-                pass
+            h = self._polish_pt(p, b, h)
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
         memo[key] = h

@@ -182,6 +182,26 @@ class CoolPropSupercritical(CoolPropCore):
         self._keep_super((p, h, T, rho, t_h, rho_h))
         return h
 
+    def _polish_pt(self, p: float, T: float, h: float) -> float:
+        """The enthalpy [J/kg] of a (p, T) flash above the critical pressure, made exact.
+
+        CoolProp's (p, T) flash of CO2 near the pseudo-critical temperature misses its pressure
+        by up to 5e-9; Halley's method from the flashed density
+        (:func:`~workbench.fluids.coolprop_newton.newton_rho_at_t`, one or two updates) brings
+        it to the state the Newton path finds, so that a state does not depend on whether it
+        was flashed or found from a neighbour. The state is remembered as a start. ``h`` (the
+        flash's) when that fails.
+        """
+        state = self._as
+        rho = float(state.rhomass())
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        found = newton_rho_at_t(state, phase, p, T, rho)
+        if found is None:
+            return h
+        rho, h_exact, t_h, rho_h = found
+        self._keep_super((p, h_exact, T, rho, t_h, rho_h))
+        return h_exact
+
     def _supercritical_ps(self, p: float, s: float) -> float | None:
         """Enthalpy [J/kg] at (p, s) above the critical pressure by Newton; else None.
 
