@@ -39,7 +39,8 @@ the result warns); or nothing, when the circuit sets it (an orifice valve,
 
 **Counterflow UA model, discretised along the refrigerant enthalpy**
 (:mod:`workbench.components.gas_cooler_model`). The refrigerant temperature is tabulated once
-per inlet state on nodes about ``(h_in - h_lim) / M`` apart in enthalpy (``M`` =
+per pressure level (:mod:`workbench.components.gas_cooler_isobar`: the table of an inlet state
+is the level's nodes below ``h_in`` and the inlet node) on nodes about ``(h_in - h_lim) / M`` apart in enthalpy (``M`` =
 ``profile_segments``, default 40) between the pinch-limit enthalpy ``h_lim = h(p_out,
 T_sec,in)`` and ``h_in``: above the critical pressure by temperature steps sized from the last
 segment's slope and (p, T) flashes (an eighth of the cost of (p, h) flashes), below it by
@@ -53,7 +54,8 @@ nodes is a counterflow exchanger with both capacity rates constant, so::
     dT_j   = T_j - Ts_j
     UA_req = sum_j m (h_j+1 - h_j) / LMTD(dT_j, dT_j+1)  (= sum of NTU_j C_min,j, epsilon-NTU)
 
-``Q_gc`` is the heat flow with ``UA_req(Q) = UA``, found by Brent's method on
+``Q_gc`` is the heat flow with ``UA_req(Q) = UA``, found by Newton's method in ``s = -ln(1 -
+Q/Q_max)`` with the analytic ``dUA_req/dQ`` (Brent's method as the fallback) on
 ``(0, Q_max)``, ``Q_max = min(m (h_in - h_lim), C_sec (T_in - T_sec,in))``; a pinch inside
 the exchanger (the smallest ``dT_j``, sharpened between nodes by a parabola through the
 smallest value and its neighbours, reaching zero) also ends the admissible range. Equal enthalpy
@@ -66,8 +68,9 @@ finer grid (:mod:`workbench.components.profile`).
 
 **Jacobian** (:meth:`GasCooler.jacobian`): differences over the local unknowns, with the
 heat flow at a perturbed column moved from the solved one by the implicit function theorem
-(``dQ = -(G(Q, u') - G(Q, u)) / (dG/dQ)``, ``G = UA_req - UA``) instead of a new root-find;
-the inlet-enthalpy column keeps the table's nodes and moves only the inlet node.
+in ``s`` (:mod:`workbench.components.gas_cooler_jacobian`) instead of a new root-find; the
+inlet-enthalpy column keeps the table's nodes and moves only the inlet node, the pressure
+column uses the level at ``p + dp`` (built once per level).
 
 Below the critical pressure the same model condenses (the saturation points become nodes), so
 a transcritical cycle that drops subcritical at low secondary temperatures still solves.
@@ -272,11 +275,12 @@ class GasCooler(Component):
 
         The model's heat flow ``Q`` solves ``G(Q, u) = UA_req(Q, u) - UA(u) = 0``, ``u`` the
         inputs (inlet state, mass flow, pressure drop, conductance, secondary stream). At a
-        perturbed column the heat flow is ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
-        (dG/dQ)`` (the implicit function theorem, ``dG/dQ`` by a difference at the solved
-        ``Q``): one profile evaluation per column instead of a root-find. The inlet-enthalpy
+        perturbed column the heat flow follows from the implicit function theorem in
+        ``s = -ln(1 - Q/Q_max)`` (:class:`~workbench.components.gas_cooler_jacobian.Linearisation`,
+        ``dG/ds`` from the profile's analytic slope): one profile evaluation per column
+        instead of a root-find. The inlet-enthalpy
         column keeps the table's nodes and moves only its inlet node (one flash); a column
-        that moves the pressure needs that pressure's table (built once, kept by its key).
+        that moves the pressure uses that pressure level's table (built once per level).
         """
         if self.ua_mode:
             key = self.model_inputs(x)
