@@ -29,6 +29,7 @@ from workbench.fluids.coolprop_records import PHRecord, is_bad
 
 __all__ = [
     "NEAREST_ENOUGH",
+    "PRESSURE_WEIGHT",
     "SUPERCRITICAL",
     "SUPERCRITICAL_LIQUID",
     "SUPERCRITICAL_REACH",
@@ -43,16 +44,21 @@ SUPERCRITICAL_REACH = 0.05
 when their enthalpies (estimated to first order for a (p, T) state) differ by at most this
 share [-]; farther, it is flashed."""
 
-SUPER_PRESSURE_REACH = 0.01
+SUPER_PRESSURE_REACH = 0.2
 """... and their pressures by at most this share [-] (a Newton iterate's new high-side
-pressure, a gas cooler with a pressure drop)."""
+pressure, a gas cooler with a pressure drop); a start that does not converge falls back to
+the flash."""
+
+PRESSURE_WEIGHT = 0.2
+"""Weight of the relative pressure distance against the relative enthalpy distance when the
+nearest remembered state is chosen [-] (Newton closes a pressure gap more easily)."""
 
 NEAREST_ENOUGH = 0.03
 """A remembered state this near (relative distance) is taken without looking further."""
 
-SUPER_ANCHORS = 32
-"""Supercritical states remembered as starts (a gas cooler's temperature table spans its
-isobar with about 40)."""
+SUPER_ANCHORS = 96
+"""Supercritical states remembered as starts (a gas cooler's temperature tables span their
+isobars with about 45 each; the newest is tried first)."""
 
 SUPERCRITICAL = int(CP.iphase_supercritical)
 SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
@@ -143,7 +149,7 @@ class CoolPropSupercritical(CoolPropCore):
                 dh = abs((t - near[2]) / near[4])
             else:
                 continue
-            d = dh / max(abs(near[1]), 1.0) + dp / p
+            d = dh / max(abs(near[1]), 1.0) + PRESSURE_WEIGHT * dp / p
             if d <= best_d:
                 if d <= NEAREST_ENOUGH:
                     return near  # the newest state this close: no better start to look for
