@@ -179,6 +179,7 @@ class GasCooler(Component):
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()
         self._linear: Linearisation | None = None
+        self._cp_sec: float | None = None
 
     @property
     def pressure_set(self) -> int:
@@ -208,10 +209,13 @@ class GasCooler(Component):
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate ``m_sec fan_speed cp`` [W/K]."""
         par = self.params
-        if self.has("secondary_cp_j_kgk"):
-            cp = float(par["secondary_cp_j_kgk"])
-        else:
-            cp = float(get_secondary(par["secondary_fluid"]).cp(self.t_sec_in))
+        cp = self._cp_sec
+        if cp is None:  # the secondary's cp at its inlet temperature, once (as the coils do)
+            if self.has("secondary_cp_j_kgk"):
+                cp = float(par["secondary_cp_j_kgk"])
+            else:
+                cp = float(get_secondary(par["secondary_fluid"]).cp(self.t_sec_in))
+            self._cp_sec = cp
         return float(par.get("secondary_mass_flow_kg_s", 0.0)) * float(par["fan_speed"]) * cp
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
