@@ -8,18 +8,21 @@ one target enthalpy step ``dh``, and flashing ``h(p, T)`` (every node an exact s
 that overshoots by more than :data:`MAX_STEP_OVERSHOOT` target steps (cp rising towards the
 pseudo-critical temperature) is halved.
 
-The node sequence depends on the pressure, ``h_lim`` and ``dh`` only, not on the inlet
-enthalpy: the table for an inlet enthalpy ``h_in`` is the nodes below ``h_in`` and the inlet
-node ``(h_in, T(p, h_in))``. So one :class:`IsobarLevel` per pressure level serves every inlet
-enthalpy a solve visits there (Newton's iterates at a controlled pressure, the Jacobian's
+The node sequence depends on the pressure level and the secondary inlet only, not on the
+inlet enthalpy: the table for an inlet enthalpy ``h_in`` is the nodes below ``h_in`` and the
+inlet node ``(h_in, T(p, h_in))``. So one :class:`IsobarLevel` per pressure level serves every
+inlet enthalpy a solve visits there (Newton's iterates at a controlled pressure, the Jacobian's
 enthalpy and flow columns, the result tables), extended by further steps when an inlet lies
-above its last node. ``dh = (h_in - h_lim) / M`` (``M`` = ``profile_segments``) is set by the
-first inlet enthalpy at the level; a later inlet that would leave fewer than
-:data:`MIN_SEGMENT_SHARE` ``M`` or more than :data:`MAX_SEGMENT_SHARE` ``M`` segments starts a
-new level. Pressures within :data:`LEVEL_TOLERANCE` (relative) are one level (a solved
-pressure differs from its target by rounding, 1e-5 Pa: the temperatures move by 1e-11 K).
-The table moves continuously with ``h_in``: when the inlet passes a node, the segment between
-them has shrunk to nothing.
+above its last node. The target step is ``dh = (h_ref - h_lim) / M`` (``M`` =
+``profile_segments``) with ``h_ref = h(p_out, T_ref)``, ``T_ref = max(T_sec,in, T_crit) +``
+:data:`REFERENCE_SPAN_K`: ``M`` segments span the pseudo-critical bend whatever the inlet, and
+the table, hence the model, is a function of the state alone (a warm start meets the same
+discretisation as a cold one). The first step is the mean slope of that span times ``dh``.
+Pressures within :data:`LEVEL_TOLERANCE` (relative) are one level (a solved pressure differs
+from its target by rounding, 1e-5 Pa: the temperatures move by 1e-11 K). The table moves
+continuously with ``h_in``: when the inlet passes a node, the segment between them has shrunk
+to nothing; and continuously with the pressure (every step is a smooth function of it), so the
+Jacobian's pressure column sees the change of the isobar.
 """
 
 from __future__ import annotations
@@ -33,10 +36,8 @@ from workbench.fluids import FluidBackend
 
 __all__ = [
     "LEVEL_TOLERANCE",
-    "LIKE_REACH",
-    "MAX_SEGMENT_SHARE",
     "MAX_STEP_OVERSHOOT",
-    "MIN_SEGMENT_SHARE",
+    "REFERENCE_SPAN_K",
     "IsobarCurve",
     "IsobarLevel",
     "TableCache",
@@ -49,14 +50,8 @@ MAX_STEP_OVERSHOOT = 1.5
 LEVEL_TOLERANCE = 1e-9
 """Pressures this close (relative) share one level's tables."""
 
-MIN_SEGMENT_SHARE = 0.9
-"""A level serves an inlet enthalpy that leaves at least this share of ``M`` segments ..."""
-
-MAX_SEGMENT_SHARE = 2.0
-"""... and at most this share."""
-
-LIKE_REACH = 0.02
-"""A new level takes the steps of a kept level this close in pressure (relative)."""
+REFERENCE_SPAN_K = 60.0
+"""``T_ref - max(T_sec,in, T_crit)`` [K]: the span whose enthalpy ``M`` target steps divide."""
 
 LEVELS_KEPT = 8
 """Pressure levels a gas cooler keeps (a solve visits a few: the start, the line search, the
@@ -127,6 +122,8 @@ class IsobarCurve:
         Target enthalpy step [J/kg].
     max_nodes : int
         Nodes the curve may hold at most.
+    first_step, min_step : float
+        The first temperature step, and the smallest a step is halved to [K].
     """
 
     def __init__(
@@ -135,14 +132,13 @@ class IsobarCurve:
         cold: tuple[float, float],
         dh: float,
         max_nodes: int,
-        like: IsobarCurve | None = None,
+        first_step: float,
+        min_step: float,
     ) -> None:
         self.p, self.dh, self.max_nodes = p, dh, max_nodes
         self.h, self.t = [cold[0]], [cold[1]]
-        # the first temperature step [K] (sized by the first hot end, or a nearby curve's)
-        self.first_step: float = like.first_step if like is not None else 0.0
-        self.min_step: float = like.min_step if like is not None else 0.0
-        self.step = self.first_step  # the next step [K]
+        self.min_step = min_step  # a step is not halved below this [K]
+        self.step = first_step  # the next temperature step [K]
 
     def up_to(
         self, fluid: FluidBackend, hot: tuple[float, float]
@@ -155,9 +151,6 @@ class IsobarCurve:
         h_hi, t_hi = hot
         hs, ts = self.h, self.t
         t_lo = ts[0]
-        if self.step == 0.0:
-            self.step = self.first_step = (t_hi - t_lo) / (h_hi - hs[0]) * self.dh
-            self.min_step = 1e-6 * (t_hi - t_lo)
         limit = t_hi - 1e-6 * (t_hi - t_lo)
         dh, step, p = self.dh, self.step, self.p
         while ts[-1] + step < limit and len(hs) < self.max_nodes:
@@ -187,15 +180,10 @@ class IsobarLevel:
         Target number of segments ``M``.
     h_lim : float
         Pinch-limit enthalpy ``h(p_out, T_sec,in)`` [J/kg].
-    dh : float
-        Target enthalpy step [J/kg].
     t_in_at_lim : float
         Temperature on the inlet isobar at ``h_lim`` [K] (used with a pressure drop).
-    like : IsobarLevel, optional
-        A level at a nearby pressure whose first temperature steps this one takes (with its
-        ``dh``), so that the nodes move smoothly from that level to this one: a difference
-        in pressure (the Jacobian's pressure column) then sees the change of the isobar,
-        not a change of the discretisation.
+    h_ref, t_ref : float
+        The reference state ``(h(p_out, T_ref) [J/kg], T_ref [K])`` (module docstring).
     """
 
     def __init__(
@@ -205,48 +193,37 @@ class IsobarLevel:
         t_sec: float,
         segments: int,
         h_lim: float,
-        dh: float,
         t_in_at_lim: float,
-        like: IsobarLevel | None = None,
+        h_ref: float,
+        t_ref: float,
     ) -> None:
         self.p_in, self.dp, self.t_sec, self.segments = p_in, dp, t_sec, segments
-        if like is not None:
-            dh = like.dh
         self.h_lim = h_lim
-        self.dh: float = dh
-        cap = 4 * segments
+        self.dh: float = (h_ref - h_lim) / segments
+        cap = 8 * segments
+        min_step = 1e-6 * (t_ref - t_sec)
         self.outlet: IsobarCurve = IsobarCurve(
-            p_in - dp, (h_lim, t_sec), dh, cap, like.outlet if like is not None else None
+            p_in - dp,
+            (h_lim, t_sec),
+            self.dh,
+            cap,
+            (t_ref - t_sec) / segments,
+            min_step,
         )
         self.inlet: IsobarCurve | None = (
             None
             if dp == 0.0
             else IsobarCurve(
-                p_in, (h_lim, t_in_at_lim), dh, cap, like.inlet if like is not None else None
+                p_in, (h_lim, t_in_at_lim), self.dh, cap, (t_ref - t_in_at_lim) / segments, min_step
             )
         )
         self._tables: OrderedDict[tuple[float, float], TemperatureTable] = OrderedDict()
 
-    def serves(
-        self,
-        p_in: float,
-        dp: float,
-        t_sec: float,
-        segments: int,
-        h_in: float,
-        reach: float = LEVEL_TOLERANCE,
-    ) -> bool:
-        """Whether this level's nodes make the table at these inputs.
-
-        With ``reach`` [-] larger than :data:`LEVEL_TOLERANCE`: whether a new level at these
-        inputs may take this one's steps (see ``like``).
-        """
+    def serves(self, p_in: float, dp: float, t_sec: float, segments: int) -> bool:
+        """Whether this level's nodes make the table at these inputs (any inlet enthalpy)."""
         if dp != self.dp or t_sec != self.t_sec or segments != self.segments:
             return False
-        if abs(p_in - self.p_in) > reach * abs(self.p_in):
-            return False
-        share = (h_in - self.h_lim) / (self.dh * segments)
-        return MIN_SEGMENT_SHARE <= share <= MAX_SEGMENT_SHARE
+        return abs(p_in - self.p_in) <= LEVEL_TOLERANCE * abs(self.p_in)
 
     def table(self, fluid: FluidBackend, p_in: float, h_in: float, t_in: float) -> TemperatureTable:
         """The table from ``h_lim`` to the inlet ``(h_in [J/kg], t_in [K])`` at ``p_in`` [Pa].
@@ -292,22 +269,10 @@ class TableCache:
         self.tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
         self.levels_built = 0
 
-    def level(
-        self,
-        p_in: float,
-        dp: float,
-        t_sec: float,
-        segments: int,
-        h_in: float,
-        reach: float = LEVEL_TOLERANCE,
-    ) -> IsobarLevel | None:
-        """The kept level that serves these inputs (the newest first), or None.
-
-        ``reach`` [-]: the relative pressure distance allowed (:data:`LEVEL_TOLERANCE` for a
-        level to use, :data:`LIKE_REACH` for one whose steps a new level takes).
-        """
+    def level(self, p_in: float, dp: float, t_sec: float, segments: int) -> IsobarLevel | None:
+        """The kept level that serves these inputs (the newest first), or None."""
         for level in reversed(self.levels):
-            if level.serves(p_in, dp, t_sec, segments, h_in, reach):
+            if level.serves(p_in, dp, t_sec, segments):
                 return level
         return None
 

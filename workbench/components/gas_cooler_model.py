@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from workbench.components.gas_cooler_isobar import (
-    LIKE_REACH,
+    REFERENCE_SPAN_K,
     IsobarLevel,
     TableCache,
     TemperatureTable,
@@ -118,13 +118,13 @@ def _build_table(
     (h_lim, t_lim), (h_in, t_in) = cold, hot
     if p_out >= NEAR_CRITICAL * fluid.p_crit:
         try:
-            level = cache.level(p_in, dp, t_lim, segments, h_in)
+            level = cache.level(p_in, dp, t_lim, segments)
             if level is None:
                 t_in_at_lim = t_lim if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
-                dh = (h_in - h_lim) / segments
-                like = cache.level(p_in, dp, t_lim, segments, h_in, LIKE_REACH)
+                t_ref = max(t_lim, float(fluid.T_crit)) + REFERENCE_SPAN_K
+                h_ref = float(fluid.h_pT(p_out, t_ref))
                 level = cache.add(
-                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, dh, t_in_at_lim, like)
+                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, t_in_at_lim, h_ref, t_ref)
                 )
             return level.table(fluid, p_in, h_in, t_in)
         except FluidPropertyError:
