@@ -40,8 +40,10 @@ the result warns); or nothing, when the circuit sets it (an orifice valve,
 **Counterflow UA model, discretised along the refrigerant enthalpy**
 (:mod:`workbench.components.gas_cooler_model`). The refrigerant temperature is tabulated once
 per pressure level (:mod:`workbench.components.gas_cooler_isobar`: the table of an inlet state
-is the level's nodes below ``h_in`` and the inlet node) on nodes about ``(h_in - h_lim) / M`` apart in enthalpy (``M`` =
-``profile_segments``, default 40) between the pinch-limit enthalpy ``h_lim = h(p_out,
+is the level's nodes below ``h_in`` and the inlet node) on nodes about ``(h_ref - h_lim) / M``
+apart in enthalpy (``M`` = ``profile_segments``, default 40; ``h_ref`` the enthalpy 60 K above
+the larger of ``T_sec,in`` and the critical temperature; below the critical pressure
+``(h_in - h_lim) / M``) between the pinch-limit enthalpy ``h_lim = h(p_out,
 T_sec,in)`` and ``h_in``: above the critical pressure by temperature steps sized from the last
 segment's slope and (p, T) flashes (an eighth of the cost of (p, h) flashes), below it by
 equal enthalpy steps with the saturation points added. With a pressure drop there is an isobar
