@@ -39,8 +39,11 @@ the result warns); or nothing, when the circuit sets it (an orifice valve,
 
 **Counterflow UA model, discretised along the refrigerant enthalpy**
 (:mod:`workbench.components.gas_cooler_model`). The refrigerant temperature is tabulated once
-per inlet state on nodes about ``(h_in - h_lim) / M`` apart in enthalpy (``M`` =
-``profile_segments``, default 40) between the pinch-limit enthalpy ``h_lim = h(p_out,
+per pressure level (:mod:`workbench.components.gas_cooler_isobar`: the table of an inlet state
+is the level's nodes below ``h_in`` and the inlet node) on nodes about ``(h_ref - h_lim) / M``
+apart in enthalpy (``M`` = ``profile_segments``, default 40; ``h_ref`` the enthalpy 60 K above
+the larger of ``T_sec,in`` and the critical temperature; below the critical pressure
+``(h_in - h_lim) / M``) between the pinch-limit enthalpy ``h_lim = h(p_out,
 T_sec,in)`` and ``h_in``: above the critical pressure by temperature steps sized from the last
 segment's slope and (p, T) flashes (an eighth of the cost of (p, h) flashes), below it by
 equal enthalpy steps with the saturation points added. With a pressure drop there is an isobar
@@ -53,7 +56,8 @@ nodes is a counterflow exchanger with both capacity rates constant, so::
     dT_j   = T_j - Ts_j
     UA_req = sum_j m (h_j+1 - h_j) / LMTD(dT_j, dT_j+1)  (= sum of NTU_j C_min,j, epsilon-NTU)
 
-``Q_gc`` is the heat flow with ``UA_req(Q) = UA``, found by Brent's method on
+``Q_gc`` is the heat flow with ``UA_req(Q) = UA``, found by Newton's method in ``s = -ln(1 -
+Q/Q_max)`` with the analytic ``dUA_req/dQ`` (Brent's method as the fallback) on
 ``(0, Q_max)``, ``Q_max = min(m (h_in - h_lim), C_sec (T_in - T_sec,in))``; a pinch inside
 the exchanger (the smallest ``dT_j``, sharpened between nodes by a parabola through the
 smallest value and its neighbours, reaching zero) also ends the admissible range. Equal enthalpy
@@ -66,8 +70,9 @@ finer grid (:mod:`workbench.components.profile`).
 
 **Jacobian** (:meth:`GasCooler.jacobian`): differences over the local unknowns, with the
 heat flow at a perturbed column moved from the solved one by the implicit function theorem
-(``dQ = -(G(Q, u') - G(Q, u)) / (dG/dQ)``, ``G = UA_req - UA``) instead of a new root-find;
-the inlet-enthalpy column keeps the table's nodes and moves only the inlet node.
+in ``s`` (:mod:`workbench.components.gas_cooler_jacobian`) instead of a new root-find; the
+inlet-enthalpy column keeps the table's nodes and moves only the inlet node, the pressure
+column uses the level at ``p + dp`` (built once per level).
 
 Below the critical pressure the same model condenses (the saturation points become nodes), so
 a transcritical cycle that drops subcritical at low secondary temperatures still solves.
@@ -92,7 +97,7 @@ from workbench.components.gas_cooler_jacobian import Linearisation
 from workbench.components.gas_cooler_model import (
     TABLE_CACHE_SIZE,
     GasCoolerResult,
-    TemperatureTable,
+    TableCache,
     gas_cooler_heat_flow,
 )
 from workbench.components.profile import (
@@ -171,11 +176,12 @@ class GasCooler(Component):
             raise self.error(
                 "fixed mode needs outlet_temp_k (or give ua and the secondary stream for UA mode)"
             )
-        self._tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
+        self._tables = TableCache()
         self._results: OrderedDict[tuple[float, ...], GasCoolerResult] = OrderedDict()
         self._q_last: float | None = None
         self._profile_memo = ProfileMemo()
         self._linear: Linearisation | None = None
+        self._cp_sec: float | None = None
 
     @property
     def pressure_set(self) -> int:
@@ -205,10 +211,13 @@ class GasCooler(Component):
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate ``m_sec fan_speed cp`` [W/K]."""
         par = self.params
-        if self.has("secondary_cp_j_kgk"):
-            cp = float(par["secondary_cp_j_kgk"])
-        else:
-            cp = float(get_secondary(par["secondary_fluid"]).cp(self.t_sec_in))
+        cp = self._cp_sec
+        if cp is None:  # the secondary's cp at its inlet temperature, once (as the coils do)
+            if self.has("secondary_cp_j_kgk"):
+                cp = float(par["secondary_cp_j_kgk"])
+            else:
+                cp = float(get_secondary(par["secondary_fluid"]).cp(self.t_sec_in))
+            self._cp_sec = cp
         return float(par.get("secondary_mass_flow_kg_s", 0.0)) * float(par["fan_speed"]) * cp
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
@@ -272,11 +281,12 @@ class GasCooler(Component):
 
         The model's heat flow ``Q`` solves ``G(Q, u) = UA_req(Q, u) - UA(u) = 0``, ``u`` the
         inputs (inlet state, mass flow, pressure drop, conductance, secondary stream). At a
-        perturbed column the heat flow is ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
-        (dG/dQ)`` (the implicit function theorem, ``dG/dQ`` by a difference at the solved
-        ``Q``): one profile evaluation per column instead of a root-find. The inlet-enthalpy
+        perturbed column the heat flow follows from the implicit function theorem in
+        ``s = -ln(1 - Q/Q_max)`` (:class:`~workbench.components.gas_cooler_jacobian.Linearisation`,
+        ``dG/ds`` from the profile's analytic slope): one profile evaluation per column
+        instead of a root-find. The inlet-enthalpy
         column keeps the table's nodes and moves only its inlet node (one flash); a column
-        that moves the pressure needs that pressure's table (built once, kept by its key).
+        that moves the pressure uses that pressure level's table (built once per level).
         """
         if self.ua_mode:
             key = self.model_inputs(x)

@@ -4,10 +4,22 @@ The UA model's heat flow ``Q`` solves ``G(Q, u) = UA_req(Q, u) - UA(u) = 0``
 (:mod:`workbench.components.gas_cooler_model`), ``u`` the model inputs (inlet pressure and
 enthalpy, mass flow, pressure drop, conductance, secondary inlet temperature and capacity
 rate). While :meth:`GasCooler.jacobian <workbench.components.gas_cooler.GasCooler.jacobian>`
-differences its columns, a perturbed state gets ``Q + dQ`` with ``dQ = -(G(Q, u') - G(Q, u)) /
-(dG/dQ)`` at the solved ``Q``: one profile evaluation per column where a root-find ran, as the
-coils' Jacobian (:mod:`workbench.components.coil_jacobian`). A column that moves only the inlet
-enthalpy keeps the table's nodes and moves its inlet node (one flash, no new table).
+differences its columns, a perturbed state gets the heat flow of the implicit function theorem
+at the solved one: one profile evaluation per column where a root-find ran, as the coils'
+Jacobian (:mod:`workbench.components.coil_jacobian`). The root is linearised in the root
+finder's coordinate ``s = -ln(1 - Q/Q_max)`` (:mod:`workbench.components.pinch_root`), in
+which ``UA_req`` is nearly linear even when the heat flow sits at its end-temperature limit
+(a large conductance: ``UA_req`` grows like ``-ln(Q_max - Q)``, and a step in ``Q`` would
+miss by orders of magnitude)::
+
+    G(s, u) = UA_req(Q_max(u) (1 - e^-s), u) - UA(u)
+    ds = -(G(s0, u') - G(s0, u)) / (dG/ds),   dG/ds = dUA_req/dQ (Q_max - Q)
+    Q' = Q_max(u') (1 - e^-(s0 + ds))
+
+with ``dUA_req/dQ`` analytic (the profile's slope). A column that moves only the inlet
+enthalpy keeps the table's nodes and moves its inlet node (one flash, no new table); a column
+that moves the pressure uses that pressure level's table (built once per level,
+:mod:`workbench.components.gas_cooler_isobar`).
 """
 
 from __future__ import annotations
@@ -16,9 +28,10 @@ import math
 from typing import TYPE_CHECKING
 
 from workbench.components.gas_cooler_model import (
+    Conductance,
     GasCoolerResult,
     TemperatureTable,
-    required_conductance,
+    conductance,
     table_of,
 )
 
@@ -29,18 +42,23 @@ __all__ = ["Linearisation", "required_ua", "table_at"]
 
 
 def required_ua(
-    cooler: GasCooler, key: tuple[float, ...], q: float, near: TemperatureTable | None = None
-) -> float:
-    """Conductance [W/K] the cooler's model needs for ``q`` [W] at inputs ``key``.
+    cooler: GasCooler,
+    key: tuple[float, ...],
+    q: float,
+    near: TemperatureTable | None = None,
+    share: bool = False,
+) -> Conductance:
+    """Conductance the cooler's model needs for ``q`` [W] at inputs ``key``, and its slope.
 
     ``key`` as :meth:`GasCooler.model_inputs <workbench.components.gas_cooler.GasCooler.model_inputs>`;
-    ``near``: a table at the same pressures whose inlet node is moved to the inlet enthalpy
-    (see :func:`~workbench.components.gas_cooler_model.required_conductance`).
+    ``near``: a table at the same pressures whose inlet node is moved to the inlet enthalpy;
+    ``share``: ``q`` is a share of ``Q_max`` [-] (see
+    :func:`~workbench.components.gas_cooler_model.conductance`).
     """
     p, h, m, dp, _ua, t_sec, c_sec = key
     segments = int(cooler.params["profile_segments"])
-    return required_conductance(
-        cooler.fluid, p, dp, h, m, t_sec, c_sec, q, segments, cooler._tables, near
+    return conductance(
+        cooler.fluid, p, dp, h, m, t_sec, c_sec, q, segments, cooler._tables, near, share
     )
 
 
@@ -52,48 +70,51 @@ def table_at(cooler: GasCooler, key: tuple[float, ...]) -> TemperatureTable | No
 
 
 class Linearisation:
-    """The gas cooler's heat flow linearised through its root at one state (IFT)."""
+    """The gas cooler's heat flow linearised through its root at one state (IFT, in ``s``)."""
 
     def __init__(
         self,
         key: tuple[float, ...],
         base: GasCoolerResult,
         g0: float,
-        g_q: float,
+        g_s: float,
         table: TemperatureTable | None,
     ) -> None:
-        self.key, self.base, self.g0, self.g_q, self.table = key, base, g0, g_q, table
+        self.key, self.base, self.g0, self.g_s, self.table = key, base, g0, g_s, table
+        self.share = base.q / base.q_max
+        self.s0 = -math.log1p(-self.share)
 
     @classmethod
     def at(
         cls, cooler: GasCooler, key: tuple[float, ...], base: GasCoolerResult
     ) -> Linearisation | None:
         """The linearisation at inputs ``key`` and solved ``base``, or None (no heat flow)."""
-        q = base.q
-        if not q > 0.0:
+        q, q_max = base.q, base.q_max
+        if not 0.0 < q < q_max:
             return None
-        dq = 1e-6 * q
-        g0 = required_ua(cooler, key, q) - key[4]
-        g_lo = required_ua(cooler, key, q - dq) - key[4]
-        if not (math.isfinite(g0) and math.isfinite(g_lo)) or g0 == g_lo:
+        found = required_ua(cooler, key, q)
+        g0 = found.ua - key[4]
+        g_s = found.slope * (q_max - q)
+        if not (math.isfinite(g0) and math.isfinite(g_s) and g_s > 0.0):
             return None
-        return cls(key, base, g0, (g0 - g_lo) / dq, table_at(cooler, key))
+        return cls(key, base, g0, g_s, table_at(cooler, key))
 
     def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
         """The linearised result at inputs ``key`` (None: off the model's range there)."""
-        q0 = self.base.q
         same_pressures = key[0] == self.key[0] and key[3] == self.key[3]
         near = self.table if same_pressures and key[1] != self.key[1] else None
-        g1 = required_ua(cooler, key, q0, near) - key[4]
+        found = required_ua(cooler, key, self.share, near, share=True)
+        g1 = found.ua - key[4]
         if not math.isfinite(g1):
             return None
-        q = q0 - (g1 - self.g0) / self.g_q
+        s = self.s0 - (g1 - self.g0) / self.g_s
+        q = found.q_max * -math.expm1(-s)
         m, t_sec, c_sec = key[2], key[5], key[6]
         return GasCoolerResult(
             q,
             key[1] - q / m,
             t_sec + q / c_sec,
             self.base.min_dt,
-            self.base.q_max,
+            found.q_max,
             self.base.segments,
         )

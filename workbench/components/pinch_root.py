@@ -25,7 +25,11 @@ MAX_STEPS = 40
 
 
 def root_in_s(
-    required_ua: Callable[[float], float], q_max: float, ua: float, q_guess: float | None
+    required_ua: Callable[[float], float],
+    q_max: float,
+    ua: float,
+    q_guess: float | None,
+    slope: Callable[[float], float | None] | None = None,
 ) -> float | None:
     """The heat flow [W] in ``(0, q_max)`` at which ``required_ua(q) = ua``, or None.
 
@@ -39,6 +43,9 @@ def root_in_s(
         Available conductance [W/K], > 0.
     q_guess : float, optional
         A nearby heat flow [W] (the last solution) to start from.
+    slope : callable, optional
+        ``q [W] -> dUA_z/dQ [1/K]`` at a ``q`` just passed to ``required_ua`` (None when not
+        known): Newton's method with this derivative instead of secant slopes.
 
     Returns
     -------
@@ -60,19 +67,25 @@ def root_in_s(
             lo = max(lo, s)
         else:
             hi = min(hi, s)
-        slope = math.nan
-        if prev is not None and math.isfinite(g_s) and math.isfinite(prev[1]) and prev[1] != g_s:
-            slope = (g_s - prev[1]) / (s - prev[0])
+        d_g = math.nan
+        q_s = q_max * -math.expm1(-s)
+        exact = slope(q_s) if slope is not None and math.isfinite(g_s) else None
+        if exact is not None and math.isfinite(exact):
+            d_g = exact * (q_max - q_s)  # dUA/ds = dUA/dQ dQ/ds, Q = Q_max (1 - e^-s)
+        elif prev is not None and math.isfinite(g_s) and math.isfinite(prev[1]) and prev[1] != g_s:
+            d_g = (g_s - prev[1]) / (s - prev[0])
         elif math.isfinite(g_s):
             ds = 1e-7 * max(s, 1e-3)
             g_d = g(s + ds)
             if math.isfinite(g_d):
-                slope = (g_d - g_s) / ds
-        s_new = s - g_s / slope if math.isfinite(slope) and slope > 0.0 else math.nan
-        if not lo < s_new < hi:
+                d_g = (g_d - g_s) / ds
+        s_new = s - g_s / d_g if math.isfinite(d_g) and d_g > 0.0 else math.nan
+        if not lo <= s_new <= hi:  # (a step below the resolution of s stays put: converged)
             s_new = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * max(s, 1.0)
         q_old, q_new = q_max * -math.expm1(-s), q_max * -math.expm1(-s_new)
         if abs(q_new - q_old) <= 1e-12 * q_max:
+            if math.isfinite(g_s) and abs(g_s) <= 1e-6 * ua:
+                return q_old  # this point is a root already: no evaluation to confirm it
             # a root of the conductance, not the edge of an internal pinch (where it jumps to
             # infinity without reaching ua: the bracketed search settles on that edge)
             g_new = g(s_new)

@@ -7,6 +7,11 @@ Equations (SI)::
 
 The orifice equation is present only when ``flow_coefficient_m2`` (CdA [m2]) is given; an
 ideal valve takes whatever pressure drop the rest of the circuit imposes.
+
+**Jacobian** (analytic): with ``F`` the orifice flow, ``dF/drho = F / (2 rho)`` and
+``dF/d(dp) = F / (2 dp)``, the inlet density's derivatives ``(drho/dp)_h`` and ``(drho/dh)_p``
+from the fluid backend; the unknown of a control loop that drives ``z_flow`` by a difference
+(the density is unchanged along it).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import math
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
 
 __all__ = ["ExpansionValve"]
 
@@ -50,6 +55,46 @@ class ExpansionValve(Component):
         if not self.orifice:
             return np.array([outlet.h - inlet.h])
         return np.array([outlet.h - inlet.h, inlet.m - self.orifice_flow(x)])
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Analytic entries (module docstring); differences over a loop's unknown only.
+
+        Falls back to differences over every column at zero pressure difference (where
+        ``sqrt(|dp|)`` has no derivative).
+        """
+        pin, pout = self.ports["inlet"], self.ports["outlet"]
+        entries = [(0, pout.h, 1.0), (0, pin.h, -1.0)]
+        if not self.orifice:
+            return entries
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        dp = inlet.p - outlet.p
+        if dp == 0.0:
+            return super().jacobian(x, f0, step)
+        fl = self.fluid
+        rho = float(fl.rho_ph(inlet.p, inlet.h))
+        flow = self.orifice_flow(x)
+        half_rho = flow / (2.0 * rho)
+        entries += [
+            (1, pin.m, 1.0),
+            (1, pin.p, -half_rho * float(fl.drho_dp_h(inlet.p, inlet.h)) - flow / (2.0 * dp)),
+            (1, pout.p, flow / (2.0 * dp)),
+            (1, pin.h, -half_rho * float(fl.drho_dh_p(inlet.p, inlet.h))),
+        ]
+        ports = {i for pv in (pin, pout) for i in (pv.m, pv.p, pv.h)}
+        for col in self._local:
+            if col in ports:
+                continue
+            xi = x[col]
+            dx = step(col, xi)
+            x[col] = xi + dx
+            try:
+                d = (self.residuals(x) - f0) / dx
+            finally:
+                x[col] = xi
+            entries.extend((int(row), col, float(d[row])) for row in np.nonzero(d)[0])
+        return entries
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Flow, outlet state and pressure drop.

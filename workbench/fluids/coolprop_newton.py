@@ -25,6 +25,7 @@ __all__ = [
     "NEWTON_STEPS",
     "NewtonState",
     "Second",
+    "newton_rho_at_t",
     "newton_rho_t",
     "polish_ph",
 ]
@@ -213,3 +214,67 @@ def polish_ph(
     if is_bad(T_new) or is_bad(rho_new) or is_bad(s_new):
         return None
     return T_new, s_new, rho_new
+
+
+def newton_rho_at_t(
+    state: Any, phase: Any, p: float, T: float, rho: float
+) -> tuple[float, float, float, float] | None:
+    """The single-phase state at pressure ``p`` and temperature ``T``; None if Newton fails.
+
+    Halley's method on the density alone, ``p(T, rho) = p`` at the given temperature (one
+    ``DmassT`` update and two derivatives per step, where CoolProp's (p, T) flash of CO2
+    above its critical pressure costs 30-60 us): from a start 1e-3 off, the second update
+    is already within :data:`LAST_STEP`, and that step is taken to first order, as in
+    :func:`newton_rho_t`.
+
+    Parameters
+    ----------
+    state : CoolProp.AbstractState
+        The state to update.
+    phase : int
+        CoolProp's phase code imposed during the iteration (lifted afterwards).
+    p : float
+        Pressure [Pa].
+    T : float
+        Temperature [K].
+    rho : float
+        Starting density [kg/m3].
+
+    Returns
+    -------
+    tuple of float or None
+        Density [kg/m3], enthalpy [J/kg], ``(dT/dh)_p`` [K kg/J] and ``(drho/dh)_p``
+        [kg2/(m3 J)]; None when CoolProp fails, ``(dp/drho)_T`` is not positive (an unstable
+        or metastable branch), the density leaves the positive range, or
+        :data:`NEWTON_STEPS` updates do not settle.
+    """
+    partial = state.first_partial_deriv
+    state.specify_phase(phase)
+    try:
+        for _ in range(NEWTON_STEPS):
+            state.update(DT, rho, T)
+            p_r = partial(CP.iP, CP.iDmass, CP.iT)
+            if not p_r > 0.0:
+                return None
+            d_rho = (p - state.p()) / p_r
+            # Halley: the curvature of p(rho) corrects the Newton step (the last one too: its
+            # first-order end then leaves a third-order error, not a second-order one)
+            p_rr = state.second_partial_deriv(CP.iP, CP.iDmass, CP.iT, CP.iDmass, CP.iT)
+            damp = 1.0 + 0.5 * d_rho * p_rr / p_r
+            if damp > 0.5:
+                d_rho /= damp
+            if abs(d_rho) <= LAST_STEP * rho:
+                h = state.hmass() + partial(CP.iHmass, CP.iDmass, CP.iT) * d_rho
+                cp = partial(CP.iHmass, CP.iT, CP.iP)
+                rho_t = partial(CP.iDmass, CP.iT, CP.iP)
+                if is_bad(h) or not cp > 0.0:
+                    return None
+                return rho + d_rho, h, 1.0 / cp, rho_t / cp
+            rho += d_rho
+            if not rho > 0.0:
+                return None
+        return None
+    except ValueError:
+        return None
+    finally:
+        state.unspecify_phase()

@@ -16,8 +16,12 @@ from typing import Any
 import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
-from workbench.fluids.coolprop_core import CoolPropCore
-from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_t, polish_ph
+from workbench.fluids.coolprop_newton import (
+    BY_H,
+    BY_S,
+    newton_rho_t,
+    polish_ph,
+)
 from workbench.fluids.coolprop_records import (
     DT,
     HP,
@@ -42,22 +46,18 @@ from workbench.fluids.coolprop_records import (
     SatRecord,
     is_bad,
 )
+from workbench.fluids.coolprop_super import (
+    CoolPropSupercritical,
+)
 
-__all__ = ["SUPERCRITICAL_REACH", "CoolPropStates"]
-
-SUPERCRITICAL_REACH = 0.05
-"""A supercritical (p, h) state is found by Newton's method from the last one on its isobar
-when their enthalpies differ by at most this share [-]; farther, it is flashed."""
-
-SUPERCRITICAL = int(CP.iphase_supercritical)
-SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
+__all__ = ["CoolPropStates"]
 
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
 dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
 
 
-class CoolPropStates(CoolPropCore):
+class CoolPropStates(CoolPropSupercritical):
     """(p, h), (p, s) and (p, T) states of one fluid, each remembered by its exact inputs.
 
     Parameters
@@ -70,16 +70,13 @@ class CoolPropStates(CoolPropCore):
 
     def __init__(self, fluid: str, tabular: bool = False) -> None:
         super().__init__(fluid, tabular)
-        self._ph_held: tuple[float, float] | None = None  # the (p, h) that _as_ph holds
+        self._ph_held = None  # the (p, h) that _as_ph holds
         # two-phase (p, h) states in closed form from the saturation records (HEOS only: the
         # tables of BICUBIC interpolate their own two-phase values)
         self._closed_two_phase = not tabular
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
-        # the last supercritical (p, h) state: (p, h, T, rho, CoolProp phase code)
-        self._near_super: tuple[float, float, float, float, int] | None = None
-        self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
@@ -126,7 +123,13 @@ class CoolPropStates(CoolPropCore):
                 self._ph_held = None  # _as_ph holds the flash, not the polished state
         record = (T, s, rho, phase, quality)
         if self._closed_two_phase and p >= self.p_crit and phase != TWO_PHASE:
-            self._near_super = (p, h, T, rho, phase)
+            state = self._as_check if self._ph_held is None else state
+            try:
+                t_h = state.first_partial_deriv(CP.iT, CP.iHmass, CP.iP)
+                rho_h = state.first_partial_deriv(CP.iDmass, CP.iHmass, CP.iP)
+            except ValueError:
+                t_h = rho_h = 0.0
+            self._keep_super((p, h, T, rho, t_h, rho_h))
         memo = self._memo
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
@@ -179,38 +182,6 @@ class CoolPropStates(CoolPropCore):
             TWO_PHASE,
             x,
         )
-
-    def _supercritical(self, p: float, h: float) -> PHRecord | None:
-        """A (p, h) state above the critical pressure by Newton's method; None if it fails.
-
-        Near a state flashed on the same isobar (a gas cooler's profile, its temperature table,
-        a finite-difference column), :func:`~workbench.fluids.coolprop_newton.newton_rho_t`
-        from it with its phase imposed: a few 1 us (rho, T) updates where CoolProp's (p, h)
-        flash of CO2 near its pseudo-critical temperature costs 0.2-1 ms, converged to
-        1e-13 (the flash and its polish reach the same state). Only a start within
-        :data:`SUPERCRITICAL_REACH` of the state's enthalpy is used, so that Newton never
-        crosses the pseudo-critical region in one go.
-        """
-        near = self._near_super
-        if near is None or abs(near[0] - p) > NEAR_ISOBAR * p:
-            return None
-        if abs(near[1] - h) > SUPERCRITICAL_REACH * max(abs(near[1]), 1.0):
-            return None
-        self._ph_held = None
-        self._flashes += 1
-        found = newton_rho_t(
-            self._as_ph, near[4], p, h, BY_H, near[2], near[3], self._t_min, self._t_max, True
-        )
-        if found is None:
-            return None
-        T, rho, s, held, _t_h, _rho_h = found
-        if is_bad(s):
-            return None
-        self._ph_held = (p, h) if held else None
-        # CoolProp's phase above the critical pressure: by the temperature alone
-        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
-        self._near_super = (p, h, T, rho, phase)
-        return (T, s, rho, phase, math.nan)
 
     def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
@@ -295,6 +266,21 @@ class CoolPropStates(CoolPropCore):
                     del memo[next(iter(memo))]
                 memo[key] = found
                 return found
+        if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
+            found = self._supercritical_ps(p, b)
+            if found is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = found
+                return found
+        supercritical = op == OP_PT and self._closed_two_phase and p >= self.p_crit
+        if supercritical:
+            newton = self._supercritical_h(p, b)
+            if newton is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = newton
+                return newton
         state = self._as
         phase = self._tabular_phase(p, b) if self.tabular and op == OP_PT else None
         self._flashes += 1
@@ -312,6 +298,10 @@ class CoolPropStates(CoolPropCore):
         h: float = state.hmass()
         if h != h:  # NaN
             raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
+            self._near_ps_super = (p, state.T(), state.rhomass())
+        if supercritical:
+            h = self._polish_pt(p, b, h)
         if len(memo) >= MEMO_SIZE:
             del memo[next(iter(memo))]
         memo[key] = h

@@ -1,0 +1,235 @@
+"""Supercritical states of the CoolProp backend by Newton's method from remembered states.
+
+The layer between :class:`~workbench.fluids.coolprop_core.CoolPropCore` and
+:class:`~workbench.fluids.coolprop_states.CoolPropStates`. Above the critical pressure
+CoolProp's flashes of CO2 are slow (a (p, h) flash near the pseudo-critical temperature 0.2-1
+ms, a (p, T) flash 30-60 us, a (p, s) flash 0.1-0.3 ms), while a (rho, T) update costs a few
+microseconds. The backend remembers the last :data:`SUPER_ANCHORS` supercritical states it
+found (pressure, enthalpy, temperature, density and their slopes along the isobar) and finds a
+new one by Newton's method on (rho, T) updates
+(:func:`~workbench.fluids.coolprop_newton.newton_rho_t`; for (p, T) Halley's method on the
+density alone, :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t`) from the nearest of
+them, moved to first order along its isobar; only a start within :data:`SUPERCRITICAL_REACH`
+in enthalpy and :data:`SUPER_PRESSURE_REACH` in pressure is used, so that Newton never crosses
+the pseudo-critical region in one go. The states are converged to 1e-13 relative, to where
+CoolProp's own flashes stop (its (p, T) flash of CO2 near the pseudo-critical temperature
+misses its pressure by up to 5e-9). A start that fails, or a result on the wrong side of the
+critical density below the critical temperature, falls back to the flash.
+"""
+
+from __future__ import annotations
+
+import math
+
+import CoolProp.CoolProp as CP
+
+from workbench.fluids.coolprop_core import CoolPropCore
+from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_at_t, newton_rho_t
+from workbench.fluids.coolprop_records import PHRecord, is_bad
+
+__all__ = [
+    "NEAREST_ENOUGH",
+    "PRESSURE_WEIGHT",
+    "SUPERCRITICAL",
+    "SUPERCRITICAL_LIQUID",
+    "SUPERCRITICAL_REACH",
+    "SUPER_ANCHORS",
+    "SUPER_PRESSURE_REACH",
+    "CoolPropSupercritical",
+    "SuperState",
+]
+
+SUPERCRITICAL_REACH = 0.05
+"""A supercritical (p, h) or (p, T) state is found by Newton's method from a remembered one
+when their enthalpies (estimated to first order for a (p, T) state) differ by at most this
+share [-]; farther, it is flashed."""
+
+SUPER_PRESSURE_REACH = 0.2
+"""... and their pressures by at most this share [-] (a Newton iterate's new high-side
+pressure, a gas cooler with a pressure drop); a start that does not converge falls back to
+the flash."""
+
+PRESSURE_WEIGHT = 0.2
+"""Weight of the relative pressure distance against the relative enthalpy distance when the
+nearest remembered state is chosen [-] (Newton closes a pressure gap more easily)."""
+
+NEAREST_ENOUGH = 0.03
+"""A remembered state this near (relative distance) is taken without looking further."""
+
+SUPER_ANCHORS = 96
+"""Supercritical states remembered as starts (a gas cooler's temperature tables span their
+isobars with about 45 each; the newest is tried first)."""
+
+SUPERCRITICAL = int(CP.iphase_supercritical)
+SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
+
+SuperState = tuple[float, float, float, float, float, float]
+"""A state above the critical pressure Newton may start from: p, h, T, rho, (dT/dh)_p and
+(drho/dh)_p (a first-order start along the isobar)."""
+
+
+class CoolPropSupercritical(CoolPropCore):
+    """Supercritical (p, h), (p, T) and (p, s) states by Newton's method (module docstring).
+
+    Parameters
+    ----------
+    fluid : str
+        Fluid name CoolProp understands (already resolved by :func:`get_backend`).
+    tabular : bool
+        Use ``BICUBIC&HEOS`` tables instead of the ``HEOS`` equation of state (then nothing
+        here is used: the tables interpolate their own states).
+    """
+
+    _ph_held: tuple[float, float] | None
+
+    def __init__(self, fluid: str, tabular: bool = False) -> None:
+        super().__init__(fluid, tabular)
+        self._ph_held = None  # the (p, h) that _as_ph holds
+        # the last supercritical states, newest last (starts for Newton's method)
+        self._super: list[SuperState] = []
+        self._near_ps_super: tuple[float, float, float] | None = None  # last (p, T, rho) of (p, s)
+        self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
+        self._rho_crit = float(self._as_ph.rhomass_critical()) if not tabular else math.nan
+
+    def _supercritical(self, p: float, h: float) -> PHRecord | None:
+        """A (p, h) state above the critical pressure by Newton's method; None if it fails.
+
+        Near a remembered supercritical state (a gas cooler's profile, its temperature table,
+        a finite-difference column, the last iterate's pressure): :func:`~workbench.fluids.
+        coolprop_newton.newton_rho_t` from it, moved to first order along its isobar, with the
+        phase imposed: a few 1 us (rho, T) updates where CoolProp's (p, h) flash of CO2 near
+        its pseudo-critical temperature costs 0.2-1 ms, converged to 1e-13 (the flash and its
+        polish reach the same state). Only a start within :data:`SUPERCRITICAL_REACH` of the
+        state's enthalpy and :data:`SUPER_PRESSURE_REACH` of its pressure is used, so that
+        Newton never crosses the pseudo-critical region in one go.
+        """
+        near = self._super_anchor(p, h, None)
+        if near is None:
+            return None
+        step = h - near[1]
+        T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        if not rho > 0.0:
+            T, rho = near[2], near[3]
+        self._ph_held = None
+        self._flashes += 1
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        found = newton_rho_t(self._as_ph, phase, p, h, BY_H, T, rho, self._t_min, self._t_max, True)
+        if found is None:
+            return None
+        T, rho, s, held, t_h, rho_h = found
+        if is_bad(s) or (self._t_crit_k > T and rho < self._rho_crit):
+            return None
+        self._ph_held = (p, h) if held else None
+        # CoolProp's phase above the critical pressure: by the temperature alone
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._keep_super((p, h, T, rho, t_h, rho_h))
+        return (T, s, rho, phase, math.nan)
+
+    def _super_anchor(self, p: float, h: float, t: float | None) -> SuperState | None:
+        """The remembered supercritical state nearest to ``(p, h)`` (or ``(p, T)``), or None.
+
+        With ``t`` given the enthalpy distance is estimated to first order, ``(T - T0) /
+        (dT/dh)_p``. Nearest by the relative enthalpy distance plus the relative pressure
+        distance, within :data:`SUPERCRITICAL_REACH` and :data:`SUPER_PRESSURE_REACH`.
+        """
+        kept = self._super
+        if not kept:
+            return None
+        best: SuperState | None = None
+        best_d = SUPERCRITICAL_REACH
+        p_reach = SUPER_PRESSURE_REACH * p
+        for k in range(len(kept) - 1, -1, -1):
+            near = kept[k]
+            dp = abs(near[0] - p)
+            if dp > p_reach:
+                continue
+            if t is None:
+                dh = abs(h - near[1])
+            elif near[4] > 0.0:
+                dh = abs((t - near[2]) / near[4])
+            else:
+                continue
+            d = dh / max(abs(near[1]), 1.0) + PRESSURE_WEIGHT * dp / p
+            if d <= best_d:
+                if d <= NEAREST_ENOUGH:
+                    return near  # the newest state this close: no better start to look for
+                best, best_d = near, d
+        return best
+
+    def _keep_super(self, state: SuperState) -> None:
+        """Remember a supercritical state as a start (the oldest of :data:`SUPER_ANCHORS` goes)."""
+        kept = self._super
+        kept.append(state)
+        if len(kept) > SUPER_ANCHORS:
+            del kept[0]
+
+    def _supercritical_h(self, p: float, T: float) -> float | None:
+        """Enthalpy [J/kg] at (p, T) above the critical pressure by Newton's method; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (the density at the given
+        temperature) from the nearest remembered supercritical state, its density moved to
+        first order in the temperature: a gas cooler's temperature table steps along its
+        isobar, each node next to the last.
+        """
+        near = self._super_anchor(p, math.nan, T)
+        if near is None:
+            return None
+        rho = near[3] + near[5] / near[4] * (T - near[2])
+        if not rho > 0.0:
+            rho = near[3]
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._flashes += 1
+        found = newton_rho_at_t(self._as, phase, p, T, rho)
+        if found is None:
+            return None
+        rho, h, t_h, rho_h = found
+        if self._t_crit_k > T and rho < self._rho_crit:
+            return None
+        self._keep_super((p, h, T, rho, t_h, rho_h))
+        return h
+
+    def _polish_pt(self, p: float, T: float, h: float) -> float:
+        """The enthalpy [J/kg] of a (p, T) flash above the critical pressure, made exact.
+
+        CoolProp's (p, T) flash of CO2 near the pseudo-critical temperature misses its pressure
+        by up to 5e-9; Halley's method from the flashed density
+        (:func:`~workbench.fluids.coolprop_newton.newton_rho_at_t`, one or two updates) brings
+        it to the state the Newton path finds, so that a state does not depend on whether it
+        was flashed or found from a neighbour. The state is remembered as a start. ``h`` (the
+        flash's) when that fails.
+        """
+        state = self._as
+        rho = float(state.rhomass())
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        found = newton_rho_at_t(state, phase, p, T, rho)
+        if found is None:
+            return h
+        rho, h_exact, t_h, rho_h = found
+        self._keep_super((p, h_exact, T, rho, t_h, rho_h))
+        return h_exact
+
+    def _supercritical_ps(self, p: float, s: float) -> float | None:
+        """Enthalpy [J/kg] at (p, s) above the critical pressure by Newton; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the entropy as second
+        input, from the last supercritical (p, s) state when its pressure is within
+        :data:`SUPER_PRESSURE_REACH` (a compressor's isentropic discharge from one iterate to
+        the next: CoolProp's (p, s) flash of CO2 there costs 0.1-0.3 ms).
+        """
+        near = self._near_ps_super
+        if near is None or abs(near[0] - p) > SUPER_PRESSURE_REACH * p:
+            return None
+        T, rho = near[1], near[2]
+        phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
+        self._ph_held = None
+        self._flashes += 1
+        found = newton_rho_t(
+            self._as_ph, phase, p, s, BY_S, T, rho, self._t_min, self._t_max, False
+        )
+        if found is None:
+            return None
+        T, rho, h = found[0], found[1], found[2]
+        if is_bad(h) or (self._t_crit_k > T and rho < self._rho_crit):
+            return None
+        self._near_ps_super = (p, T, rho)
+        return float(h)
