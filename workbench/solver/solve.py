@@ -176,6 +176,7 @@ def _solve_system(
     if getattr(jac, "shape", None) == (system.n_eqs, system.n_vars):
         # a copy: a sweep's Broyden updates change the system's own in place
         result.jacobian = jac.copy()
+    result.parameters = {name: dict(comp.given) for name, comp in system.components.items()}
     used = [backend.stats - before for backend, before in zip(fluids, stats_before)]
     result.property_calls = sum(u.calls for u in used)
     result.property_flashes = sum(u.flashes for u in used)

@@ -20,6 +20,7 @@ from workbench.solver.initial import initial_guess
 from workbench.solver.newton import _jacobian, _solve_linear, limit_step, safe_residuals
 from workbench.solver.results import SolveResult
 from workbench.solver.system import System
+from workbench.solver.tangent import changed_parameters, tangent_point
 
 __all__ = ["Start", "start"]
 
@@ -123,7 +124,38 @@ def start(
     x0, reuse_jac, f0 = best
     if x0 is not guess:
         x0, f0 = _chord_corrected(system, initial.jacobian, x0, f0)
+    tangent = _tangent_start(system, initial)
+    if tangent is not None and _largest(tangent[1]) < _largest(f0):
+        x0, f0 = tangent
+        reuse_jac = system.last_jacobian is not None
     return Start(x0.copy(), reuse_jac, f0, guess)
+
+
+def _largest(f: np.ndarray) -> float:
+    return float(np.max(np.abs(f), initial=0.0))
+
+
+def _tangent_start(
+    system: System, initial: SolveResult
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tangent (Euler) predictor from ``initial``, chord-corrected, with its residuals.
+
+    None when ``initial`` carries no Jacobian or parameters of this system's shape, no numeric
+    parameter changed, or the predictor cannot be evaluated (:mod:`workbench.solver.tangent`).
+    """
+    jac = initial.jacobian
+    if getattr(jac, "shape", None) != (system.n_eqs, system.n_vars) or not initial.parameters:
+        return None
+    changes = changed_parameters(system, initial.parameters)
+    if changes is None:
+        return None
+    x = tangent_point(system, initial.x, jac, changes)
+    if x is None or limit_step(system, initial.x, x - initial.x) < 1.0:
+        return None
+    f = safe_residuals(system, x)
+    if f is None:
+        return None
+    return _chord_corrected(system, jac, x, f)
 
 
 def _chord_corrected(

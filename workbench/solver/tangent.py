@@ -1,0 +1,150 @@
+"""The tangent (Euler) predictor of a warm start: the solution path's slope at the neighbour.
+
+A warm start from a :class:`~workbench.solver.results.SolveResult` knows the neighbour's
+solution ``x_prev``, the Jacobian ``J_prev`` its solve ended with, and (:attr:`SolveResult.parameters`)
+the component parameters it was solved with. When only numeric parameters changed, the
+solution moves along ``dx/dt = -J_prev^-1 dF/dt`` as the parameters go from the old values
+(``t = 0``) to the new ones (``t = 1``); the Euler step
+
+    x = x_prev - J_prev^-1 (F(x_prev; p_old + eps (p_new - p_old)) - F(x_prev; p_old)) / eps
+
+takes the derivative of the residuals over a small parameter step (:data:`TANGENT_STEP`), not
+over the whole step as the chord step ``x_prev - J_prev^-1 F(x_prev; p_new)`` does. The two
+differ where the residuals are strongly non-linear in the parameter: an air coil at its pinch
+(a superheated zone whose heat flow is limited by the air inlet temperature) answers a 1 K
+warmer air with a residual far smaller than its slope at the neighbour predicts, and the chord
+step then hardly moves. The residuals at blended parameters come from systems built from the
+current one's component parameters with the changed ones blended (:func:`blended_system`):
+a build costs well under a millisecond and shares the fluid backend.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from workbench.errors import FluidPropertyError, WorkbenchError
+from workbench.solver.extensions import attach
+from workbench.solver.newton import _solve_linear, safe_residuals
+from workbench.solver.system import System, build_system
+
+__all__ = ["TANGENT_STEP", "blended_system", "changed_parameters", "tangent_point"]
+
+TANGENT_STEP = 1e-3
+"""The fraction ``eps`` of the parameter step the residuals' derivative is differenced over."""
+
+Changes = dict[str, dict[str, tuple[float, float]]]
+"""Component name -> parameter -> (old value, new value)."""
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def changed_parameters(system: System, previous: dict[str, dict[str, Any]]) -> Changes | None:
+    """The numeric component parameters of ``system`` that differ from ``previous``.
+
+    Parameters
+    ----------
+    system : System
+        The system being solved (its components' ``given`` parameters are the new values).
+    previous : dict
+        Component name -> parameters of the neighbour's solve (:attr:`SolveResult.parameters`).
+
+    Returns
+    -------
+    dict or None
+        Component -> parameter -> ``(old, new)``; None when the components differ, a
+        parameter was added, removed or changed to or from a non-number (no path between the
+        two scenarios to follow), or nothing changed.
+    """
+    if set(previous) != set(system.components):
+        return None
+    changes: Changes = {}
+    for name, comp in system.components.items():
+        old, new = previous[name], comp.given
+        if old.keys() != new.keys():
+            return None
+        for key, value in new.items():
+            before = old[key]
+            if before is value or before == value:
+                continue
+            if not (_number(before) and _number(value)):
+                return None
+            changes.setdefault(name, {})[key] = (float(before), float(value))
+    return changes or None
+
+
+def blended_system(system: System, changes: Changes, t: float) -> System | None:
+    """A system like ``system`` with each changed parameter at ``old + t (new - old)``.
+
+    Every component is built from its current parameters (a prepared system's swept values
+    included), the changed ones blended; couplings, control loops and charges are attached as
+    for a solve. The system shares ``system``'s fluid backends. None when the blended
+    parameters do not make the same unknowns and equations.
+    """
+    flat = copy.copy(system.flat)
+    flat.components = {}
+    for name, spec in system.flat.components.items():
+        params = dict(system.components[name].given)
+        for key, (old, new) in changes.get(name, {}).items():
+            params[key] = old + t * (new - old)
+        flat.components[name] = dataclasses.replace(spec, params=params)
+    try:
+        blended = build_system(flat, system.fluid, system.fluids)
+        attach(blended)
+        blended.finalise()
+    except WorkbenchError:
+        return None
+    if blended.var_names != system.var_names or blended.eq_names != system.eq_names:
+        return None
+    return blended
+
+
+def tangent_point(
+    system: System,
+    x_prev: np.ndarray,
+    jac: np.ndarray | sp.csc_matrix,
+    changes: Changes,
+) -> np.ndarray | None:
+    """The Euler predictor from ``x_prev`` to the new parameters, or None.
+
+    Parameters
+    ----------
+    system : System
+        The system with the new parameters.
+    x_prev : ndarray
+        The neighbour's solution [SI].
+    jac : ndarray or scipy.sparse.csc_matrix
+        The scaled Jacobian the neighbour's solve ended with (near ``x_prev``).
+    changes : dict
+        The changed parameters (:func:`changed_parameters`).
+
+    Returns
+    -------
+    ndarray or None
+        ``x_prev - J_prev^-1 dF/dt`` [SI], ``dF/dt`` the scaled residuals' forward difference
+        over :data:`TANGENT_STEP` of the parameter step; None when a blended system cannot be
+        built or evaluated at ``x_prev``, or the step is not finite.
+    """
+    at_old = blended_system(system, changes, 0.0)
+    near_old = blended_system(system, changes, TANGENT_STEP)
+    if at_old is None or near_old is None:
+        return None
+    f0 = safe_residuals(at_old, x_prev)
+    f1 = safe_residuals(near_old, x_prev)
+    if f0 is None or f1 is None:
+        return None
+    try:
+        dx = _solve_linear(system, jac, (f1 - f0) / TANGENT_STEP)
+    except (ValueError, RuntimeError, np.linalg.LinAlgError, FluidPropertyError):
+        return None
+    if not np.all(np.isfinite(dx)):
+        return None
+    moved: np.ndarray = x_prev + dx
+    return moved
