@@ -30,7 +30,8 @@ import scipy.sparse as sp
 
 from workbench.errors import FluidPropertyError, WorkbenchError
 from workbench.solver.extensions import attach
-from workbench.solver.newton import _solve_linear, safe_residuals
+from workbench.components.base import Component
+from workbench.solver.newton import _solve_linear
 from workbench.solver.system import System, build_system
 
 __all__ = ["TANGENT_STEP", "blended_system", "changed_parameters", "tangent_point"]
@@ -136,15 +137,38 @@ def tangent_point(
     near_old = blended_system(system, changes, TANGENT_STEP)
     if at_old is None or near_old is None:
         return None
-    f0 = safe_residuals(at_old, x_prev)
-    f1 = safe_residuals(near_old, x_prev)
-    if f0 is None or f1 is None:
-        return None
     try:
+        f0 = _touched_residuals(at_old, x_prev, changes)
+        f1 = _touched_residuals(near_old, x_prev, changes)
         dx = _solve_linear(system, jac, (f1 - f0) / TANGENT_STEP)
-    except (ValueError, RuntimeError, np.linalg.LinAlgError, FluidPropertyError):
+    except (
+        FluidPropertyError,
+        ValueError,
+        ZeroDivisionError,
+        OverflowError,
+        RuntimeError,
+        np.linalg.LinAlgError,
+    ):
         return None
     if not np.all(np.isfinite(dx)):
         return None
     moved: np.ndarray = x_prev + dx
     return moved
+
+
+def _touched_residuals(system: System, x: np.ndarray, changes: Changes) -> np.ndarray:
+    """Scaled residuals at ``x`` of the blocks a parameter change can move, zeros elsewhere.
+
+    A component whose parameters did not change gives the same residuals in both blended
+    systems (same parameters, same ``x``), so its rows of the difference are zero and it is
+    not evaluated; changed components and every block beyond the components (couplings,
+    control loops, charges: they read components' models) are.
+    """
+    f = np.zeros(system.n_eqs)
+    for block, offset, n in zip(system.blocks, system.eq_offsets, system.eq_counts, strict=True):
+        if n == 0 or (isinstance(block, Component) and block.name not in changes):
+            continue
+        f[offset : offset + n] = block.residuals(x) / system.eq_scale[offset : offset + n]
+    if not np.all(np.isfinite(f)):
+        raise ValueError("a residual is not finite at the neighbour's solution")
+    return f

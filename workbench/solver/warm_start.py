@@ -100,6 +100,10 @@ def start(
         guess = initial_guess(system)
     except (SpecificationError, FluidPropertyError):  # no spec start: the warm one may do
         guess = None
+    f_guess = safe_residuals(system, guess) if guess is not None else None
+    tangent = _tangent_start(system, initial)
+    if tangent is not None and (f_guess is None or _largest(tangent[1]) < _largest(f_guess)):
+        return Start(tangent[0], system.last_jacobian is not None, tangent[1], guess)
     candidates: list[tuple[np.ndarray, bool]] = []
     previous_guess = initial.guess
     if guess is not None and previous_guess is not None and previous_guess.shape == guess.shape:
@@ -114,7 +118,7 @@ def start(
         candidates.append((guess, False))
     best: tuple[np.ndarray, bool, np.ndarray] | None = None
     for x, is_warm in candidates:
-        f = safe_residuals(system, x)
+        f = f_guess if x is guess else safe_residuals(system, x)
         if f is None:
             continue
         if best is None or np.max(np.abs(f), initial=0.0) < np.max(np.abs(best[2]), initial=0.0):
@@ -124,10 +128,6 @@ def start(
     x0, reuse_jac, f0 = best
     if x0 is not guess:
         x0, f0 = _chord_corrected(system, initial.jacobian, x0, f0)
-    tangent = _tangent_start(system, initial)
-    if tangent is not None and _largest(tangent[1]) < _largest(f0):
-        x0, f0 = tangent
-        reuse_jac = system.last_jacobian is not None
     return Start(x0.copy(), reuse_jac, f0, guess)
 
 
