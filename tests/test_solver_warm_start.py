@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -87,8 +88,10 @@ def test_the_chord_step_with_the_carried_jacobian_saves_an_iteration():
     assert previous.jacobian is not None
     assert previous.jacobian.shape == (len(previous.eq_names), len(previous.var_names))
     doc = _stepped(base, "condenser", "secondary_inlet_temp_k", 1.0)
-    with_chord = solve(doc, initial=previous)
-    without = copy.copy(previous)
+    chord_only = copy.copy(previous)
+    chord_only.parameters = {}  # no tangent predictor: the predicted start and the chord step
+    with_chord = solve(doc, initial=chord_only)
+    without = copy.copy(chord_only)
     without.jacobian = None  # the predicted start alone
     plain = solve(doc, initial=without)
     assert with_chord.converged
@@ -148,6 +151,94 @@ def test_every_example_warm_starts_no_slower_than_cold(name):
         assert warm.converged, (type(initial).__name__, warm.report())
         assert warm.iterations <= cold.iterations, (type(initial).__name__, warm.residual_history)
         assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+        if initial is previous and cold.iterations >= 4:
+            # issue 27: a 1 K step saves at least half of the iterations from a result
+            assert warm.iterations <= math.ceil(cold.iterations / 2), warm.residual_history
+
+
+# -- the tangent (Euler) predictor ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cascade_v2", "r744_r290_cascade_v2", "r744_r717_cascade_v2"])
+def test_the_tangent_predictor_beats_the_chord_step_at_a_pinch(name):
+    # the LT evaporator of the cascades sits at its pinch: the residual of the neighbour's
+    # solution is far smaller than its slope predicts and the chord step hardly moves; the
+    # tangent, differenced over 1e-3 of the step, starts within a tenth of the chord's residual
+    base = _example(name)
+    previous = solve(base)
+    assert previous.parameters and previous.jacobian is not None
+    doc = _one_kelvin_up(base)
+    cold = solve(doc)
+    tangent = solve(doc, initial=previous)
+    chord_only = copy.copy(previous)
+    chord_only.parameters = {}
+    chord = solve(doc, initial=chord_only)
+    assert tangent.converged and chord.converged
+    assert tangent.residual_history[0] < 0.1 * chord.residual_history[0]
+    assert tangent.iterations < chord.iterations
+    assert 2 * tangent.iterations <= cold.iterations
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(tangent.x - cold.x) / scale) < 1e-6
+
+
+def test_the_tangent_is_first_order_in_the_step():
+    # the Euler predictor is x_prev + dx/dt with dx/dt from a 1e-3 difference at the old
+    # parameters: half the step gives half the move (to the difference's O(eps) error), and the
+    # predictor lands far closer to the new solution than the neighbour's solution does
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters, tangent_point
+
+    base = _example("cascade_v2")
+    previous = solve(base)
+    moves = {}
+    for delta in (0.5, 1.0):
+        doc = copy.deepcopy(base)
+        stepped = _one_kelvin_up(doc)
+        assert stepped is not None
+        # the same key as _one_kelvin_up, scaled to delta
+        for circuit, old_circuit in zip(stepped["circuits"], base["circuits"]):
+            for comp, old in zip(circuit["components"], old_circuit["components"]):
+                for key in ("air_inlet_temp_c", "secondary_inlet_temp_k"):
+                    if isinstance(comp.get(key), int | float) and comp[key] != old[key]:
+                        comp[key] = old[key] + delta
+        system = prepare(stepped)
+        changes = changed_parameters(system, previous.parameters)
+        assert changes is not None and len(changes) == 1
+        x = tangent_point(system, previous.x, previous.jacobian, changes)
+        assert x is not None
+        moves[delta] = (x - previous.x) / system.var_scale
+        if delta == 1.0:
+            exact = solve(stepped).x
+            scale = system.var_scale
+            assert np.max(np.abs(x - exact) / scale) < 0.2 * np.max(
+                np.abs(previous.x - exact) / scale
+            )
+    assert np.max(np.abs(moves[0.5] - 0.5 * moves[1.0])) < 1e-2 * np.max(np.abs(moves[1.0]))
+
+
+def test_no_tangent_without_a_numeric_path_between_the_parameters():
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters
+
+    base = _example("heat_pump_v1")
+    previous = solve(base)
+    system = prepare(base)
+    assert changed_parameters(system, previous.parameters) is None  # nothing changed
+    params = copy.deepcopy(previous.parameters)
+    name = next(iter(params))
+    params[name]["a_new_parameter"] = 1.0  # a parameter that was not given before
+    assert changed_parameters(system, params) is None
+    params = copy.deepcopy(previous.parameters)
+    params.pop(name)  # another set of components
+    assert changed_parameters(system, params) is None
+    params = copy.deepcopy(previous.parameters)
+    key = next(k for k, v in params[name].items() if isinstance(v, int | float))
+    params[name][key] = "text"
+    assert changed_parameters(system, params) is None
+    params[name][key] = system.components[name].given[key] - 1.0
+    assert changed_parameters(system, params) == {
+        name: {key: (system.components[name].given[key] - 1.0, system.components[name].given[key])}
+    }
 
 
 def test_a_bare_vector_clearly_closer_than_the_guess_starts_with_its_own_jacobian():
