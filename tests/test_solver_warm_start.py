@@ -279,3 +279,47 @@ def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
     monkeypatch.setattr(solve_module, "WARM_STALL_ITERATIONS", 10**6)
     crawling = solve(doc, initial=previous.x)
     assert crawling.iterations > 4 * warm.iterations
+
+
+def test_a_changed_control_loop_or_charge_has_no_tangent():
+    # the tangent follows component parameters; a control loop's target moved between the two
+    # solves is a change it cannot see, so the start falls back to the chord-corrected one
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters
+
+    base = _example("superheat_control_v2")
+    previous = solve(base)
+    assert previous.parameters["controls.superheat"]["target"] == 5.0
+    doc = copy.deepcopy(base)
+    doc["controls"][0]["target"] = 6.0
+    assert changed_parameters(prepare(doc), previous.parameters) is None
+    cold = solve(doc)
+    warm = solve(doc, initial=previous)
+    assert warm.converged
+    assert warm.iterations <= cold.iterations
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+
+
+def test_a_prepared_system_follows_the_tangent_of_a_value_set_in_place():
+    # a sweep sets a value on its prepared system (the model is reconfigured in place); the
+    # result of the last solve carries the parameters it was solved with, so the next solve
+    # on the same system starts from the tangent
+    from workbench.scenario import as_flat
+    from workbench.solver import prepare
+    from workbench.sweep.paths import resolve_path
+    from workbench.sweep.prepared import apply_values
+
+    base = _example("cascade_v2")
+    system = prepare(base)
+    previous = solve(base, system=system)
+    spec = resolve_path(as_flat(base), "lt_evaporator.air_inlet_temp_c")
+    value = previous.parameters["lt_evaporator"]["air_inlet_temp_c"] + 1.0
+    apply_values(system, [spec], (value,))
+    warm = solve(base, system=system, initial=previous)
+    cold = solve(_one_kelvin_up(base))
+    assert warm.converged and cold.converged
+    assert 2 * warm.iterations <= cold.iterations
+    assert warm.parameters["lt_evaporator"]["air_inlet_temp_c"] == value
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6

@@ -29,12 +29,20 @@ import numpy as np
 import scipy.sparse as sp
 
 from workbench.errors import FluidPropertyError, WorkbenchError
+from workbench.solver.charge_block import CircuitCharge
+from workbench.solver.controls import ControlLoop
 from workbench.solver.extensions import attach
 from workbench.components.base import Component
 from workbench.solver.newton import _solve_linear
 from workbench.solver.system import System, build_system
 
-__all__ = ["TANGENT_STEP", "blended_system", "changed_parameters", "tangent_point"]
+__all__ = [
+    "TANGENT_STEP",
+    "blended_system",
+    "changed_parameters",
+    "system_parameters",
+    "tangent_point",
+]
 
 TANGENT_STEP = 1e-3
 """The fraction ``eps`` of the parameter step the residuals' derivative is differenced over."""
@@ -47,6 +55,32 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def system_parameters(system: System) -> dict[str, dict[str, Any]]:
+    """The parameters a solve of ``system`` uses, by block name.
+
+    Each component's given parameters (a prepared system's swept values included), each
+    control loop's configuration (``controls.<id>``) and each fixed charge
+    (``circuit[<id>]``: ``charge_kg``). A result carries them
+    (:attr:`~workbench.solver.results.SolveResult.parameters`) for the next warm start.
+    """
+    out: dict[str, dict[str, Any]] = {
+        name: dict(comp.given) for name, comp in system.components.items()
+    }
+    for block in system.blocks:
+        if isinstance(block, ControlLoop):
+            out[block.name] = block.config.model_dump()
+        elif isinstance(block, CircuitCharge):
+            out[block.name] = {"charge_kg": block.charge_kg}
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return a is b or bool(a == b)
+    except (ValueError, TypeError):  # arrays and the like: compared as different
+        return False
+
+
 def changed_parameters(system: System, previous: dict[str, dict[str, Any]]) -> Changes | None:
     """The numeric component parameters of ``system`` that differ from ``previous``.
 
@@ -55,27 +89,29 @@ def changed_parameters(system: System, previous: dict[str, dict[str, Any]]) -> C
     system : System
         The system being solved (its components' ``given`` parameters are the new values).
     previous : dict
-        Component name -> parameters of the neighbour's solve (:attr:`SolveResult.parameters`).
+        The neighbour's :func:`system_parameters` (:attr:`SolveResult.parameters`).
 
     Returns
     -------
     dict or None
-        Component -> parameter -> ``(old, new)``; None when the components differ, a
-        parameter was added, removed or changed to or from a non-number (no path between the
-        two scenarios to follow), or nothing changed.
+        Component -> parameter -> ``(old, new)``; None when nothing changed, the blocks
+        differ, a control loop or a fixed charge changed (the tangent follows component
+        parameters only), or a parameter was added, removed or changed to or from a
+        non-number (no path between the two scenarios to follow).
     """
-    if set(previous) != set(system.components):
+    current = system_parameters(system)
+    if set(previous) != set(current):
         return None
     changes: Changes = {}
-    for name, comp in system.components.items():
-        old, new = previous[name], comp.given
+    for name, new in current.items():
+        old = previous[name]
         if old.keys() != new.keys():
             return None
         for key, value in new.items():
             before = old[key]
-            if before is value or before == value:
+            if _same(before, value):
                 continue
-            if not (_number(before) and _number(value)):
+            if name not in system.components or not (_number(before) and _number(value)):
                 return None
             changes.setdefault(name, {})[key] = (float(before), float(value))
     return changes or None
