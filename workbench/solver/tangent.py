@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from workbench.components.base import Component
 from workbench.errors import FluidPropertyError, WorkbenchError
 from workbench.solver.charge_block import CircuitCharge
 from workbench.solver.controls import ControlLoop
 from workbench.solver.extensions import attach
-from workbench.components.base import Component
 from workbench.solver.newton import _solve_linear
 from workbench.solver.system import System, build_system
 

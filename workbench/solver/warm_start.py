@@ -3,6 +3,7 @@
 ``solve(scenario, initial=...)`` takes a previous :class:`SolveResult` (a notebook slider, a
 sweep's neighbour) or a bare state vector (a sweep's predictor). A warm start must never
 begin farther from the solution than a cold one; :func:`start` chooses among the candidates
+(the tangent predictor of :mod:`workbench.solver.tangent` first)
 and returns the point Newton starts from, with what it already knows there (its residuals,
 and a Jacobian when one was evaluated to choose). docs/solver.md ("Warm starts") gives the
 measured iterations.
@@ -58,7 +59,12 @@ def start(
     """The starting point of a solve of ``system``.
 
     Without ``initial``: the spec-derived guess (:func:`initial_guess`). With a
-    :class:`SolveResult`, the candidates are
+    :class:`SolveResult` whose parameters differ from the system's by numeric component
+    parameters only, the **tangent** (Euler) predictor
+    ``x_prev - J_prev^-1 dF/dt`` (:mod:`workbench.solver.tangent`), chord-corrected, starts
+    when its largest scaled residual is below the guess's (after a 1 K step of the cascades'
+    low-stage air it starts at 0.1 where the chord-corrected candidates below start at 27-60).
+    Otherwise the candidates are
 
     - the **predicted** start ``x_prev + (guess_new - guess_prev)``: the neighbour's solution
       moved by as much as the spec-derived guess moves with the changed parameters (the guess
@@ -135,9 +141,7 @@ def _largest(f: np.ndarray) -> float:
     return float(np.max(np.abs(f), initial=0.0))
 
 
-def _tangent_start(
-    system: System, initial: SolveResult
-) -> tuple[np.ndarray, np.ndarray] | None:
+def _tangent_start(system: System, initial: SolveResult) -> tuple[np.ndarray, np.ndarray] | None:
     """The tangent (Euler) predictor from ``initial``, chord-corrected, with its residuals.
 
     None when ``initial`` carries no Jacobian or parameters of this system's shape, no numeric
