@@ -136,7 +136,7 @@ def blended_system(system: System, changes: Changes, t: float) -> System | None:
         blended = build_system(flat, system.fluid, system.fluids)
         attach(blended)
         blended.finalise()
-    except WorkbenchError:
+    except (WorkbenchError, ValueError, ZeroDivisionError, OverflowError):
         return None
     if blended.var_names != system.var_names or blended.eq_names != system.eq_names:
         return None
