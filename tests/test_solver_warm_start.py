@@ -1,9 +1,11 @@
 """Warm starts: never slower than a cold start, and far fewer iterations for small steps.
 
-``solve(scenario, initial=previous)`` starts from the best of the neighbour's solution moved by
-how the spec-derived guess moves (the predictor), the neighbour's solution and the guess
-(:func:`workbench.solver.solve._start`), corrected by one chord step with the Jacobian the
-previous solve ended with; iterations are counted for the examples the issue names.
+``solve(scenario, initial=previous)`` starts from the tangent (Euler) predictor when the
+parameters changed by numbers (:mod:`workbench.solver.tangent`) and it beats the guess; else
+from the best of the neighbour's solution moved by how the spec-derived guess moves, the
+neighbour's solution and the guess (:func:`workbench.solver.warm_start.start`); either is
+corrected by one chord step with the Jacobian the previous solve ended with. Iterations are
+counted for every example.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -87,8 +90,10 @@ def test_the_chord_step_with_the_carried_jacobian_saves_an_iteration():
     assert previous.jacobian is not None
     assert previous.jacobian.shape == (len(previous.eq_names), len(previous.var_names))
     doc = _stepped(base, "condenser", "secondary_inlet_temp_k", 1.0)
-    with_chord = solve(doc, initial=previous)
-    without = copy.copy(previous)
+    chord_only = copy.copy(previous)
+    chord_only.parameters = {}  # no tangent predictor: the predicted start and the chord step
+    with_chord = solve(doc, initial=chord_only)
+    without = copy.copy(chord_only)
     without.jacobian = None  # the predicted start alone
     plain = solve(doc, initial=without)
     assert with_chord.converged
@@ -121,14 +126,17 @@ EXAMPLES = sorted(
 )
 
 
-def _one_kelvin_up(doc: dict) -> dict | None:
-    """The document with its first air or water inlet temperature 1 K higher (the benchmark's)."""
+def _one_kelvin_up(doc: dict, delta: float = 1.0) -> dict | None:
+    """The document with its first air or water inlet temperature 1 K higher (the benchmark's).
+
+    ``delta`` [K] steps it by another amount.
+    """
     out = copy.deepcopy(doc)
     for circuit in out["circuits"]:
         for comp in circuit["components"]:
             for key in ("air_inlet_temp_c", "secondary_inlet_temp_k"):
                 if isinstance(comp.get(key), int | float):
-                    comp[key] += 1.0
+                    comp[key] += delta
                     return out
     return None
 
@@ -148,6 +156,100 @@ def test_every_example_warm_starts_no_slower_than_cold(name):
         assert warm.converged, (type(initial).__name__, warm.report())
         assert warm.iterations <= cold.iterations, (type(initial).__name__, warm.residual_history)
         assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+        if initial is previous and cold.iterations >= 4:
+            # issue 27: a 1 K step saves at least half of the iterations from a result
+            assert warm.iterations <= math.ceil(cold.iterations / 2), warm.residual_history
+    # and 1 K down, from the result
+    down = _one_kelvin_up(base, -1.0)
+    cold = solve(down)
+    warm = solve(down, initial=previous)
+    assert warm.converged
+    assert warm.iterations <= cold.iterations
+    if cold.iterations >= 4:
+        assert warm.iterations <= math.ceil(cold.iterations / 2), warm.residual_history
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+
+
+# -- the tangent (Euler) predictor ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cascade_v2", "r744_r290_cascade_v2", "r744_r717_cascade_v2"])
+def test_the_tangent_predictor_beats_the_chord_step_at_a_pinch(name):
+    # the LT evaporator of the cascades sits at its pinch: the residual of the neighbour's
+    # solution is far smaller than its slope predicts and the chord step hardly moves; the
+    # tangent, differenced over 1e-3 of the step, starts within a tenth of the chord's residual
+    base = _example(name)
+    previous = solve(base)
+    assert previous.parameters
+    assert previous.jacobian is not None
+    doc = _one_kelvin_up(base)
+    cold = solve(doc)
+    tangent = solve(doc, initial=previous)
+    chord_only = copy.copy(previous)
+    chord_only.parameters = {}
+    chord = solve(doc, initial=chord_only)
+    assert tangent.converged
+    assert chord.converged
+    assert tangent.residual_history[0] < 0.1 * chord.residual_history[0]
+    assert tangent.iterations < chord.iterations
+    assert 2 * tangent.iterations <= cold.iterations
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(tangent.x - cold.x) / scale) < 1e-6
+
+
+def test_the_tangent_is_first_order_in_the_step():
+    # the Euler predictor is x_prev + dx/dt with dx/dt from a 1e-3 difference at the old
+    # parameters: half the step gives half the move (to the difference's O(eps) error), and the
+    # predictor lands far closer to the new solution than the neighbour's solution does
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters, tangent_point
+
+    base = _example("cascade_v2")
+    previous = solve(base)
+    moves = {}
+    for delta in (0.5, 1.0):
+        stepped = _one_kelvin_up(base, delta)
+        assert stepped is not None
+        system = prepare(stepped)
+        changes = changed_parameters(system, previous.parameters)
+        assert changes is not None
+        assert len(changes) == 1
+        x = tangent_point(system, previous.x, previous.jacobian, changes)
+        assert x is not None
+        moves[delta] = (x - previous.x) / system.var_scale
+        if delta == 1.0:
+            exact = solve(stepped).x
+            scale = system.var_scale
+            assert np.max(np.abs(x - exact) / scale) < 0.2 * np.max(
+                np.abs(previous.x - exact) / scale
+            )
+    assert np.max(np.abs(moves[0.5] - 0.5 * moves[1.0])) < 1e-2 * np.max(np.abs(moves[1.0]))
+
+
+def test_no_tangent_without_a_numeric_path_between_the_parameters():
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters
+
+    base = _example("heat_pump_v1")
+    previous = solve(base)
+    system = prepare(base)
+    assert changed_parameters(system, previous.parameters) is None  # nothing changed
+    params = copy.deepcopy(previous.parameters)
+    name = next(iter(params))
+    params[name]["a_new_parameter"] = 1.0  # a parameter that was not given before
+    assert changed_parameters(system, params) is None
+    params = copy.deepcopy(previous.parameters)
+    params.pop(name)  # another set of components
+    assert changed_parameters(system, params) is None
+    params = copy.deepcopy(previous.parameters)
+    key = next(k for k, v in params[name].items() if isinstance(v, int | float))
+    params[name][key] = "text"
+    assert changed_parameters(system, params) is None
+    params[name][key] = system.components[name].given[key] - 1.0
+    assert changed_parameters(system, params) == {
+        name: {key: (system.components[name].given[key] - 1.0, system.components[name].given[key])}
+    }
 
 
 def test_a_bare_vector_clearly_closer_than_the_guess_starts_with_its_own_jacobian():
@@ -188,3 +290,48 @@ def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
     monkeypatch.setattr(solve_module, "WARM_STALL_ITERATIONS", 10**6)
     crawling = solve(doc, initial=previous.x)
     assert crawling.iterations > 4 * warm.iterations
+
+
+def test_a_changed_control_loop_or_charge_has_no_tangent():
+    # the tangent follows component parameters; a control loop's target moved between the two
+    # solves is a change it cannot see, so the start falls back to the chord-corrected one
+    from workbench.solver import prepare
+    from workbench.solver.tangent import changed_parameters
+
+    base = _example("superheat_control_v2")
+    previous = solve(base)
+    assert previous.parameters["controls.superheat"]["target"] == 5.0
+    doc = copy.deepcopy(base)
+    doc["controls"][0]["target"] = 6.0
+    assert changed_parameters(prepare(doc), previous.parameters) is None
+    cold = solve(doc)
+    warm = solve(doc, initial=previous)
+    assert warm.converged
+    assert warm.iterations <= cold.iterations
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+
+
+def test_a_prepared_system_follows_the_tangent_of_a_value_set_in_place():
+    # a sweep sets a value on its prepared system (the model is reconfigured in place); the
+    # result of the last solve carries the parameters it was solved with, so the next solve
+    # on the same system starts from the tangent
+    from workbench.scenario import as_flat
+    from workbench.solver import prepare
+    from workbench.sweep.paths import resolve_path
+    from workbench.sweep.prepared import apply_values
+
+    base = _example("cascade_v2")
+    system = prepare(base)
+    previous = solve(base, system=system)
+    spec = resolve_path(as_flat(base), "lt_evaporator.air_inlet_temp_c")
+    value = previous.parameters["lt_evaporator"]["air_inlet_temp_c"] + 1.0
+    apply_values(system, [spec], (value,))
+    warm = solve(base, system=system, initial=previous)
+    cold = solve(_one_kelvin_up(base))
+    assert warm.converged
+    assert cold.converged
+    assert 2 * warm.iterations <= cold.iterations
+    assert warm.parameters["lt_evaporator"]["air_inlet_temp_c"] == value
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6

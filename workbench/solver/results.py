@@ -131,6 +131,9 @@ class SolveResult:
     jacobian : ndarray, sparse matrix or None
         The scaled Jacobian of the solve's last Newton step (near :attr:`x`), or None: a warm
         start from this result corrects its predicted start by one chord step with it.
+    parameters : dict
+        Component name -> the parameters it was solved with: a warm start from this result
+        follows the solution's tangent from them to the new ones (:mod:`workbench.solver.tangent`).
     var_names, eq_names : list of str
         Names of the unknowns and equations.
     edge_states : list of EdgeState
@@ -174,6 +177,7 @@ class SolveResult:
     x: np.ndarray = field(default_factory=lambda: np.zeros(0))
     guess: np.ndarray = field(default_factory=lambda: np.zeros(0))
     jacobian: Any = None
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
     var_names: list[str] = field(default_factory=list)
     eq_names: list[str] = field(default_factory=list)
     scenario_name: str | None = None

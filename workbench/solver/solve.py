@@ -42,6 +42,7 @@ from workbench.solver.picard import match_equations, picard
 from workbench.solver.results import SolveResult
 from workbench.solver.system import System, build_system
 from workbench.solver.tables import collect_results
+from workbench.solver.tangent import system_parameters
 from workbench.solver.warm_start import start
 
 __all__ = ["assemble", "prepare", "solve"]
@@ -176,6 +177,7 @@ def _solve_system(
     if getattr(jac, "shape", None) == (system.n_eqs, system.n_vars):
         # a copy: a sweep's Broyden updates change the system's own in place
         result.jacobian = jac.copy()
+    result.parameters = system_parameters(system)
     used = [backend.stats - before for backend, before in zip(fluids, stats_before)]
     result.property_calls = sum(u.calls for u in used)
     result.property_flashes = sum(u.flashes for u in used)
