@@ -260,8 +260,11 @@ class Component:
         returns the perturbation of unknown ``i``. Where the forward step leaves the fluid's
         valid range (a pressure a hair below the critical point), the backward step is used.
         """
-        entries: list[tuple[int, int, float]] = []
-        for col in self._local:
+        cols = self._local
+        if not cols:
+            return []
+        derivs = np.empty((len(cols), len(f0)))
+        for k, col in enumerate(cols):
             xi = x[col]
             dx = step(col, xi)
             try:
@@ -273,10 +276,17 @@ class Component:
                 f1 = self.residuals(x)
             finally:
                 x[col] = xi
-            d = (f1 - f0) / dx
-            for row in np.nonzero(d)[0]:
-                entries.append((int(row), col, float(d[row])))
-        return entries
+            derivs[k] = (f1 - f0) / dx
+        # the nonzero entries column by column, rows ascending (one pass over the block)
+        ks, rows = np.nonzero(derivs)
+        return list(
+            zip(
+                rows.tolist(),
+                [cols[k] for k in ks.tolist()],
+                derivs[ks, rows].tolist(),
+                strict=True,
+            )
+        )
 
     def measure(self, x: np.ndarray, output: str) -> float:
         """Value of one scenario-contract output at ``x`` [SI], smooth enough for a control loop."""
