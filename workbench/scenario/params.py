@@ -163,7 +163,8 @@ def check_component(
             )
         )
         return None
-    params, clashes = normalise_params(comp.parameters)
+    given_params = comp.parameters  # built from the model on each access: once here
+    params, clashes = normalise_params(given_params)
     for legacy, new in clashes:
         issues.append(
             ScenarioIssue(
@@ -173,7 +174,7 @@ def check_component(
         )
     given = set(params)
     original: dict[str, str] = {}
-    for name in comp.parameters:
+    for name in given_params:
         original.setdefault(normal_param_name(name), name)
     for name, value in params.items():
         src_name = original.get(name, name)
