@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, PortState, PortVars
+from workbench.components.base import Component, Equation, PortState, PortVars, StepFunction
 from workbench.components.catalog import port_role
 
 __all__ = ["Junction"]
@@ -64,6 +64,34 @@ class Junction(Component):
             return []
         m_in = sum(s.m for s in self.states(x, self.inlets))
         return [m_in - sum(s.m for s in self.states(x, self.outlets))]
+
+    def port_columns(self) -> set[int]:
+        """Solver indices of every port unknown (mass flow, pressure, enthalpy)."""
+        return {i for pv in self.ports.values() for i in (pv.m, pv.p, pv.h)}
+
+    def mass_entries(self) -> list[tuple[int, int, float]]:
+        """Jacobian entries of the mass balance (row 0 when kept): +1 per inlet, -1 per outlet."""
+        if not self.balances_mass:
+            return []
+        return [(0, self.ports[p].m, 1.0) for p in self.inlets] + [
+            (0, self.ports[p].m, -1.0) for p in self.outlets
+        ]
+
+    def linear_jacobian(
+        self,
+        x: np.ndarray,
+        f0: np.ndarray,
+        step: StepFunction,
+        entries: list[tuple[int, int, float]],
+    ) -> list[tuple[int, int, float]]:
+        """The analytic ``entries`` without exact zeros, or differences if an unknown is not a port's.
+
+        Junction residuals read nothing but their ports; should a control loop drive one of
+        their unknowns, the default finite differences (which see every local unknown) apply.
+        """
+        if not set(self._local) <= self.port_columns():
+            return super().jacobian(x, f0, step)
+        return [(r, c, v) for r, c, v in entries if v != 0.0]
 
     def balance_outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Mass [kg/s] and energy [W] in minus out: zero (to the solver's tolerance) when solved."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Equation, register_component
+from workbench.components.base import Equation, StepFunction, register_component
 from workbench.components.junction import Junction
 
 __all__ = ["Mixer"]
@@ -47,6 +47,28 @@ class Mixer(Junction):
         res.append(out.h - sum(s.m * s.h for s in ins) / m_in)
         res.extend(s.p - out.p for s in ins)
         return np.array(res)
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Analytic entries, with ``M = sum(m_in)`` and ``h_mix = sum(m_in * h_in) / M``.
+
+        d energy / d h_out = 1, d energy / d h_in,k = -m_k / M,
+        d energy / d m_in,k = -(h_in,k - h_mix) / M; the mass and pressure rows are +-1.
+        """
+        ins = self.states(x, self.inlets)
+        m_tot = sum(s.m for s in ins)
+        h_mix = sum(s.m * s.h for s in ins) / m_tot
+        entries = self.mass_entries()
+        row = 1 if self.balances_mass else 0
+        out = self.ports["outlet"]
+        entries.append((row, out.h, 1.0))
+        for port, s in zip(self.inlets, ins, strict=True):
+            pv = self.ports[port]
+            entries += [(row, pv.m, -(s.h - h_mix) / m_tot), (row, pv.h, -s.m / m_tot)]
+        for k, port in enumerate(self.inlets, start=row + 1):
+            entries += [(k, self.ports[port].p, 1.0), (k, out.p, -1.0)]
+        return self.linear_jacobian(x, f0, step, entries)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Outlet flow and state, the number of inlets, each inlet's flow, the balances.

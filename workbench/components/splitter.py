@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Equation, register_component
+from workbench.components.base import Equation, StepFunction, register_component
 from workbench.components.junction import Junction
 
 __all__ = ["Splitter"]
@@ -60,6 +60,23 @@ class Splitter(Junction):
             res += [s.p - inlet.p, s.h - inlet.h]
         res += [s.m - f * inlet.m for s, f in zip(outs, self.shares, strict=False)]
         return np.array(res)
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Analytic entries: every row is linear (+-1), a share row ``m_out,k - f_k * m_in``."""
+        pin = self.ports["inlet"]
+        entries = self.mass_entries()
+        row = 1 if self.balances_mass else 0
+        for port in self.outlets:
+            pv = self.ports[port]
+            entries += [(row, pv.p, 1.0), (row, pin.p, -1.0)]
+            entries += [(row + 1, pv.h, 1.0), (row + 1, pin.h, -1.0)]
+            row += 2
+        for port, f in zip(self.outlets, self.shares, strict=False):
+            entries += [(row, self.ports[port].m, 1.0), (row, pin.m, -f)]
+            row += 1
+        return self.linear_jacobian(x, f0, step, entries)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Inlet flow and state, the number of outlets, each outlet's flow and share, the balances.
