@@ -197,22 +197,29 @@ def coil_heat_flow(
         if math.isinf(total):
             hi, q_next = q, 0.5 * (lo + q)
         else:
-            phi = math.log(total / ua)
+            phi = total / ua - 1.0
             if phi > 0.0:
                 hi = q
             elif phi < 0.0:
                 lo = q
             else:
                 break
-            # Newton in s = -ln(1 - q / Q_max): near the pinch UA_zones grows like -ln(Q_max - q),
-            # nearly linear in s, and far from it s is nearly q / Q_max
-            slope = prof.slope(hs, dts) / total * (q_hi - q)  # d(phi)/ds
+            # Newton on UA_zones / UA - 1 in s = -ln(1 - q / Q_max): near the pinch UA_zones
+            # grows like -ln(Q_max - q), nearly linear in s (exactly for one two-phase zone
+            # against the secondary), and far from it s is nearly q / Q_max
+            slope = prof.slope(hs, dts) / ua * (q_hi - q)  # d(phi)/ds
             q_next = -1.0
             if slope > 0.0:
                 s_next = -math.log1p(-q / q_hi) - phi / slope
                 if s_next > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
                     q_next = -q_hi * math.expm1(-s_next)
-            if not lo < q_next < hi:
+            if q_next >= hi == q_hi and phi < 0.0:
+                # Newton puts the root at the pinch to rounding: with UA_zones growing only
+                # like s, halving towards it would gain ln 2 of s per evaluation
+                if q_hi - q <= tol:
+                    break
+                q_next = q_hi - 0.5 * tol
+            elif not lo < q_next < hi:
                 q_next = 0.5 * (lo + hi)
             elif abs(q_next - q) <= tol:
                 qs[-1] += q_next - q  # the last step is below tol: the outlet zone takes it

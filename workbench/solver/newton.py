@@ -60,17 +60,20 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
             alpha = min(alpha, (lo - x[i]) / dx[i])
         elif target > hi:
             alpha = min(alpha, (hi - x[i]) / dx[i])
+    bounds = system.enthalpy_bounds
     for state in system.unknowns.states:
         i, p_index = state.h, state.p
         if dx[i] == 0.0:
             continue
         p_new = x[p_index] + alpha * dx[p_index]
         fluid = system.fluid_of(system.var_circuit(i))
+        target = x[i] + alpha * dx[i]
+        if bounds.clear_of(fluid, p_new, target):
+            continue
         try:
-            lo, hi = fluid.h_min(p_new), fluid.h_max(p_new)
+            lo, hi = bounds.exact(fluid, p_new)
         except FluidPropertyError:  # no bound known there: the trial's own evaluation decides
             continue
-        target = x[i] + alpha * dx[i]
         if target < lo:
             alpha = min(alpha, max((lo + 0.01 * (x[i] - lo) - x[i]) / dx[i], 0.0))
         elif target > hi:
@@ -165,6 +168,18 @@ def safe_residuals(system: System, x: np.ndarray) -> np.ndarray | None:
     return f if np.all(np.isfinite(f)) else None
 
 
+def _stalled(history: list[float], iterations: int) -> bool:
+    """Whether the last ``iterations`` steps together left more than ``SLOW_RATE**iterations``.
+
+    Only steps that start below :data:`STALL_BELOW` count: there Newton near its solution cuts
+    the largest residual at least quadratically, so a run whose last steps together fall short
+    of halving it per step is crawling (a kink of a model between start and solution).
+    """
+    if len(history) <= iterations or history[-iterations - 1] >= STALL_BELOW:
+        return False
+    return history[-1] > SLOW_RATE**iterations * history[-iterations - 1]
+
+
 def newton(
     system: System,
     x0: np.ndarray,
@@ -208,10 +223,11 @@ def newton(
         The scaled Jacobian at ``x0`` (:func:`_jacobian`) when the caller evaluated it: the
         first iteration uses it instead of evaluating it again.
     stall_iterations : int, optional
-        Stop (``MAX_ITERATIONS`` with the message :data:`STALLED`) after this many iterations
-        in a row that each leave more than :data:`SLOW_RATE` of a largest scaled residual
-        below :data:`STALL_BELOW`: a start near the solution should converge fast, and one that crawls (a kink of a model
-        between the start and the solution) is better abandoned for the cold start.
+        Stop (``MAX_ITERATIONS`` with the message :data:`STALLED`) when the last this many
+        iterations, starting from a largest scaled residual below :data:`STALL_BELOW`, together
+        left more than ``SLOW_RATE**stall_iterations`` of it (:func:`_stalled`): a start near
+        the solution should converge fast, and one that crawls (a kink of a model between the
+        start and the solution) is better abandoned for the cold start.
     """
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
@@ -225,15 +241,11 @@ def newton(
     stale = system.last_jacobian if reuse_jacobian else None
     if stale is not None and getattr(stale, "shape", None) != (system.n_eqs, system.n_vars):
         stale = None
-    slow = 0
     for _ in range(max_iterations):
         if state.should_stop(x, f, tolerance, deadline, "newton iteration"):
             return state
-        if stall_iterations is not None and len(state.history) > 1:
-            before, now = state.history[-2], state.history[-1]
-            slow = slow + 1 if before < STALL_BELOW and now > SLOW_RATE * before else 0
-            if slow >= stall_iterations:
-                return state.stop(x, StopReason.MAX_ITERATIONS, STALLED)
+        if stall_iterations is not None and _stalled(state.history, stall_iterations):
+            return state.stop(x, StopReason.MAX_ITERATIONS, STALLED)
         state.iterations += 1
         if isinstance(stale, np.ndarray):
             accepted, keep = _reused_step(system, stale, x, f)

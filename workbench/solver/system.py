@@ -23,6 +23,7 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 from workbench.scenario import FlatScenario
 from workbench.solver.context import with_context
+from workbench.solver.step_bounds import EnthalpyBounds
 from workbench.solver.topology import Topology, build_topology
 from workbench.solver.variables import VAR_SCALES, Unknowns, VarKind
 
@@ -103,6 +104,8 @@ class System:
     at; None once a Broyden update has changed it (it is then an approximation)."""
     fluids: dict[int, FluidBackend] = field(default_factory=dict)
     """Backends of circuits whose fluid is not :attr:`fluid` (``circuits[i].fluid``)."""
+    enthalpy_bounds: EnthalpyBounds = field(default_factory=EnthalpyBounds)
+    """The enthalpy bounds Newton's step limit met so far (evaluated only near them)."""
 
     def fluid_of(self, circuit: int) -> FluidBackend:
         """The property backend of a circuit's working fluid."""
