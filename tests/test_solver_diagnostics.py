@@ -112,16 +112,16 @@ def test_hint_never_suggests_the_strategy_already_running():
 
 def test_a_solve_stopped_while_still_converging_says_so_and_how_to_finish():
     doc = json.loads((EXAMPLES / "two_evaporators_v2.json").read_text())
-    doc["solver"] = {"strategy": "picard", "max_iterations": 100}
+    doc["solver"] = {"strategy": "picard", "max_iterations": 120}
     stopped = solve(doc)
     assert stopped.stop_reason is StopReason.MAX_ITERATIONS
     history = stopped.residual_history
-    assert history[-21] / history[-1] >= 10.0  # Picard converges linearly on this case
+    assert history[-21] / history[-1] >= 10.0  # Picard converges linearly here
     assert "still converging" in stopped.hint
-    assert "max_iterations (e.g. 200)" in stopped.hint
+    assert "max_iterations (e.g. 240)" in stopped.hint
     assert "'newton'" in stopped.hint
     # the hint is right: with the budget it names, the same Picard solve converges
-    doc["solver"]["max_iterations"] = 200
+    doc["solver"]["max_iterations"] = 240
     finished = solve(doc)
     assert finished.converged, finished.report()
 

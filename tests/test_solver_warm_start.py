@@ -253,16 +253,16 @@ def test_no_tangent_without_a_numeric_path_between_the_parameters():
 
 
 def test_a_bare_vector_clearly_closer_than_the_guess_starts_with_its_own_jacobian():
-    # two_evaporators_v2, evaporator air 1 K warmer: the previous solution has the larger
+    # two_evaporators_v2, evaporator air 0.5 K warmer: the previous solution has the larger
     # residual (the energy balances are off by the whole step) but one Newton step from it
-    # shows it far closer than the guess: it starts there and saves half of the iterations
+    # shows it far closer than the guess: it starts there and saves iterations
     base = _example("two_evaporators_v2")
     previous = solve(base)
-    doc = _one_kelvin_up(base)
+    doc = _one_kelvin_up(base, 0.5)
     cold = solve(doc)
     warm = solve(doc, initial=previous.x)
-    assert warm.residual_history[0] > cold.residual_history[0]  # it did not start at the guess
-    assert 2 * warm.iterations <= cold.iterations
+    assert warm.residual_history[0] > 2.0 * cold.residual_history[0]  # not started at the guess
+    assert warm.iterations < cold.iterations
 
 
 def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):

@@ -37,6 +37,7 @@ from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
+from workbench.solver.initial_balance import refine_branched
 from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
@@ -117,6 +118,7 @@ def initial_guess(system: System) -> np.ndarray:
                     break
     for circuit in branching:
         branched_guess(system, x, circuit)
+        refine_branched(system, x, circuit)
     _control_states(system, x)
     return x
 
