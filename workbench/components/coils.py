@@ -55,18 +55,11 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction, register_component
+from workbench.components.coil_checks import coil_problems, coil_profile, coil_warnings
 from workbench.components.coil_jacobian import coil_jacobian
 from workbench.components.coil_zone_memory import ZoneMemory
 from workbench.components.fan_ua import fan_scaled_ua
-from workbench.components.profile import (
-    NEAR_CRITICAL,
-    ProfileCheck,
-    ProfileMemo,
-    accuracy_warning,
-    crossing_problem,
-    near_critical_note,
-    secondary_profile,
-)
+from workbench.components.profile import ProfileCheck, ProfileMemo
 from workbench.components.zones import CoilSensitivity, ZoneResult
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
@@ -412,98 +405,24 @@ class Coil(Component):
             out["mass_flow_per_coil"] = inlet.m / self.n_coils
         return out
 
+    # -- checks of the solved coil (workbench.components.coil_checks) ----------------------------
     def check(self, x: np.ndarray) -> list[str]:
         """Heat flowing the wrong way, or temperatures crossing the secondary stream.
 
-        Checked: a negative refrigerant heat flow; the refrigerant outlet past the secondary inlet
-        temperature; in ideal mode, a saturation temperature on the wrong side of the secondary
-        inlet; a crossing on the fine temperature profile (:meth:`profile_problems`).
+        See :func:`workbench.components.coil_checks.coil_problems`.
         """
-        problems = []
-        q = self.heat_flow(x)
-        role = "releases" if self.refrigerant_is_hot else "absorbs"
-        if q < -1e-6 * max(1.0, abs(q)):
-            problems.append(
-                f"{self.type_name} {self.name!r}: refrigerant {role} {q:.1f} W (negative): heat "
-                "would flow the wrong way"
-            )
-        if self.has_secondary:
-            inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
-            fl = self.fluid
-            sign = 1.0 if self.refrigerant_is_hot else -1.0
-            t_ref_out = fl.T_ph(outlet.p, outlet.h)
-            if sign * (t_ref_out - self.t_sec_in) < -1e-6 and q > 0:
-                problems.append(
-                    f"{self.type_name} {self.name!r}: refrigerant outlet {t_ref_out - 273.15:.2f} C is "
-                    f"{'below' if self.refrigerant_is_hot else 'above'} the secondary inlet "
-                    f"{self.t_sec_in - 273.15:.2f} C: temperatures cross (heat would flow uphill)"
-                )
-            t_sat = fl.T_sat(self.reference_pressure(x))
-            if not self.ua_mode and sign * (t_sat - self.t_sec_in) <= 0 and q > 0:
-                problems.append(
-                    f"{self.type_name} {self.name!r}: saturation temperature {t_sat - 273.15:.2f} C "
-                    f"is not {'above' if self.refrigerant_is_hot else 'below'} the secondary inlet "
-                    f"{self.t_sec_in - 273.15:.2f} C: heat cannot flow that way"
-                )
-            del inlet
-        problems.extend(self.profile_problems(x))
-        return problems
+        return coil_problems(self, x)
 
-    # -- the fine temperature profile (workbench.components.profile) -------------------------
     def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
         """The solved coil on a fine enthalpy grid, or why it could not be checked.
 
         ``(None, None)`` without a secondary flow (nothing to compare with) or when coupled.
         """
-        if self.coupled or not self.has_secondary or not self.has("secondary_mass_flow_kg_s"):
-            return None, None
-        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
-        c_sec = self.secondary_capacity_rate()
-        return self._profile_memo.get(
-            (inlet.p, inlet.h, outlet.p, outlet.h, inlet.m, c_sec),
-            lambda: secondary_profile(
-                self.fluid,
-                (inlet.p, inlet.h),
-                (outlet.p, outlet.h),
-                inlet.m,
-                self.t_sec_in,
-                c_sec,
-                self.refrigerant_is_hot,
-            ),
-        )
-
-    def profile_problems(self, x: np.ndarray) -> list[str]:
-        """A crossing on the fine profile, as a problem naming where and why."""
-        check, _why = self.profile_check(x)
-        if check is None or check.q <= 0.0:
-            return []
-        note = near_critical_note(self.fluid, self.port(x, "inlet").p, self.refrigerant_is_hot)
-        text = crossing_problem(
-            f"{self.type_name} {self.name!r}",
-            check,
-            first_is_hot=self.refrigerant_is_hot,
-            note=note,
-        )
-        return [text] if text else []
+        return coil_profile(self, x)
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """Above the critical pressure, a failed profile check, an inaccurate zone model."""
-        label = f"{self.type_name} {self.name!r}"
-        p_in = self.port(x, "inlet").p
-        if p_in >= NEAR_CRITICAL * self.fluid.p_crit:
-            return [f"{label}: {near_critical_note(self.fluid, p_in, self.refrigerant_is_hot)}"]
-        check, why = self.profile_check(x)
-        if why is not None:
-            return [f"{label}: {why}"]
-        if check is None or not self.ua_mode:
-            return []
-        text = accuracy_warning(
-            label,
-            check,
-            self.ua_total(x),
-            near_critical_note(self.fluid, p_in, self.refrigerant_is_hot),
-        )
-        return [text] if text else []
+        return coil_warnings(self, x)
 
 
 @register_component
