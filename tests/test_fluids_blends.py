@@ -10,7 +10,7 @@ import pytest
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids import get_backend
-from workbench.fluids.blend_tables import load_or_build
+from workbench.fluids.blend_table_build import load_or_build
 from workbench.fluids.blends import mass_to_mole, parse_blend
 from workbench.fluids.names import resolve_fluid
 

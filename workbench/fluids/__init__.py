@@ -96,8 +96,8 @@ _TABLES: dict[str, object] = {}
 
 
 def load_blend_tables(spec: BlendSpec) -> BlendTables:
-    """The blend's tables, loaded (or built) once per process (:func:`~.blend_tables.load_or_build`)."""
-    from workbench.fluids.blend_tables import load_or_build
+    """The blend's tables, loaded (or built) once per process (:func:`~.blend_table_build.load_or_build`)."""
+    from workbench.fluids.blend_table_build import load_or_build
 
     key = spec.cache_key()
     found = _TABLES.get(key)

@@ -59,7 +59,7 @@ def temperature_limits(fluid: str, backend: str | None = None) -> TemperatureLim
         return TemperatureLimits(canonical, p.T_min, p.T_crit - 0.5, p.T_crit, p.T_max)
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.blend_tables import critical_point
+    from workbench.fluids.blend_table_build import critical_point
     from workbench.fluids.blends import blend_spec, is_blend_name
 
     if is_blend_name(canonical):

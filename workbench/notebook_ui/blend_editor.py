@@ -100,7 +100,7 @@ def compose_rows(rows: list[tuple[str, str]]) -> tuple[str | None, str | None]:
 
 def tables_note(fluids: list[str]) -> str | None:
     """What a solve will do first for blends whose tables are not cached (None: nothing)."""
-    from workbench.fluids.blend_tables import tables_cached
+    from workbench.fluids.blend_table_build import tables_cached
 
     missing = []
     for fluid in fluids:

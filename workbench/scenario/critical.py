@@ -54,7 +54,7 @@ def critical_point(fluid: str, backend: str | None) -> tuple[str, float, float] 
         return canonical, params.T_crit, params.p_crit
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.blend_tables import critical_point as blend_critical_point
+    from workbench.fluids.blend_table_build import critical_point as blend_critical_point
     from workbench.fluids.blends import blend_spec, is_blend_name
 
     if is_blend_name(canonical):
