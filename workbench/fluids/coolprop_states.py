@@ -56,9 +56,17 @@ Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
 dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
 
+NEAR_ISOBARS = 8
+"""Isobars per side of the dome whose last Newton state is kept as a start (a cascade's two
+circuits and their coils' profiles alternate between four pressures on one backend)."""
+
 
 class CoolPropStates(CoolPropSupercritical):
     """(p, h), (p, s) and (p, T) states of one fluid, each remembered by its exact inputs.
+
+    The last single-phase state Newton found is kept per isobar and side of the dome
+    (:data:`NEAR_ISOBARS` isobars, newest first): a state on one of those isobars starts from
+    it to first order, whichever pressure was asked for in between.
 
     Parameters
     ----------
@@ -77,6 +85,29 @@ class CoolPropStates(CoolPropSupercritical):
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
+
+    # the last Newton state per isobar on each side, newest first (rebound, never mutated: a
+    # subclass that does not call this __init__ sees the empty class defaults)
+    _pool_liq: tuple[Near, ...] = ()
+    _pool_vap: tuple[Near, ...] = ()
+
+    def _near_on(self, p: float, liquid: bool) -> Near | None:
+        """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None."""
+        for near in self._pool_liq if liquid else self._pool_vap:
+            if abs(near[0] - p) <= NEAR_ISOBAR * p:
+                return near
+        return None
+
+    def _keep_near(self, near: Near, liquid: bool) -> None:
+        """Keep ``near`` as the last state on its isobar (the oldest isobar goes when full)."""
+        p = near[0]
+        pool = self._pool_liq if liquid else self._pool_vap
+        kept = (near,) + tuple(n for n in pool if abs(n[0] - p) > NEAR_ISOBAR * p)
+        kept = kept[:NEAR_ISOBARS]
+        if liquid:
+            self._near_liq, self._pool_liq = near, kept
+        else:
+            self._near_vap, self._pool_vap = near, kept
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
@@ -150,16 +181,16 @@ class CoolPropStates(CoolPropSupercritical):
         # a state well outside the dome next to the last one on (nearly) the same isobar: its
         # side of the dome is known without this pressure's saturation records (a solved coil's
         # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
-        near = self._near_vap
-        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+        near = self._near_on(p, False)
+        if near is not None:
             h_sat = near[6][SAT_H]
             if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], False)
-        near = self._near_liq
-        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+                return self._newton_ph(p, h, near[6], False, near)
+        near = self._near_on(p, True)
+        if near is not None:
             h_sat = near[6][SAT_H]
             if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], True)
+                return self._newton_ph(p, h, near[6], True, near)
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
@@ -183,7 +214,9 @@ class CoolPropStates(CoolPropSupercritical):
             x,
         )
 
-    def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
+    def _newton_ph(
+        self, p: float, h: float, sat: SatRecord, liquid: bool, near: Near | None = None
+    ) -> PHRecord | None:
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the phase imposed, from
@@ -193,12 +226,9 @@ class CoolPropStates(CoolPropSupercritical):
         saturated liquid, or hotter and lighter than the saturated vapour) and inside the
         fluid's temperature range.
         """
-        near = self._near_liq if liquid else self._near_vap
-        if (
-            near is not None
-            and abs(near[0] - p) <= NEAR_ISOBAR * p
-            and abs(near[1] - h) < abs(sat[SAT_H] - h)
-        ):
+        if near is None:
+            near = self._near_on(p, liquid)
+        if near is not None and abs(near[1] - h) < abs(sat[SAT_H] - h):
             # first order along the isobar from the last state: one update lands within ~1e-6
             step = h - near[1]
             T, rho = near[2] + near[4] * step, near[3] + near[5] * step
@@ -215,11 +245,9 @@ class CoolPropStates(CoolPropSupercritical):
         if liquid:
             if not (t_sat >= T and rho >= rho_sat):
                 return None
-            self._near_liq = (p, h, T, rho, t_h, rho_h, sat)
-        else:
-            if not (t_sat <= T and rho <= rho_sat):
-                return None
-            self._near_vap = (p, h, T, rho, t_h, rho_h, sat)
+        elif not (t_sat <= T and rho <= rho_sat):
+            return None
+        self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
         if is_bad(s):
             return None
         self._ph_held = (p, h) if held else None
