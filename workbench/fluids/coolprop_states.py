@@ -19,6 +19,7 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids.coolprop_newton import (
     BY_H,
     BY_S,
+    newton_rho_at_t,
     newton_rho_t,
     polish_ph,
 )
@@ -55,6 +56,13 @@ __all__ = ["CoolPropStates"]
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
 dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
+
+PT_MARGIN_K = 1e-6
+"""A (p, T) state closer than this to the saturation temperature [K] is left to CoolProp's
+flash (which decides, or fails, on the saturation line)."""
+
+_ROUNDING = 1e-12
+"""Relative rounding allowed when a Newton state is checked against its side of the dome."""
 
 NEAR_ISOBARS = 8
 """Isobars per side of the dome whose last Newton state is kept as a start (a cascade's two
@@ -93,17 +101,22 @@ class CoolPropStates(CoolPropSupercritical):
 
     def _near_on(self, p: float, liquid: bool) -> Near | None:
         """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None."""
+        reach = NEAR_ISOBAR * p
         for near in self._pool_liq if liquid else self._pool_vap:
-            if abs(near[0] - p) <= NEAR_ISOBAR * p:
+            if -reach <= near[0] - p <= reach:
                 return near
         return None
 
     def _keep_near(self, near: Near, liquid: bool) -> None:
         """Keep ``near`` as the last state on its isobar (the oldest isobar goes when full)."""
         p = near[0]
+        reach = NEAR_ISOBAR * p
         pool = self._pool_liq if liquid else self._pool_vap
-        kept = (near,) + tuple(n for n in pool if abs(n[0] - p) > NEAR_ISOBAR * p)
-        kept = kept[:NEAR_ISOBARS]
+        if pool and -reach <= pool[0][0] - p <= reach:
+            kept = (near,) + pool[1:]  # the same isobar as the last state: the common case
+        else:
+            kept = (near,) + tuple(n for n in pool if not -reach <= n[0] - p <= reach)
+            kept = kept[:NEAR_ISOBARS]
         if liquid:
             self._near_liq, self._pool_liq = near, kept
         else:
@@ -181,16 +194,19 @@ class CoolPropStates(CoolPropSupercritical):
         # a state well outside the dome next to the last one on (nearly) the same isobar: its
         # side of the dome is known without this pressure's saturation records (a solved coil's
         # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
-        near = self._near_on(p, False)
-        if near is not None:
-            h_sat = near[6][SAT_H]
-            if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], False, near)
-        near = self._near_on(p, True)
-        if near is not None:
-            h_sat = near[6][SAT_H]
-            if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], True, near)
+        reach = NEAR_ISOBAR * p
+        for near in self._pool_vap:
+            if -reach <= near[0] - p <= reach:
+                h_sat = near[6][SAT_H]
+                if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
+                    return self._newton_ph(p, h, near[6], False, near)
+                break
+        for near in self._pool_liq:
+            if -reach <= near[0] - p <= reach:
+                h_sat = near[6][SAT_H]
+                if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
+                    return self._newton_ph(p, h, near[6], True, near)
+                break
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
@@ -241,11 +257,13 @@ class CoolPropStates(CoolPropSupercritical):
         if found is None:
             return None
         T, rho, s, held, t_h, rho_h = found
-        t_sat, rho_sat = sat[SAT_T], sat[SAT_RHO]
+        # on its side of the dome (a state within rounding of the saturated one passes: a
+        # profile's end at zero subcooling is the saturated state, to the last bit or two)
+        t_sat, rho_sat = sat[SAT_T] * (1.0 + _ROUNDING), sat[SAT_RHO] * (1.0 - _ROUNDING)
         if liquid:
             if not (t_sat >= T and rho >= rho_sat):
                 return None
-        elif not (t_sat <= T and rho <= rho_sat):
+        elif not (sat[SAT_T] * (1.0 - _ROUNDING) <= T and rho <= sat[SAT_RHO] * (1.0 + _ROUNDING)):
             return None
         self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
         if is_bad(s):
@@ -296,6 +314,13 @@ class CoolPropStates(CoolPropSupercritical):
                 return found
         if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
             found = self._supercritical_ps(p, b)
+            if found is not None:
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = found
+                return found
+        if op == OP_PT and self._closed_two_phase and self._pure and p < self.p_crit:
+            found = self._newton_pt(p, b)
             if found is not None:
                 if len(memo) >= MEMO_SIZE:
                     del memo[next(iter(memo))]
@@ -366,6 +391,50 @@ class CoolPropStates(CoolPropSupercritical):
         if not (vap[SAT_T] <= T and rho <= vap[SAT_RHO]) or is_bad(h):
             return None
         self._near_ps = (p, T, rho)
+        return float(h)
+
+    def _newton_pt(self, p: float, T: float) -> float | None:
+        """Enthalpy [J/kg] of a pure fluid at (p, T) below the critical pressure; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (Halley's method on the
+        density at the given temperature, the phase imposed) where CoolProp's (p, T) flash
+        costs 6-30 us (R290 to R744, next to the last state): from the last state found on
+        this isobar on the same side of the dome (its density moved to first order in the
+        temperature). Only with such a state (from the saturated state Newton costs about as
+        much as the flash), for a temperature at least :data:`PT_MARGIN_K` away from the
+        saturation temperature, and the result must be on its side of the dome (denser than
+        the saturated liquid, or lighter than the saturated vapour); None otherwise (the
+        caller flashes).
+        """
+        memo = self._memo
+        try:
+            liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "T_bubble")
+            vap = memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "T_dew")
+        except FluidPropertyError:
+            return None
+        if T > vap[SAT_T] + PT_MARGIN_K:
+            liquid, sat = False, vap
+        elif T < liq[SAT_T] - PT_MARGIN_K:
+            liquid, sat = True, liq
+        else:
+            return None
+        near = self._near_on(p, liquid)
+        if near is None or not near[4] > 0.0:
+            return None
+        rho = near[3] + near[5] / near[4] * (T - near[2])
+        if not rho > 0.0:
+            rho = near[3]
+        phase = CP.iphase_liquid if liquid else CP.iphase_gas
+        self._flashes += 1
+        found = newton_rho_at_t(self._as, phase, p, T, rho)
+        if found is None:
+            return None
+        rho, h, t_h, rho_h = found
+        if (rho < sat[SAT_RHO]) if liquid else (rho > sat[SAT_RHO]):
+            return None
+        if is_bad(h) or not t_h > 0.0:
+            return None
+        self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
         return float(h)
 
     def _tabular_phase(self, p: float, t: float) -> Any | None:

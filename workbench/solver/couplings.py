@@ -46,7 +46,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
-from workbench.components.coupled_jacobian import coupled_sensitivity
+from workbench.components.coupled_jacobian import coupled_sensitivity, evaluated_near
 from workbench.components.coupled_profile import (
     CoupledProfile,
     CoupledResult,
@@ -206,13 +206,18 @@ class ThermalCoupling:
         ``dQ/dx`` from :func:`~workbench.components.coupled_jacobian.coupled_sensitivity`
         at the heat flow the residuals solved (remembered), then the chain rule through the
         two energy balances. Kept as the start of the next root-find (:meth:`_predicted_q`).
+        The derivatives are taken on the profile of the root's last evaluation when that is
+        within :data:`~workbench.components.coupled_jacobian.REUSE_S` of the root in ``s``
+        (:func:`~workbench.components.coupled_jacobian.evaluated_near`: the root's last Newton
+        step is not evaluated, and the cuts there cost a property call each).
         """
         eff = float(self.config.efficiency)
         hp, cp = self.hot.ports, self.cold.ports
         cols = self._inlet_cols()
         try:
             key, profile, q = self._solved(x)
-            dq = coupled_sensitivity(profile, q, float(self.config.ua)) if q > 0.0 else None
+            q_at = evaluated_near(profile, q)
+            dq = coupled_sensitivity(profile, q_at, float(self.config.ua)) if q > 0.0 else None
         except (FluidPropertyError, ValueError, ZeroDivisionError):
             return None
         if dq is None:
