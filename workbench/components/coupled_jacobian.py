@@ -61,6 +61,7 @@ def evaluated_near(prof: CoupledProfile, q: float) -> float:
         return q_last
     return q
 
+
 # directions of the derivatives: the heat flow, then the hot and cold inlet m, p, h
 _Q, _MH, _PH, _HH, _MC, _PC, _HC = range(7)
 

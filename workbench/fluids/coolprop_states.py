@@ -113,9 +113,9 @@ class CoolPropStates(CoolPropSupercritical):
         reach = NEAR_ISOBAR * p
         pool = self._pool_liq if liquid else self._pool_vap
         if pool and -reach <= pool[0][0] - p <= reach:
-            kept = (near,) + pool[1:]  # the same isobar as the last state: the common case
+            kept = (near, *pool[1:])  # the same isobar as the last state: the common case
         else:
-            kept = (near,) + tuple(n for n in pool if not -reach <= n[0] - p <= reach)
+            kept = (near, *(n for n in pool if not -reach <= n[0] - p <= reach))
             kept = kept[:NEAR_ISOBARS]
         if liquid:
             self._near_liq, self._pool_liq = near, kept
@@ -320,7 +320,7 @@ class CoolPropStates(CoolPropSupercritical):
                 memo[key] = found
                 return found
         if op == OP_PT and self._closed_two_phase and self._pure and p < self.p_crit:
-            found = self._newton_pt(p, b)
+            found = self._subcritical_h(p, b)
             if found is not None:
                 if len(memo) >= MEMO_SIZE:
                     del memo[next(iter(memo))]
@@ -393,7 +393,7 @@ class CoolPropStates(CoolPropSupercritical):
         self._near_ps = (p, T, rho)
         return float(h)
 
-    def _newton_pt(self, p: float, T: float) -> float | None:
+    def _subcritical_h(self, p: float, T: float) -> float | None:
         """Enthalpy [J/kg] of a pure fluid at (p, T) below the critical pressure; else None.
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (Halley's method on the
@@ -412,9 +412,10 @@ class CoolPropStates(CoolPropSupercritical):
             vap = memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "T_dew")
         except FluidPropertyError:
             return None
-        if T > vap[SAT_T] + PT_MARGIN_K:
+        t_low, t_high = liq[SAT_T] - PT_MARGIN_K, vap[SAT_T] + PT_MARGIN_K
+        if t_high < T:
             liquid, sat = False, vap
-        elif T < liq[SAT_T] - PT_MARGIN_K:
+        elif t_low > T:
             liquid, sat = True, liq
         else:
             return None
