@@ -107,3 +107,28 @@ def test_a_state_within_rounding_of_the_saturated_liquid_is_found_by_newton(flui
         if record is not None:
             assert record[0] == pytest.approx(b.T_bubble(p), rel=1e-12)
     assert found == 8
+
+
+@pytest.mark.parametrize("fluid", PURE)
+def test_the_slope_estimate_is_the_exact_slope_to_1e_6(fluid):
+    b = get_backend(fluid, "CoolProp")
+    states = []
+    for p in _isobars(fluid):
+        for h in (b.h_vap(p) + 7e3, b.h_vap(p) + 9e3, b.h_liq(p) - 6e3, b.h_liq(p) - 8e3):
+            b.T_ph(p, h)
+            states.append((p, h))
+    flashes = b.stats.flashes
+    estimates = [b.dT_dh_p_estimate(p, h) for p, h in states]
+    assert b.stats.flashes == flashes  # kept from the states' own Newton iterations
+    for (p, h), estimate in zip(states, estimates, strict=True):
+        exact = get_backend(fluid, "CoolProp").dT_dh_p(p, h)
+        assert estimate == pytest.approx(exact, rel=1e-6)
+        assert b.dT_dh_p(p, h) == pytest.approx(exact, rel=1e-13)  # the exact call: exact
+        assert b.dT_dh_p_estimate(p, h) == b.dT_dh_p(p, h)  # once known, the exact value
+
+
+def test_the_slope_estimate_of_a_two_phase_state_is_exact():
+    b = get_backend("R134a", "CoolProp")
+    p = 3e5
+    h = 0.5 * (b.h_liq(p) + b.h_vap(p))
+    assert b.dT_dh_p_estimate(p, h) == b.dT_dh_p(p, h) == 0.0

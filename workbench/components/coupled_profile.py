@@ -37,6 +37,7 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.components.counterflow import counterflow_ua, find_root, lmtd_partials
@@ -250,6 +251,11 @@ class CoupledProfile:
     def slope(self, q: float) -> float:
         """``dUA_z/dQ`` [1/K] at fixed inlets (0 where a difference is not positive).
 
+        For the root's Newton steps only: ``(dT/dh)_p`` at the cuts comes from the backend's
+        ``dT_dh_p_estimate`` where it has one (the cut states' own Newton iterations leave it,
+        to about 1e-6), which steers the steps as well as the exact value and needs no property
+        update; the Jacobian (:mod:`~workbench.components.coupled_jacobian`) takes exact ones.
+
         :func:`~workbench.components.coupled_jacobian.conductance_tangents` along ``Q`` alone, simplified: with ``d = Q/m`` on each side, a hot
         saturation cut moves by ``dxi/dQ = -xi/Q``, a cold one by ``(1 - xi)/Q``; the cold
         temperature moves by ``(dT/dh) efficiency/m_c`` where the cold side moves (the hot
@@ -260,14 +266,15 @@ class CoupledProfile:
         if min(dts) <= 0.0:
             return 0.0
         k_h, k_c = 1.0 / self.m_h, self.eff / self.m_c
+        t_h_hot, t_h_cold = _slope_estimate(self.fh), _slope_estimate(self.fc)
         dxis, ddts = [], []
         for cut in cuts:
             if cut.kind in ("in", "hot"):
                 dxis.append(-cut.xi / q if cut.kind == "hot" else 0.0)
-                ddts.append(-float(self.fc.dT_dh_p(self.p_c, cut.h_cold)) * k_c)
+                ddts.append(-float(t_h_cold(self.p_c, cut.h_cold)) * k_c)
             else:
                 dxis.append((1.0 - cut.xi) / q if cut.kind == "cold" else 0.0)
-                ddts.append(-float(self.fh.dT_dh_p(self.p_h, cut.h_hot)) * k_h)
+                ddts.append(-float(t_h_hot(self.p_h, cut.h_hot)) * k_h)
         total = 0.0
         for k in range(len(cuts) - 1):
             lmtd, l_a, l_b = lmtd_partials(dts[k], dts[k + 1])
@@ -319,6 +326,12 @@ class CoupledProfile:
                 return None
             q = q_next
         return None
+
+
+def _slope_estimate(fluid: FluidBackend) -> Callable[[float, float], float]:
+    """The backend's ``dT_dh_p_estimate`` (a root's slope), else its exact ``dT_dh_p``."""
+    estimate: Callable[[float, float], float] | None = getattr(fluid, "dT_dh_p_estimate", None)
+    return estimate if estimate is not None else fluid.dT_dh_p
 
 
 def coupled_heat_flow(

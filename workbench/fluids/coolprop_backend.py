@@ -270,6 +270,24 @@ class CoolPropBackend(CoolPropStates):
         dew = self._pq(p, 1.0, "dT/dh")
         return (dew[SAT_T] - bubble[SAT_T]) / (dew[SAT_H] - bubble[SAT_H])
 
+    def dT_dh_p_estimate(self, p: float, h: float) -> float:
+        """(dT/dh)_p [K kg/J] to about 1e-6 relative, for the slope of an iteration.
+
+        A single-phase state found by Newton's method ends with a step below 1e-7 taken to
+        first order; its (dT/dh)_p at the update before that step is kept (the last
+        :data:`~workbench.fluids.coolprop_states.SLOPES_KEPT`) and returned here without the
+        (rho, T) update that :meth:`dT_dh_p` needs to bring the state back. Elsewhere (when
+        the exact value is remembered, or none was kept) :meth:`dT_dh_p` itself. Not for a Jacobian or a result: a root-find's
+        slope only steers its steps.
+        """
+        seen = self._slopes_seen
+        if seen is not None and (OP_DTDH, p, h) not in self._memo:
+            value = seen.get((p, h))
+            if value is not None:
+                self._calls += 1
+                return value
+        return self.dT_dh_p(p, h)
+
     def dT_dp_h(self, p: float, h: float) -> float:
         """(dT/dp)_h [K/Pa]; inside the dome the derivative of the quality-weighted temperature."""
         self._calls += 1

@@ -64,6 +64,10 @@ flash (which decides, or fails, on the saturation line)."""
 _ROUNDING = 1e-12
 """Relative rounding allowed when a Newton state is checked against its side of the dome."""
 
+SLOPES_KEPT = 64
+"""Newton slopes (dT/dh)_p kept for :meth:`CoolPropBackend.dT_dh_p_estimate` (all dropped when
+full: they serve the profile evaluated just before)."""
+
 NEAR_ISOBARS = 8
 """Isobars per side of the dome whose last Newton state is kept as a start (a cascade's two
 circuits and their coils' profiles alternate between four pressures on one backend)."""
@@ -98,6 +102,16 @@ class CoolPropStates(CoolPropSupercritical):
     # subclass that does not call this __init__ sees the empty class defaults)
     _pool_liq: tuple[Near, ...] = ()
     _pool_vap: tuple[Near, ...] = ()
+    # (dT/dh)_p of recent Newton states at their last update (a step below 1e-7 before the
+    # state): slopes for iterations (see dT_dh_p_estimate); rebound when full
+    _slopes_seen: dict[tuple[float, float], float] | None = None
+
+    def _keep_slope(self, p: float, h: float, t_h: float) -> None:
+        """Remember the Newton estimate ``t_h`` of (dT/dh)_p [K kg/J] at (p, h)."""
+        seen = self._slopes_seen
+        if seen is None or len(seen) >= SLOPES_KEPT:
+            seen = self._slopes_seen = {}
+        seen[(p, h)] = t_h
 
     def _near_on(self, p: float, liquid: bool) -> Near | None:
         """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None."""
@@ -269,6 +283,8 @@ class CoolPropStates(CoolPropSupercritical):
         if is_bad(s):
             return None
         self._ph_held = (p, h) if held else None
+        if not is_bad(t_h):
+            self._keep_slope(p, h, t_h)
         return (T, s, rho, phase, math.nan)
 
     def _held_ph(self, p: float, h: float, what: str) -> Any:
