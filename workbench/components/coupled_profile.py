@@ -22,9 +22,10 @@ the cold outlet at the hot inlet temperature).
 At each cut one side's temperature is fixed by the cut itself (a saturation temperature, an
 inlet) and only the other side's moves with ``Q``: an evaluation costs one ``T(p, h)`` per cut
 (saturation states are remembered per pressure by :class:`SaturationMemo`). The root is found
-by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``ln(UA_z/UA)`` with the exact slope
-``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends), inside a bracket that
-bisects when a step leaves it or meets an internal pinch. The derivatives of the root for the
+by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``UA_z/UA - 1`` with the slope
+``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends, the latter as the cut
+states' own Newton iterations left it, to about 1e-6), inside a bracket that bisects when a
+step leaves it or meets an internal pinch. The derivatives of the root for the
 Newton system's Jacobian, ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)`` by the implicit function
 theorem on the same cuts, are in :mod:`workbench.components.coupled_jacobian`.
 

@@ -16,13 +16,14 @@ ambient (reported). Equations (SI)::
     0 = h_cold,out - h_cold,in - efficiency * Q / m_cold   (cold_side)
 
 ``Q`` is the root of ``UA_z(Q, x) = ua`` (``UA_z`` the zones' conductance, ``x`` the hot and
-cold inlet ``m``, ``p``, ``h``), found by Newton's method with the exact slope from a start
-predicted by the last Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a
-Newton step). The Jacobian block is differentiated through that root by the implicit function
-theorem, as the coils' (:mod:`workbench.components.coil_jacobian`):
-``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with ``dUA_z/dx`` analytic from the same profile
-(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`): no root-find per
-column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
+cold inlet ``m``, ``p``, ``h``), found by Newton's method from a start predicted by the last
+Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a Newton step); a residual
+evaluation solves it once and the Jacobian at the same ``x`` reuses it. The Jacobian block is
+differentiated through that root by the implicit function theorem, as the coils'
+(:mod:`workbench.components.coil_jacobian`): ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with
+``dUA_z/dx`` analytic from the same profile
+(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`, on the cuts of the root's
+last evaluation when that is within 1e-6 of the root in ``s``): no root-find per column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
 where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
 forward differences.
 
