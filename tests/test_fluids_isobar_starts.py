@@ -57,7 +57,10 @@ def test_the_oldest_isobar_goes_when_the_pool_is_full():
         assert near[0] == p
     b.T_ph(pressures[-1], b.h_vap(pressures[-1]) + 2e4)  # same isobar: replaced, none dropped
     assert b._near_on(pressures[1], False) is not None
+    assert b._pool_vap is not None
     assert len(b._pool_vap) == NEAR_ISOBARS
+    # the last state stands for pressures within rounding of its own
+    assert b._near_on(pressures[-1] * (1.0 + 1e-12), False) is not None
 
 
 @pytest.mark.parametrize("fluid", PURE)

@@ -283,7 +283,7 @@ class CoolPropBackend(CoolPropStates):
         seen = self._slopes_seen
         if seen is not None and (OP_DTDH, p, h) not in self._memo:
             value = seen.get((p, h))
-            if value is not None:
+            if value is not None and value == value:  # not NaN
                 self._calls += 1
                 return value
         return self.dT_dh_p(p, h)

@@ -69,16 +69,16 @@ SLOPES_KEPT = 64
 full: they serve the profile evaluated just before)."""
 
 NEAR_ISOBARS = 8
-"""Isobars per side of the dome whose last Newton state is kept as a start (a cascade's two
+"""Pressures per side of the dome whose last Newton state is kept as a start (a cascade's two
 circuits and their coils' profiles alternate between four pressures on one backend)."""
 
 
 class CoolPropStates(CoolPropSupercritical):
     """(p, h), (p, s) and (p, T) states of one fluid, each remembered by its exact inputs.
 
-    The last single-phase state Newton found is kept per isobar and side of the dome
-    (:data:`NEAR_ISOBARS` isobars, newest first): a state on one of those isobars starts from
-    it to first order, whichever pressure was asked for in between.
+    The last single-phase state Newton found is kept per side of the dome and per pressure
+    (:data:`NEAR_ISOBARS` pressures): a state on one of those isobars starts from it to first
+    order, whichever pressure was asked for in between.
 
     Parameters
     ----------
@@ -98,43 +98,42 @@ class CoolPropStates(CoolPropSupercritical):
         self._near_liq: Near | None = None
         self._near_vap: Near | None = None
 
-    # the last Newton state per isobar on each side, newest first (rebound, never mutated: a
-    # subclass that does not call this __init__ sees the empty class defaults)
-    _pool_liq: tuple[Near, ...] = ()
-    _pool_vap: tuple[Near, ...] = ()
+    # the last Newton state per exact pressure on each side (insertion order: the oldest goes
+    # first); None until the first (a subclass that does not call this __init__ starts so)
+    _pool_liq: dict[float, Near] | None = None
+    _pool_vap: dict[float, Near] | None = None
     # (dT/dh)_p of recent Newton states at their last update (a step below 1e-7 before the
-    # state): slopes for iterations (see dT_dh_p_estimate); rebound when full
+    # state): slopes for iterations (see dT_dh_p_estimate); a new dict when full
     _slopes_seen: dict[tuple[float, float], float] | None = None
 
-    def _keep_slope(self, p: float, h: float, t_h: float) -> None:
-        """Remember the Newton estimate ``t_h`` of (dT/dh)_p [K kg/J] at (p, h)."""
-        seen = self._slopes_seen
-        if seen is None or len(seen) >= SLOPES_KEPT:
-            seen = self._slopes_seen = {}
-        seen[(p, h)] = t_h
-
     def _near_on(self, p: float, liquid: bool) -> Near | None:
-        """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None."""
-        reach = NEAR_ISOBAR * p
-        for near in self._pool_liq if liquid else self._pool_vap:
-            if -reach <= near[0] - p <= reach:
-                return near
-        return None
+        """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None.
+
+        The last state on that side when its pressure is within :data:`NEAR_ISOBAR` of ``p``,
+        else the last one at exactly ``p`` (kept for :data:`NEAR_ISOBARS` pressures).
+        """
+        near = self._near_liq if liquid else self._near_vap
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            return near
+        pool = self._pool_liq if liquid else self._pool_vap
+        return pool.get(p) if pool else None
 
     def _keep_near(self, near: Near, liquid: bool) -> None:
-        """Keep ``near`` as the last state on its isobar (the oldest isobar goes when full)."""
-        p = near[0]
-        reach = NEAR_ISOBAR * p
-        pool = self._pool_liq if liquid else self._pool_vap
-        if pool and -reach <= pool[0][0] - p <= reach:
-            kept = (near, *pool[1:])  # the same isobar as the last state: the common case
-        else:
-            kept = (near, *(n for n in pool if not -reach <= n[0] - p <= reach))
-            kept = kept[:NEAR_ISOBARS]
+        """Keep ``near`` as the last state on its side and at its pressure."""
         if liquid:
-            self._near_liq, self._pool_liq = near, kept
+            self._near_liq = near
+            pool = self._pool_liq
+            if pool is None:
+                pool = self._pool_liq = {}
         else:
-            self._near_vap, self._pool_vap = near, kept
+            self._near_vap = near
+            pool = self._pool_vap
+            if pool is None:
+                pool = self._pool_vap = {}
+        p = near[0]
+        if p not in pool and len(pool) >= NEAR_ISOBARS:
+            del pool[next(iter(pool))]
+        pool[p] = near
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
@@ -208,19 +207,23 @@ class CoolPropStates(CoolPropSupercritical):
         # a state well outside the dome next to the last one on (nearly) the same isobar: its
         # side of the dome is known without this pressure's saturation records (a solved coil's
         # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
+        # (the last state on each side inline, the pool only when it is on another isobar:
+        # this runs for every two-phase state too)
         reach = NEAR_ISOBAR * p
-        for near in self._pool_vap:
-            if -reach <= near[0] - p <= reach:
-                h_sat = near[6][SAT_H]
-                if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
-                    return self._newton_ph(p, h, near[6], False, near)
-                break
-        for near in self._pool_liq:
-            if -reach <= near[0] - p <= reach:
-                h_sat = near[6][SAT_H]
-                if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
-                    return self._newton_ph(p, h, near[6], True, near)
-                break
+        near = self._near_vap
+        if near is None or abs(near[0] - p) > reach:
+            near = self._pool_vap.get(p) if self._pool_vap else None
+        if near is not None:
+            h_sat = near[6][SAT_H]
+            if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], False, near)
+        near = self._near_liq
+        if near is None or abs(near[0] - p) > reach:
+            near = self._pool_liq.get(p) if self._pool_liq else None
+        if near is not None:
+            h_sat = near[6][SAT_H]
+            if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
+                return self._newton_ph(p, h, near[6], True, near)
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
@@ -283,8 +286,10 @@ class CoolPropStates(CoolPropSupercritical):
         if is_bad(s):
             return None
         self._ph_held = (p, h) if held else None
-        if not is_bad(t_h):
-            self._keep_slope(p, h, t_h)
+        seen = self._slopes_seen
+        if seen is None or len(seen) >= SLOPES_KEPT:
+            seen = self._slopes_seen = {}
+        seen[(p, h)] = t_h  # NaN only if CoolProp's derivative failed: dT_dh_p_estimate skips it
         return (T, s, rho, phase, math.nan)
 
     def _held_ph(self, p: float, h: float, what: str) -> Any:
@@ -422,6 +427,9 @@ class CoolPropStates(CoolPropSupercritical):
         the saturated liquid, or lighter than the saturated vapour); None otherwise (the
         caller flashes).
         """
+        near_vap, near_liq = self._near_on(p, False), self._near_on(p, True)
+        if near_vap is None and near_liq is None:
+            return None  # nothing to start from on this isobar (the common miss: no look-ups)
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "T_bubble")
@@ -430,12 +438,11 @@ class CoolPropStates(CoolPropSupercritical):
             return None
         t_low, t_high = liq[SAT_T] - PT_MARGIN_K, vap[SAT_T] + PT_MARGIN_K
         if t_high < T:
-            liquid, sat = False, vap
+            liquid, sat, near = False, vap, near_vap
         elif t_low > T:
-            liquid, sat = True, liq
+            liquid, sat, near = True, liq, near_liq
         else:
             return None
-        near = self._near_on(p, liquid)
         if near is None or not near[4] > 0.0:
             return None
         rho = near[3] + near[5] / near[4] * (T - near[2])
