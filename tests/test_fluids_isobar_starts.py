@@ -135,3 +135,26 @@ def test_the_slope_estimate_of_a_two_phase_state_is_exact():
     p = 3e5
     h = 0.5 * (b.h_liq(p) + b.h_vap(p))
     assert b.dT_dh_p_estimate(p, h) == b.dT_dh_p(p, h) == 0.0
+
+
+@pytest.mark.parametrize("fluid", PURE)
+def test_the_first_state_on_a_new_isobar_starts_from_a_neighbouring_one(fluid):
+    # each Newton iterate of the solver moves the pressures: the first (p, T) and (p, h)
+    # states on the new isobars start from the states kept on the old ones (within 20 %)
+    b = get_backend(fluid, "CoolProp")
+    p0 = 0.3 * b.p_crit
+    b.T_ph(p0, b.h_vap(p0) + 2e4)
+    b.T_ph(p0, b.h_liq(p0) - 2e4)
+    for factor in (1.002, 0.97, 1.15):
+        p = factor * p0
+        t_sat = b.T_sat(p)
+        for dt in (4.0, -4.0):
+            h = b._subcritical_h(p, t_sat + dt)
+            assert h is not None  # by Newton, from the neighbouring isobar's state
+            assert h == pytest.approx(PropsSI("H", "P", p, "T", t_sat + dt, fluid), rel=1e-9)
+        p_new = factor * factor * p0  # a (p, h) state on another new isobar
+        for h in (b.h_vap(p_new) + 1.5e4, b.h_liq(p_new) - 1.5e4):
+            t = b.T_ph(p_new, h)
+            assert t == pytest.approx(PropsSI("T", "P", p_new, "H", h, fluid), rel=1e-9)
+            assert t == pytest.approx(get_backend(fluid, "CoolProp").T_ph(p_new, h), rel=1e-12)
+    assert b._subcritical_h(2.0 * p0, b.T_sat(2.0 * p0) + 4.0) is None  # beyond reach: flash

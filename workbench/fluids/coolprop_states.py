@@ -61,6 +61,10 @@ PT_MARGIN_K = 1e-6
 """A (p, T) state closer than this to the saturation temperature [K] is left to CoolProp's
 flash (which decides, or fails, on the saturation line)."""
 
+BESIDE_REACH = 0.2
+"""A state kept on another isobar within this share of the pressure starts the first state on
+a new isobar, moved by its distance from its own saturated state (:func:`_moved_from`)."""
+
 _ROUNDING = 1e-12
 """Relative rounding allowed when a Newton state is checked against its side of the dome."""
 
@@ -117,6 +121,22 @@ class CoolPropStates(CoolPropSupercritical):
             return near
         pool = self._pool_liq if liquid else self._pool_vap
         return pool.get(p) if pool else None
+
+    def _near_beside(self, p: float, liquid: bool) -> Near | None:
+        """The kept state on the side of the dome whose pressure is nearest to ``p`` [Pa].
+
+        Only within :data:`BESIDE_REACH` (relative) of ``p``: a start for the first state on a
+        new isobar (each Newton iterate of the solver moves the pressures a little).
+        """
+        pool = self._pool_liq if liquid else self._pool_vap
+        if not pool:
+            return None
+        best, best_d = None, BESIDE_REACH * p
+        for p0, near in pool.items():
+            d = abs(p0 - p)
+            if d <= best_d:
+                best, best_d = near, d
+        return best
 
     def _keep_near(self, near: Near, liquid: bool) -> None:
         """Keep ``near`` as the last state on its side and at its pressure."""
@@ -254,8 +274,9 @@ class CoolPropStates(CoolPropSupercritical):
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the phase imposed, from
         the last state computed on this isobar on the same side of the dome (moved to first
-        order along the isobar with its ``dT/dh`` and ``drho/dh``), else from the saturated
-        state ``sat``. The result must be on its side of the dome (colder and denser than the
+        order along the isobar with its ``dT/dh`` and ``drho/dh``), else from the state kept
+        on the nearest isobar within :data:`BESIDE_REACH` moved beside this one's dome
+        (:func:`_moved_from`), else from the saturated state ``sat``. The result must be on its side of the dome (colder and denser than the
         saturated liquid, or hotter and lighter than the saturated vapour) and inside the
         fluid's temperature range.
         """
@@ -267,6 +288,9 @@ class CoolPropStates(CoolPropSupercritical):
             T, rho = near[2] + near[4] * step, near[3] + near[5] * step
         else:
             T, rho = sat[SAT_T], sat[SAT_RHO]
+            other = self._near_beside(p, liquid)
+            if other is not None:
+                T, rho = _moved_from(other, sat, h - sat[SAT_H], (T, rho))
         phase = CP.iphase_liquid if liquid else CP.iphase_gas
         self._ph_held = None
         self._flashes += 1
@@ -419,17 +443,19 @@ class CoolPropStates(CoolPropSupercritical):
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (Halley's method on the
         density at the given temperature, the phase imposed) where CoolProp's (p, T) flash
-        costs 6-30 us (R290 to R744, next to the last state): from the last state found on
-        this isobar on the same side of the dome (its density moved to first order in the
-        temperature). Only with such a state (from the saturated state Newton costs about as
-        much as the flash), for a temperature at least :data:`PT_MARGIN_K` away from the
-        saturation temperature, and the result must be on its side of the dome (denser than
-        the saturated liquid, or lighter than the saturated vapour); None otherwise (the
-        caller flashes).
+        costs 6-50 us (R290 to R744): from the last state found on this isobar on the same
+        side of the dome (its density moved to first order in the temperature), else from the
+        state kept on the nearest isobar within :data:`BESIDE_REACH` (at the same distance
+        from its own saturation temperature, the density scaled by the saturated densities).
+        Only with such a state (from the saturated state Newton costs about as much as the
+        flash), for a temperature at least :data:`PT_MARGIN_K` away from the saturation
+        temperature, and the result must be on its side of the dome (denser than the
+        saturated liquid, or lighter than the saturated vapour); None otherwise (the caller
+        flashes).
         """
         near_vap, near_liq = self._near_on(p, False), self._near_on(p, True)
-        if near_vap is None and near_liq is None:
-            return None  # nothing to start from on this isobar (the common miss: no look-ups)
+        if near_vap is None and near_liq is None and not (self._pool_vap or self._pool_liq):
+            return None  # nothing to start from (no look-ups)
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "T_bubble")
@@ -443,11 +469,20 @@ class CoolPropStates(CoolPropSupercritical):
             liquid, sat, near = True, liq, near_liq
         else:
             return None
-        if near is None or not near[4] > 0.0:
+        if near is None:
+            other = self._near_beside(p, liquid)
+            if other is None or not other[4] > 0.0:
+                return None
+            # the other isobar's state at the same distance from its saturation temperature
+            t_sat0 = other[6][SAT_T]
+            h_0 = other[1] + (T - sat[SAT_T] - (other[2] - t_sat0)) / other[4]
+            rho = (other[3] + other[5] * (h_0 - other[1])) * sat[SAT_RHO] / other[6][SAT_RHO]
+        elif not near[4] > 0.0:
             return None
-        rho = near[3] + near[5] / near[4] * (T - near[2])
+        else:
+            rho = near[3] + near[5] / near[4] * (T - near[2])
         if not rho > 0.0:
-            rho = near[3]
+            rho = sat[SAT_RHO]
         phase = CP.iphase_liquid if liquid else CP.iphase_gas
         self._flashes += 1
         found = newton_rho_at_t(self._as, phase, p, T, rho)
@@ -490,3 +525,20 @@ class CoolPropStates(CoolPropSupercritical):
         if is_bad(h):
             raise self.error("h_min", f"CoolProp returned {h}", p=p, T=T)
         return h
+
+
+def _moved_from(
+    near: Near, sat: SatRecord, dh: float, fallback: tuple[float, float]
+) -> tuple[float, float]:
+    """A start (T [K], rho [kg/m3]) ``dh`` [J/kg] from the saturated state ``sat``.
+
+    The state ``near`` kept on a neighbouring isobar, moved to the same enthalpy distance from
+    its own saturated state to first order, then shifted by the two saturated states'
+    difference (temperature added, density scaled): the shape of the isobar beside the dome
+    changes little between neighbouring pressures. ``fallback`` when that is not positive.
+    """
+    near_sat = near[6]
+    step = dh - (near[1] - near_sat[SAT_H])
+    T = sat[SAT_T] + (near[2] - near_sat[SAT_T]) + near[4] * step
+    rho = (near[3] + near[5] * step) * sat[SAT_RHO] / near_sat[SAT_RHO]
+    return (T, rho) if T > 0.0 and rho > 0.0 else fallback
