@@ -15,7 +15,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 
 from workbench.fluids import get_backend
-from workbench.fluids.coolprop_states import NEAR_ISOBARS, PT_MARGIN_K
+from workbench.fluids.coolprop_isobars import NEAR_ISOBARS, PT_MARGIN_K
 
 PURE = ["R134a", "R744", "R717", "R290"]
 

@@ -275,7 +275,7 @@ class CoolPropBackend(CoolPropStates):
 
         A single-phase state found by Newton's method ends with a step below 1e-7 taken to
         first order; its (dT/dh)_p at the update before that step is kept (the last
-        :data:`~workbench.fluids.coolprop_states.SLOPES_KEPT`) and returned here without the
+        :data:`~workbench.fluids.coolprop_isobars.SLOPES_KEPT`) and returned here without the
         (rho, T) update that :meth:`dT_dh_p` needs to bring the state back. Elsewhere (when
         the exact value is remembered, or none was kept) :meth:`dT_dh_p` itself. Not for a Jacobian or a result: a root-find's
         slope only steers its steps.

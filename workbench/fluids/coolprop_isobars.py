@@ -1,0 +1,223 @@
+"""Starts for the CoolProp backend's single-phase Newton states: the last state per isobar.
+
+A solver asks for many single-phase states along a few isobars (a coil's or a cascade
+exchanger's profile, the compressor's and valves' states), and every Newton iterate moves the
+pressures a little. :class:`CoolPropIsobars` keeps the last state Newton found on each side
+of the dome per pressure (:data:`NEAR_ISOBARS` pressures: a cascade's two circuits alternate
+between four on one backend), with its ``(dT/dh)_p`` and ``(drho/dh)_p``: the next state on
+that isobar starts from it to first order, and the first state on a new isobar starts from
+the state kept on the nearest one, moved beside the new isobar's dome (:func:`moved_from`).
+A (p, T) state below the critical pressure comes from such a start by Halley's method on the
+density (:func:`~workbench.fluids.coolprop_newton.newton_rho_at_t`) instead of CoolProp's
+(p, T) flash (6-50 us, R290 to R744). The Newton iterations' own ``(dT/dh)_p`` are kept for
+the slope of a root-find (:meth:`~workbench.fluids.coolprop_backend.CoolPropBackend.
+dT_dh_p_estimate`).
+"""
+
+from __future__ import annotations
+
+import CoolProp.CoolProp as CP
+
+from workbench.errors import FluidPropertyError
+from workbench.fluids.coolprop_newton import newton_rho_at_t
+from workbench.fluids.coolprop_records import (
+    NEAR_ISOBAR,
+    OP_PQ,
+    SAT_H,
+    SAT_RHO,
+    SAT_T,
+    SatRecord,
+    is_bad,
+)
+from workbench.fluids.coolprop_super import CoolPropSupercritical
+
+__all__ = [
+    "BESIDE_REACH",
+    "NEAR_ISOBARS",
+    "PT_MARGIN_K",
+    "SLOPES_KEPT",
+    "CoolPropIsobars",
+    "Near",
+    "moved_from",
+    "on_its_side",
+]
+
+Near = tuple[float, float, float, float, float, float, SatRecord]
+"""The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
+dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
+
+PT_MARGIN_K = 1e-6
+"""A (p, T) state closer than this to the saturation temperature [K] is left to CoolProp's
+flash (which decides, or fails, on the saturation line)."""
+
+BESIDE_REACH = 0.2
+"""A state kept on another isobar within this share of the pressure starts the first state on
+a new isobar, moved by its distance from its own saturated state (:func:`moved_from`)."""
+
+_ROUNDING = 1e-12
+"""Relative rounding allowed when a Newton state is checked against its side of the dome."""
+
+SLOPES_KEPT = 64
+"""Newton slopes (dT/dh)_p kept for :meth:`CoolPropBackend.dT_dh_p_estimate` (all dropped when
+full: they serve the profile evaluated just before)."""
+
+NEAR_ISOBARS = 8
+"""Pressures per side of the dome whose last Newton state is kept as a start (a cascade's two
+circuits and their coils' profiles alternate between four pressures on one backend)."""
+
+
+class CoolPropIsobars(CoolPropSupercritical):
+    """The last single-phase Newton state per isobar and side of the dome (module docstring).
+
+    Parameters
+    ----------
+    fluid : str
+        Fluid name CoolProp understands (already resolved by :func:`get_backend`).
+    tabular : bool
+        Use ``BICUBIC&HEOS`` tables instead of the ``HEOS`` equation of state.
+    """
+
+    def __init__(self, fluid: str, tabular: bool = False) -> None:
+        super().__init__(fluid, tabular)
+        self._near_liq: Near | None = None
+        self._near_vap: Near | None = None
+
+    # the last Newton state per exact pressure on each side (insertion order: the oldest goes
+    # first); None until the first (a subclass that does not call this __init__ starts so)
+    _pool_liq: dict[float, Near] | None = None
+    _pool_vap: dict[float, Near] | None = None
+    # (dT/dh)_p of recent Newton states at their last update (a step below 1e-7 before the
+    # state): slopes for iterations (see dT_dh_p_estimate); a new dict when full
+    _slopes_seen: dict[tuple[float, float], float] | None = None
+
+    def _near_on(self, p: float, liquid: bool) -> Near | None:
+        """The last Newton state on the isobar of ``p`` [Pa] on one side of the dome, or None.
+
+        The last state on that side when its pressure is within :data:`NEAR_ISOBAR` of ``p``,
+        else the last one at exactly ``p`` (kept for :data:`NEAR_ISOBARS` pressures).
+        """
+        near = self._near_liq if liquid else self._near_vap
+        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+            return near
+        pool = self._pool_liq if liquid else self._pool_vap
+        return pool.get(p) if pool else None
+
+    def _near_beside(self, p: float, liquid: bool) -> Near | None:
+        """The kept state on the side of the dome whose pressure is nearest to ``p`` [Pa].
+
+        Only within :data:`BESIDE_REACH` (relative) of ``p``: a start for the first state on a
+        new isobar (each Newton iterate of the solver moves the pressures a little).
+        """
+        pool = self._pool_liq if liquid else self._pool_vap
+        if not pool:
+            return None
+        best, best_d = None, BESIDE_REACH * p
+        for p0, near in pool.items():
+            d = abs(p0 - p)
+            if d <= best_d:
+                best, best_d = near, d
+        return best
+
+    def _keep_near(self, near: Near, liquid: bool) -> None:
+        """Keep ``near`` as the last state on its side and at its pressure."""
+        if liquid:
+            self._near_liq = near
+            pool = self._pool_liq
+            if pool is None:
+                pool = self._pool_liq = {}
+        else:
+            self._near_vap = near
+            pool = self._pool_vap
+            if pool is None:
+                pool = self._pool_vap = {}
+        p = near[0]
+        if p not in pool and len(pool) >= NEAR_ISOBARS:
+            del pool[next(iter(pool))]
+        pool[p] = near
+
+    def _subcritical_h(self, p: float, T: float) -> float | None:
+        """Enthalpy [J/kg] of a pure fluid at (p, T) below the critical pressure; else None.
+
+        :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (Halley's method on the
+        density at the given temperature, the phase imposed) where CoolProp's (p, T) flash
+        costs 6-50 us (R290 to R744): from the last state found on this isobar on the same
+        side of the dome (its density moved to first order in the temperature), else from the
+        state kept on the nearest isobar within :data:`BESIDE_REACH` (at the same distance
+        from its own saturation temperature, the density scaled by the saturated densities).
+        Only with such a state (from the saturated state Newton costs about as much as the
+        flash), for a temperature at least :data:`PT_MARGIN_K` away from the saturation
+        temperature, and the result must be on its side of the dome (denser than the
+        saturated liquid, or lighter than the saturated vapour); None otherwise (the caller
+        flashes).
+        """
+        near_vap, near_liq = self._near_on(p, False), self._near_on(p, True)
+        if near_vap is None and near_liq is None and not (self._pool_vap or self._pool_liq):
+            return None  # nothing to start from (no look-ups)
+        memo = self._memo
+        try:
+            liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "T_bubble")
+            vap = memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "T_dew")
+        except FluidPropertyError:
+            return None
+        t_low, t_high = liq[SAT_T] - PT_MARGIN_K, vap[SAT_T] + PT_MARGIN_K
+        if t_high < T:
+            liquid, sat, near = False, vap, near_vap
+        elif t_low > T:
+            liquid, sat, near = True, liq, near_liq
+        else:
+            return None
+        if near is None:
+            other = self._near_beside(p, liquid)
+            if other is None or not other[4] > 0.0:
+                return None
+            # the other isobar's state at the same distance from its saturation temperature
+            t_sat0 = other[6][SAT_T]
+            h_0 = other[1] + (T - sat[SAT_T] - (other[2] - t_sat0)) / other[4]
+            rho = (other[3] + other[5] * (h_0 - other[1])) * sat[SAT_RHO] / other[6][SAT_RHO]
+        elif not near[4] > 0.0:
+            return None
+        else:
+            rho = near[3] + near[5] / near[4] * (T - near[2])
+        if not rho > 0.0:
+            rho = sat[SAT_RHO]
+        phase = CP.iphase_liquid if liquid else CP.iphase_gas
+        self._flashes += 1
+        found = newton_rho_at_t(self._as, phase, p, T, rho)
+        if found is None:
+            return None
+        rho, h, t_h, rho_h = found
+        if (rho < sat[SAT_RHO]) if liquid else (rho > sat[SAT_RHO]):
+            return None
+        if is_bad(h) or not t_h > 0.0:
+            return None
+        self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
+        return float(h)
+
+
+def on_its_side(T: float, rho: float, sat: SatRecord, liquid: bool) -> bool:
+    """Whether a Newton state (T [K], rho [kg/m3]) lies on its side of the dome.
+
+    Colder and denser than the saturated liquid ``sat``, or hotter and lighter than the
+    saturated vapour; a state within :data:`_ROUNDING` of the saturated one passes (a
+    profile's end at zero subcooling is the saturated state, to the last bit or two).
+    """
+    if liquid:
+        return sat[SAT_T] * (1.0 + _ROUNDING) >= T and rho >= sat[SAT_RHO] * (1.0 - _ROUNDING)
+    return sat[SAT_T] * (1.0 - _ROUNDING) <= T and rho <= sat[SAT_RHO] * (1.0 + _ROUNDING)
+
+
+def moved_from(
+    near: Near, sat: SatRecord, dh: float, fallback: tuple[float, float]
+) -> tuple[float, float]:
+    """A start (T [K], rho [kg/m3]) ``dh`` [J/kg] from the saturated state ``sat``.
+
+    The state ``near`` kept on a neighbouring isobar, moved to the same enthalpy distance from
+    its own saturated state to first order, then shifted by the two saturated states'
+    difference (temperature added, density scaled): the shape of the isobar beside the dome
+    changes little between neighbouring pressures. ``fallback`` when that is not positive.
+    """
+    near_sat = near[6]
+    step = dh - (near[1] - near_sat[SAT_H])
+    T = sat[SAT_T] + (near[2] - near_sat[SAT_T]) + near[4] * step
+    rho = (near[3] + near[5] * step) * sat[SAT_RHO] / near_sat[SAT_RHO]
+    return (T, rho) if T > 0.0 and rho > 0.0 else fallback
