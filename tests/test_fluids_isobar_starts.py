@@ -1,10 +1,9 @@
-"""The CoolProp backend's Newton starts: states kept per isobar, (p, T) states by Newton.
+"""The CoolProp backend's Newton starts: single-phase states kept per isobar.
 
 A cascade's two circuits (one backend when they share a fluid) and the profiles of its coils
 alternate between several pressures; the last single-phase Newton state of each isobar and
-side of the dome is the start of the next state there, and a (p, T) state next to one is found
-by Halley's method on the density instead of CoolProp's (p, T) flash. Every value is checked
-against CoolProp itself (PropsSI, a fresh backend) and its own round trip.
+side of the dome is the start of the next state there (or of the first one on a neighbouring
+isobar). Every value is checked against CoolProp itself (PropsSI, a fresh backend).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 
 from workbench.fluids import get_backend
-from workbench.fluids.coolprop_isobars import NEAR_ISOBARS, PT_MARGIN_K
+from workbench.fluids.coolprop_isobars import NEAR_ISOBARS
 
 PURE = ["R134a", "R744", "R717", "R290"]
 
@@ -61,33 +60,6 @@ def test_the_oldest_isobar_goes_when_the_pool_is_full():
     assert len(b._pool_vap) == NEAR_ISOBARS
     # the last state stands for pressures within rounding of its own
     assert b._near_on(pressures[-1] * (1.0 + 1e-12), False) is not None
-
-
-@pytest.mark.parametrize("fluid", PURE)
-def test_pt_states_by_newton_match_coolprop(fluid):
-    b = get_backend(fluid, "CoolProp")
-    for p in _isobars(fluid):
-        t_sat = b.T_sat(p)
-        b.T_ph(p, b.h_vap(p) + 2e4)  # a vapour and a liquid state on the isobar: the starts
-        b.T_ph(p, b.h_liq(p) - 2e4)
-        for dt in (0.5, 3.0, 12.0, -0.5, -3.0, -12.0):
-            t = t_sat + dt
-            h = b._subcritical_h(p, t)
-            assert h is not None, (p, dt)  # found by Newton from the kept state
-            assert h == pytest.approx(PropsSI("H", "P", p, "T", t, fluid), rel=1e-9)
-            assert b.h_pT(p, t) == pytest.approx(h, rel=1e-13)  # the public call: the same
-            assert b.T_ph(p, h) == pytest.approx(t, rel=1e-12)  # round trip
-
-
-def test_pt_states_next_to_saturation_or_without_a_start_are_flashed():
-    b = get_backend("R717", "CoolProp")
-    p = 0.3 * b.p_crit
-    t_sat = b.T_sat(p)
-    assert b._subcritical_h(p, t_sat + 5.0) is None  # no state on the isobar yet
-    b.T_ph(p, b.h_vap(p) + 2e4)
-    assert b._subcritical_h(p, t_sat + 5.0) is not None
-    assert b._subcritical_h(p, t_sat + 0.5 * PT_MARGIN_K) is None  # CoolProp decides there
-    assert b._subcritical_h(p, t_sat - 5.0) is None  # no liquid state on the isobar yet
 
 
 @pytest.mark.parametrize("fluid", PURE)
@@ -139,22 +111,21 @@ def test_the_slope_estimate_of_a_two_phase_state_is_exact():
 
 @pytest.mark.parametrize("fluid", PURE)
 def test_the_first_state_on_a_new_isobar_starts_from_a_neighbouring_one(fluid):
-    # each Newton iterate of the solver moves the pressures: the first (p, T) and (p, h)
-    # states on the new isobars start from the states kept on the old ones (within 20 %)
+    # each Newton iterate of the solver moves the pressures: the first (p, h) state on a new
+    # isobar starts from the state kept on the nearest old one (within 20 %)
     b = get_backend(fluid, "CoolProp")
     p0 = 0.3 * b.p_crit
     b.T_ph(p0, b.h_vap(p0) + 2e4)
     b.T_ph(p0, b.h_liq(p0) - 2e4)
     for factor in (1.002, 0.97, 1.15):
         p = factor * p0
-        t_sat = b.T_sat(p)
-        for dt in (4.0, -4.0):
-            h = b._subcritical_h(p, t_sat + dt)
-            assert h is not None  # by Newton, from the neighbouring isobar's state
-            assert h == pytest.approx(PropsSI("H", "P", p, "T", t_sat + dt, fluid), rel=1e-9)
-        p_new = factor * factor * p0  # a (p, h) state on another new isobar
-        for h in (b.h_vap(p_new) + 1.5e4, b.h_liq(p_new) - 1.5e4):
-            t = b.T_ph(p_new, h)
-            assert t == pytest.approx(PropsSI("T", "P", p_new, "H", h, fluid), rel=1e-9)
-            assert t == pytest.approx(get_backend(fluid, "CoolProp").T_ph(p_new, h), rel=1e-12)
-    assert b._subcritical_h(2.0 * p0, b.T_sat(2.0 * p0) + 4.0) is None  # beyond reach: flash
+        for h, liquid in ((b.h_vap(p) + 1.5e4, False), (b.h_liq(p) - 1.5e4, True)):
+            assert b._near_on(p, liquid) is None
+            beside = b._near_beside(p, liquid)
+            assert beside is not None
+            assert abs(beside[0] - p) <= 0.2 * p
+            t = b.T_ph(p, h)
+            assert t == pytest.approx(PropsSI("T", "P", p, "H", h, fluid), rel=1e-9)
+            assert t == pytest.approx(get_backend(fluid, "CoolProp").T_ph(p, h), rel=1e-12)
+            assert b._near_on(p, liquid) is not None  # kept: the start of the next one
+    assert b._near_beside(2.0 * p0, False) is None  # beyond reach: from the saturated state

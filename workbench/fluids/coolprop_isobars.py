@@ -7,34 +7,25 @@ of the dome per pressure (:data:`NEAR_ISOBARS` pressures: a cascade's two circui
 between four on one backend), with its ``(dT/dh)_p`` and ``(drho/dh)_p``: the next state on
 that isobar starts from it to first order, and the first state on a new isobar starts from
 the state kept on the nearest one, moved beside the new isobar's dome (:func:`moved_from`).
-A (p, T) state below the critical pressure comes from such a start by Halley's method on the
-density (:func:`~workbench.fluids.coolprop_newton.newton_rho_at_t`) instead of CoolProp's
-(p, T) flash (6-50 us, R290 to R744). The Newton iterations' own ``(dT/dh)_p`` are kept for
+The Newton iterations' own ``(dT/dh)_p`` are kept for
 the slope of a root-find (:meth:`~workbench.fluids.coolprop_backend.CoolPropBackend.
 dT_dh_p_estimate`).
 """
 
 from __future__ import annotations
 
-import CoolProp.CoolProp as CP
-
-from workbench.errors import FluidPropertyError
-from workbench.fluids.coolprop_newton import newton_rho_at_t
 from workbench.fluids.coolprop_records import (
     NEAR_ISOBAR,
-    OP_PQ,
     SAT_H,
     SAT_RHO,
     SAT_T,
     SatRecord,
-    is_bad,
 )
 from workbench.fluids.coolprop_super import CoolPropSupercritical
 
 __all__ = [
     "BESIDE_REACH",
     "NEAR_ISOBARS",
-    "PT_MARGIN_K",
     "SLOPES_KEPT",
     "CoolPropIsobars",
     "Near",
@@ -45,10 +36,6 @@ __all__ = [
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
 dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
-
-PT_MARGIN_K = 1e-6
-"""A (p, T) state closer than this to the saturation temperature [K] is left to CoolProp's
-flash (which decides, or fails, on the saturation line)."""
 
 BESIDE_REACH = 0.2
 """A state kept on another isobar within this share of the pressure starts the first state on
@@ -134,64 +121,6 @@ class CoolPropIsobars(CoolPropSupercritical):
         if p not in pool and len(pool) >= NEAR_ISOBARS:
             del pool[next(iter(pool))]
         pool[p] = near
-
-    def _subcritical_h(self, p: float, T: float) -> float | None:
-        """Enthalpy [J/kg] of a pure fluid at (p, T) below the critical pressure; else None.
-
-        :func:`~workbench.fluids.coolprop_newton.newton_rho_at_t` (Halley's method on the
-        density at the given temperature, the phase imposed) where CoolProp's (p, T) flash
-        costs 6-50 us (R290 to R744): from the last state found on this isobar on the same
-        side of the dome (its density moved to first order in the temperature), else from the
-        state kept on the nearest isobar within :data:`BESIDE_REACH` (at the same distance
-        from its own saturation temperature, the density scaled by the saturated densities).
-        Only with such a state (from the saturated state Newton costs about as much as the
-        flash), for a temperature at least :data:`PT_MARGIN_K` away from the saturation
-        temperature, and the result must be on its side of the dome (denser than the
-        saturated liquid, or lighter than the saturated vapour); None otherwise (the caller
-        flashes).
-        """
-        near_vap, near_liq = self._near_on(p, False), self._near_on(p, True)
-        if near_vap is None and near_liq is None and not (self._pool_vap or self._pool_liq):
-            return None  # nothing to start from (no look-ups)
-        memo = self._memo
-        try:
-            liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "T_bubble")
-            vap = memo.get((OP_PQ, p, 1.0)) or self._pq(p, 1.0, "T_dew")
-        except FluidPropertyError:
-            return None
-        t_low, t_high = liq[SAT_T] - PT_MARGIN_K, vap[SAT_T] + PT_MARGIN_K
-        if t_high < T:
-            liquid, sat, near = False, vap, near_vap
-        elif t_low > T:
-            liquid, sat, near = True, liq, near_liq
-        else:
-            return None
-        if near is None:
-            other = self._near_beside(p, liquid)
-            if other is None or not other[4] > 0.0:
-                return None
-            # the other isobar's state at the same distance from its saturation temperature
-            t_sat0 = other[6][SAT_T]
-            h_0 = other[1] + (T - sat[SAT_T] - (other[2] - t_sat0)) / other[4]
-            rho = (other[3] + other[5] * (h_0 - other[1])) * sat[SAT_RHO] / other[6][SAT_RHO]
-        elif not near[4] > 0.0:
-            return None
-        else:
-            rho = near[3] + near[5] / near[4] * (T - near[2])
-        if not rho > 0.0:
-            rho = sat[SAT_RHO]
-        phase = CP.iphase_liquid if liquid else CP.iphase_gas
-        self._flashes += 1
-        found = newton_rho_at_t(self._as, phase, p, T, rho)
-        if found is None:
-            return None
-        rho, h, t_h, rho_h = found
-        if (rho < sat[SAT_RHO]) if liquid else (rho > sat[SAT_RHO]):
-            return None
-        if is_bad(h) or not t_h > 0.0:
-            return None
-        self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
-        return float(h)
 
 
 def on_its_side(T: float, rho: float, sat: SatRecord, liquid: bool) -> bool:

@@ -284,13 +284,6 @@ class CoolPropStates(CoolPropIsobars):
                     del memo[next(iter(memo))]
                 memo[key] = found
                 return found
-        if op == OP_PT and self._closed_two_phase and self._pure and p < self.p_crit:
-            found = self._subcritical_h(p, b)
-            if found is not None:
-                if len(memo) >= MEMO_SIZE:
-                    del memo[next(iter(memo))]
-                memo[key] = found
-                return found
         supercritical = op == OP_PT and self._closed_two_phase and p >= self.p_crit
         if supercritical:
             newton = self._supercritical_h(p, b)
