@@ -2,8 +2,7 @@
 
 A cascade's two circuits (one backend when they share a fluid) and the profiles of its coils
 alternate between several pressures; the last single-phase Newton state of each isobar and
-side of the dome is the start of the next state there (or of the first one on a neighbouring
-isobar). Every value is checked against CoolProp itself (PropsSI, a fresh backend).
+side of the dome is the start of the next state there. Every value is checked against CoolProp itself (PropsSI, a fresh backend).
 """
 
 from __future__ import annotations
@@ -107,25 +106,3 @@ def test_the_slope_estimate_of_a_two_phase_state_is_exact():
     p = 3e5
     h = 0.5 * (b.h_liq(p) + b.h_vap(p))
     assert b.dT_dh_p_estimate(p, h) == b.dT_dh_p(p, h) == 0.0
-
-
-@pytest.mark.parametrize("fluid", PURE)
-def test_the_first_state_on_a_new_isobar_starts_from_a_neighbouring_one(fluid):
-    # each Newton iterate of the solver moves the pressures: the first (p, h) state on a new
-    # isobar starts from the state kept on the nearest old one (within 20 %)
-    b = get_backend(fluid, "CoolProp")
-    p0 = 0.3 * b.p_crit
-    b.T_ph(p0, b.h_vap(p0) + 2e4)
-    b.T_ph(p0, b.h_liq(p0) - 2e4)
-    for factor in (1.002, 0.97, 1.15):
-        p = factor * p0
-        for h, liquid in ((b.h_vap(p) + 1.5e4, False), (b.h_liq(p) - 1.5e4, True)):
-            assert b._near_on(p, liquid) is None
-            beside = b._near_beside(p, liquid)
-            assert beside is not None
-            assert abs(beside[0] - p) <= 0.2 * p
-            t = b.T_ph(p, h)
-            assert t == pytest.approx(PropsSI("T", "P", p, "H", h, fluid), rel=1e-9)
-            assert t == pytest.approx(get_backend(fluid, "CoolProp").T_ph(p, h), rel=1e-12)
-            assert b._near_on(p, liquid) is not None  # kept: the start of the next one
-    assert b._near_beside(2.0 * p0, False) is None  # beyond reach: from the saturated state

@@ -5,8 +5,11 @@ exchanger's profile, the compressor's and valves' states), and every Newton iter
 pressures a little. :class:`CoolPropIsobars` keeps the last state Newton found on each side
 of the dome per pressure (:data:`NEAR_ISOBARS` pressures: a cascade's two circuits alternate
 between four on one backend), with its ``(dT/dh)_p`` and ``(drho/dh)_p``: the next state on
-that isobar starts from it to first order, and the first state on a new isobar starts from
-the state kept on the nearest one, moved beside the new isobar's dome (:func:`moved_from`).
+that isobar starts from it to first order, whichever pressures were asked for in between.
+A start from a neighbouring isobar (the first state on a new one, moved beside its dome) cut
+the (rho, T) updates of a cascade solve by another 15 % but was dropped: the state kept from
+an earlier solve on a lent backend then decides the last bits of a result, and a solve must
+give the same numbers whichever backend it is lent (``tests/test_solver_ownership.py``).
 The Newton iterations' own ``(dT/dh)_p`` are kept for
 the slope of a root-find (:meth:`~workbench.fluids.coolprop_backend.CoolPropBackend.
 dT_dh_p_estimate`).
@@ -16,7 +19,6 @@ from __future__ import annotations
 
 from workbench.fluids.coolprop_records import (
     NEAR_ISOBAR,
-    SAT_H,
     SAT_RHO,
     SAT_T,
     SatRecord,
@@ -24,22 +26,16 @@ from workbench.fluids.coolprop_records import (
 from workbench.fluids.coolprop_super import CoolPropSupercritical
 
 __all__ = [
-    "BESIDE_REACH",
     "NEAR_ISOBARS",
     "SLOPES_KEPT",
     "CoolPropIsobars",
     "Near",
-    "moved_from",
     "on_its_side",
 ]
 
 Near = tuple[float, float, float, float, float, float, SatRecord]
 """The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
 dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
-
-BESIDE_REACH = 0.2
-"""A state kept on another isobar within this share of the pressure starts the first state on
-a new isobar, moved by its distance from its own saturated state (:func:`moved_from`)."""
 
 _ROUNDING = 1e-12
 """Relative rounding allowed when a Newton state is checked against its side of the dome."""
@@ -89,22 +85,6 @@ class CoolPropIsobars(CoolPropSupercritical):
         pool = self._pool_liq if liquid else self._pool_vap
         return pool.get(p) if pool else None
 
-    def _near_beside(self, p: float, liquid: bool) -> Near | None:
-        """The kept state on the side of the dome whose pressure is nearest to ``p`` [Pa].
-
-        Only within :data:`BESIDE_REACH` (relative) of ``p``: a start for the first state on a
-        new isobar (each Newton iterate of the solver moves the pressures a little).
-        """
-        pool = self._pool_liq if liquid else self._pool_vap
-        if not pool:
-            return None
-        best, best_d = None, BESIDE_REACH * p
-        for p0, near in pool.items():
-            d = abs(p0 - p)
-            if d <= best_d:
-                best, best_d = near, d
-        return best
-
     def _keep_near(self, near: Near, liquid: bool) -> None:
         """Keep ``near`` as the last state on its side and at its pressure."""
         if liquid:
@@ -133,20 +113,3 @@ def on_its_side(T: float, rho: float, sat: SatRecord, liquid: bool) -> bool:
     if liquid:
         return sat[SAT_T] * (1.0 + _ROUNDING) >= T and rho >= sat[SAT_RHO] * (1.0 - _ROUNDING)
     return sat[SAT_T] * (1.0 - _ROUNDING) <= T and rho <= sat[SAT_RHO] * (1.0 + _ROUNDING)
-
-
-def moved_from(
-    near: Near, sat: SatRecord, dh: float, fallback: tuple[float, float]
-) -> tuple[float, float]:
-    """A start (T [K], rho [kg/m3]) ``dh`` [J/kg] from the saturated state ``sat``.
-
-    The state ``near`` kept on a neighbouring isobar, moved to the same enthalpy distance from
-    its own saturated state to first order, then shifted by the two saturated states'
-    difference (temperature added, density scaled): the shape of the isobar beside the dome
-    changes little between neighbouring pressures. ``fallback`` when that is not positive.
-    """
-    near_sat = near[6]
-    step = dh - (near[1] - near_sat[SAT_H])
-    T = sat[SAT_T] + (near[2] - near_sat[SAT_T]) + near[4] * step
-    rho = (near[3] + near[5] * step) * sat[SAT_RHO] / near_sat[SAT_RHO]
-    return (T, rho) if T > 0.0 and rho > 0.0 else fallback

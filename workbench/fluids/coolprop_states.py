@@ -20,7 +20,6 @@ from workbench.fluids.coolprop_isobars import (
     SLOPES_KEPT,
     CoolPropIsobars,
     Near,
-    moved_from,
     on_its_side,
 )
 from workbench.fluids.coolprop_newton import (
@@ -200,9 +199,8 @@ class CoolPropStates(CoolPropIsobars):
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the phase imposed, from
         the last state computed on this isobar on the same side of the dome (moved to first
-        order along the isobar with its ``dT/dh`` and ``drho/dh``), else from the state kept
-        on the nearest isobar within :data:`~workbench.fluids.coolprop_isobars.BESIDE_REACH` moved beside this one's dome
-        (:func:`~workbench.fluids.coolprop_isobars.moved_from`), else from the saturated state ``sat``. The result must be on its side of the dome (colder and denser than the
+        order along the isobar with its ``dT/dh`` and ``drho/dh``), else from the saturated
+        state ``sat``. The result must be on its side of the dome (colder and denser than the
         saturated liquid, or hotter and lighter than the saturated vapour) and inside the
         fluid's temperature range.
         """
@@ -214,9 +212,6 @@ class CoolPropStates(CoolPropIsobars):
             T, rho = near[2] + near[4] * step, near[3] + near[5] * step
         else:
             T, rho = sat[SAT_T], sat[SAT_RHO]
-            other = self._near_beside(p, liquid)
-            if other is not None:
-                T, rho = moved_from(other, sat, h - sat[SAT_H], (T, rho))
         phase = CP.iphase_liquid if liquid else CP.iphase_gas
         self._ph_held = None
         self._flashes += 1
