@@ -77,6 +77,8 @@ from workbench.fluids.coolprop_records import (
     OP_DTDP,
     OP_DTSAT,
     OP_H_MIN,
+    OP_PH,
+    OP_PQ,
     OP_PS,
     OP_PT,
     OP_QT,
@@ -130,7 +132,8 @@ class CoolPropBackend(CoolPropStates):
     def T_ph(self, p: float, h: float) -> float:
         """Temperature [K] from pressure [Pa] and enthalpy [J/kg]."""
         self._calls += 1
-        return self._ph(p, h)[PH_T]
+        record = self._memo.get((OP_PH, p, h))  # the remembered record without a call
+        return (record if record is not None else self._ph(p, h))[PH_T]
 
     def s_ph(self, p: float, h: float) -> float:
         """Entropy [J/kg/K] from pressure [Pa] and enthalpy [J/kg]."""
@@ -170,7 +173,8 @@ class CoolPropBackend(CoolPropStates):
     def T_sat(self, p: float) -> float:
         """Dew-point saturation temperature [K] at pressure [Pa] (``PQ``, ``Q = 1``)."""
         self._calls += 1
-        return self._pq(p, 1.0, "T_sat")[SAT_T]
+        record = self._memo.get((OP_PQ, p, 1.0))
+        return (record if record is not None else self._pq(p, 1.0, "T_sat"))[SAT_T]
 
     def T_dew(self, p: float) -> float:
         """Dew-point temperature [K] at pressure [Pa]."""
@@ -198,12 +202,14 @@ class CoolPropBackend(CoolPropStates):
     def h_liq(self, p: float) -> float:
         """Saturated liquid (bubble) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
-        return self._pq(p, 0.0, "h_liq")[SAT_H]
+        record = self._memo.get((OP_PQ, p, 0.0))
+        return (record if record is not None else self._pq(p, 0.0, "h_liq"))[SAT_H]
 
     def h_vap(self, p: float) -> float:
         """Saturated vapour (dew) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
-        return self._pq(p, 1.0, "h_vap")[SAT_H]
+        record = self._memo.get((OP_PQ, p, 1.0))
+        return (record if record is not None else self._pq(p, 1.0, "h_vap"))[SAT_H]
 
     def s_liq(self, p: float) -> float:
         """Saturated liquid (bubble) entropy [J/kg/K] at pressure [Pa]."""
