@@ -16,7 +16,14 @@ import pytest
 import workbench.components.coupled_profile as coupled_profile
 from workbench.components.base import Component
 from workbench.components.counterflow import find_root
-from workbench.components.coupled_jacobian import PINCHED, conductance_tangents, pinch_sensitivity
+from workbench.components.coupled_jacobian import (
+    PINCHED,
+    REUSE_S,
+    conductance_tangents,
+    coupled_sensitivity,
+    evaluated_near,
+    pinch_sensitivity,
+)
 from workbench.components.coupled_profile import CoupledProfile
 from workbench.solver import prepare, solve
 from workbench.solver.couplings import ThermalCoupling
@@ -226,3 +233,97 @@ def test_the_roots_slope_is_the_tangent_along_q(name):
         numeric = (prof.conductance(trial + d)[0] - prof.conductance(trial - d)[0]) / (2 * d)
         assert prof.slope(trial) == pytest.approx(tangent[0], rel=1e-12)
         assert prof.slope(trial) == pytest.approx(numeric, rel=1e-6)
+
+
+@pytest.mark.parametrize("shift", [0.01, -0.01])
+@pytest.mark.parametrize("name", CASCADES)
+def test_the_jacobian_on_the_roots_last_evaluation_is_that_at_the_root(name, shift, monkeypatch):
+    # the root's last Newton step is not evaluated; the block takes the derivatives on the
+    # profile of the last evaluation (evaluated_near) and must equal those at the root itself
+    doc = _example(name)
+    result = solve(doc)
+    system = prepare(doc)
+    coupling = _coupling(system)
+    x = _shifted(coupling, result.x, shift)
+    ua = float(coupling.config.ua)
+    _key, profile, q = coupling._solved(x)
+    q_at = evaluated_near(profile, q)
+    assert abs(q_at - q) <= REUSE_S * (profile.q_max - q)
+    reused_profile = q_at != q  # else the root's last step was too long to stand in for it
+    new_cuts: list[float] = []
+    cuts = CoupledProfile.cuts
+
+    def counted_cuts(self, trial):
+        if self.last is None or self.last[0] != trial:
+            new_cuts.append(trial)
+        return cuts(self, trial)
+
+    monkeypatch.setattr(CoupledProfile, "cuts", counted_cuts)
+    assert coupling.implicit_jacobian(x) is not None
+    assert (new_cuts == []) == reused_profile  # no cut state computed for the Jacobian
+    REUSED.append(reused_profile)
+    assert coupling._linear is not None
+    reused = coupling._linear[2]
+    fresh = coupled_sensitivity(_profile(coupling, x), q, ua)
+    assert fresh is not None
+    assert new_cuts  # the fresh profile at the root computed its cuts
+    for i, col in enumerate(coupling._inlet_cols()):
+        typical = system.var_scale[col]
+        assert reused[i] * typical == pytest.approx(fresh[i] * typical, rel=1e-6, abs=1e-9 * q)
+
+
+REUSED: list[bool] = []
+
+
+def test_most_jacobians_reused_the_roots_last_evaluation():
+    # after the parametrised test above (pytest runs a module's tests in order)
+    assert len(REUSED) == 2 * len(CASCADES)
+    assert sum(REUSED) >= len(REUSED) - 2
+
+
+def test_evaluated_near_keeps_the_root_beyond_reach():
+    doc = _example("r744_r290_cascade_v2")
+    result = solve(doc)
+    system = prepare(doc)
+    coupling = _coupling(system)
+    prof = _profile(coupling, result.x)
+    q = prof.solve(float(coupling.config.ua), None)
+    assert q is not None
+    prof.conductance(0.99 * q)  # a profile remembered far from the root
+    assert evaluated_near(prof, q) == q
+    prof.conductance(q * (1.0 + 1e-9))
+    assert evaluated_near(prof, q) == q * (1.0 + 1e-9)
+
+
+@pytest.mark.parametrize("shift", [0.02, 0.005, -0.01])
+@pytest.mark.parametrize("name", CASCADES)
+def test_the_root_stopped_by_its_quadratic_convergence_is_the_confirmed_root(
+    name, shift, monkeypatch
+):
+    # the root stops when the two steps before measure the error of its last step below
+    # 1e-13 Q; without that rule it evaluates once more to confirm (a step below 1e-7 in s)
+    doc = _example(name)
+    result = solve(doc)
+    system = prepare(doc)
+    coupling = _coupling(system)
+    x = _shifted(coupling, result.x, shift)
+    ua = float(coupling.config.ua)
+    counts = []
+    roots = []
+    conductance = CoupledProfile.conductance
+    for rule in (True, False):
+        if not rule:
+            monkeypatch.setattr(coupled_profile, "_settled", lambda *args: False)
+        evaluations: list[float] = []
+
+        def counted(self, q, evaluations=evaluations):
+            evaluations.append(q)
+            return conductance(self, q)
+
+        monkeypatch.setattr(CoupledProfile, "conductance", counted)
+        q = _profile(coupling, x).solve(ua, None)
+        assert q is not None
+        roots.append(q)
+        counts.append(len(evaluations))
+    assert roots[0] == pytest.approx(roots[1], rel=1e-12)
+    assert counts[0] <= counts[1]

@@ -26,11 +26,41 @@ import math
 from workbench.components.counterflow import lmtd_partials
 from workbench.components.coupled_profile import CoupledProfile, Cut
 
-__all__ = ["PINCHED", "conductance_tangents", "coupled_sensitivity", "pinch_sensitivity"]
+__all__ = [
+    "PINCHED",
+    "REUSE_S",
+    "conductance_tangents",
+    "coupled_sensitivity",
+    "evaluated_near",
+    "pinch_sensitivity",
+]
 
 PINCHED = 1e-6
 """A heat flow within this share of ``Q_max`` is at the pinch: no implicit-function derivative
 (two values that grow without bound would be divided)."""
+
+REUSE_S = 1e-6
+"""The root's last evaluated heat flow stands in for the root in the derivatives when they are
+this close in ``s = -ln(1 - Q/Q_max)`` (the root's last step, below 1e-7, is never evaluated):
+the derivatives move by about that share, far below what Newton's method notices."""
+
+
+def evaluated_near(prof: CoupledProfile, q: float) -> float:
+    """The heat flow [W] to take the derivatives of the root ``q`` [W] at.
+
+    The last heat flow whose cuts ``prof`` remembers when it lies within :data:`REUSE_S` of
+    ``q`` in ``s`` (``|dQ| <= REUSE_S (Q_max - Q)``), else ``q``: the Jacobian then needs no new
+    cut states (4 to 6 property calls and their derivatives), only the derivatives the root's
+    slope did not already ask for.
+    """
+    last = prof.last
+    if last is None or not 0.0 < q < prof.q_max:
+        return q
+    q_last = last[0]
+    if q_last > 0.0 and abs(q_last - q) <= REUSE_S * (prof.q_max - max(q, q_last)):
+        return q_last
+    return q
+
 
 # directions of the derivatives: the heat flow, then the hot and cold inlet m, p, h
 _Q, _MH, _PH, _HH, _MC, _PC, _HC = range(7)

@@ -22,9 +22,10 @@ the cold outlet at the hot inlet temperature).
 At each cut one side's temperature is fixed by the cut itself (a saturation temperature, an
 inlet) and only the other side's moves with ``Q``: an evaluation costs one ``T(p, h)`` per cut
 (saturation states are remembered per pressure by :class:`SaturationMemo`). The root is found
-by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``ln(UA_z/UA)`` with the exact slope
-``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends), inside a bracket that
-bisects when a step leaves it or meets an internal pinch. The derivatives of the root for the
+by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``UA_z/UA - 1`` with the slope
+``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends, the latter as the cut
+states' own Newton iterations left it, to about 1e-6), inside a bracket that bisects when a
+step leaves it or meets an internal pinch. The derivatives of the root for the
 Newton system's Jacobian, ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)`` by the implicit function
 theorem on the same cuts, are in :mod:`workbench.components.coupled_jacobian`.
 
@@ -37,6 +38,7 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.components.counterflow import counterflow_ua, find_root, lmtd_partials
@@ -54,6 +56,10 @@ __all__ = [
 
 _S_TOLERANCE = 1e-7
 """Newton stops after a step in ``s`` below this; the quadratic error left is ~1e-14."""
+
+_Q_TOLERANCE = 1e-13
+"""Newton also stops when the error its last step leaves, measured by the quadratic
+convergence of the two steps before, is below this share of ``Q`` (:func:`_settled`)."""
 
 _MAX_EVALUATIONS = 60
 
@@ -250,6 +256,11 @@ class CoupledProfile:
     def slope(self, q: float) -> float:
         """``dUA_z/dQ`` [1/K] at fixed inlets (0 where a difference is not positive).
 
+        For the root's Newton steps only: ``(dT/dh)_p`` at the cuts comes from the backend's
+        ``dT_dh_p_estimate`` where it has one (the cut states' own Newton iterations leave it,
+        to about 1e-6), which steers the steps as well as the exact value and needs no property
+        update; the Jacobian (:mod:`~workbench.components.coupled_jacobian`) takes exact ones.
+
         :func:`~workbench.components.coupled_jacobian.conductance_tangents` along ``Q`` alone, simplified: with ``d = Q/m`` on each side, a hot
         saturation cut moves by ``dxi/dQ = -xi/Q``, a cold one by ``(1 - xi)/Q``; the cold
         temperature moves by ``(dT/dh) efficiency/m_c`` where the cold side moves (the hot
@@ -260,14 +271,15 @@ class CoupledProfile:
         if min(dts) <= 0.0:
             return 0.0
         k_h, k_c = 1.0 / self.m_h, self.eff / self.m_c
+        t_h_hot, t_h_cold = _slope_estimate(self.fh), _slope_estimate(self.fc)
         dxis, ddts = [], []
         for cut in cuts:
             if cut.kind in ("in", "hot"):
                 dxis.append(-cut.xi / q if cut.kind == "hot" else 0.0)
-                ddts.append(-float(self.fc.dT_dh_p(self.p_c, cut.h_cold)) * k_c)
+                ddts.append(-float(t_h_cold(self.p_c, cut.h_cold)) * k_c)
             else:
                 dxis.append((1.0 - cut.xi) / q if cut.kind == "cold" else 0.0)
-                ddts.append(-float(self.fh.dT_dh_p(self.p_h, cut.h_hot)) * k_h)
+                ddts.append(-float(t_h_hot(self.p_h, cut.h_hot)) * k_h)
         total = 0.0
         for k in range(len(cuts) - 1):
             lmtd, l_a, l_b = lmtd_partials(dts[k], dts[k + 1])
@@ -280,45 +292,71 @@ class CoupledProfile:
     def solve(self, ua: float, q_guess: float | None) -> float | None:
         """The heat flow [W] at which the zones need ``ua`` [W/K], or None.
 
-        Newton's method in ``s`` on ``ln(UA_z/UA)`` (module docstring) from ``q_guess`` (else
+        Newton's method in ``s`` on ``UA_z/UA - 1`` (module docstring) from ``q_guess`` (else
         ``s = 1``), to a step below ``1e-7`` in ``s`` or ``1e-12 Q_max`` in ``Q`` (the
-        resolution of ``s`` close to the pinch, as the bracketed search's); None when it does not
-        settle (the root at the edge of an internal pinch: the caller runs the bracketed
-        search).
+        resolution of ``s`` close to the pinch, as the bracketed search's), or a step whose
+        error, measured by the quadratic convergence of the steps before, is below
+        :data:`_Q_TOLERANCE` of ``Q`` (:func:`_settled`); None when it does not settle (the
+        root at the edge of an internal pinch: the caller runs the bracketed search).
         """
         q_hi = self.q_max
         if not (q_hi > 0.0 and ua > 0.0):
             return None
         q = q_guess if q_guess is not None and 0.0 < q_guess < q_hi else -q_hi * math.expm1(-1.0)
         lo, hi = 0.0, q_hi
+        last_step = math.inf  # the last Newton step in s (inf after a bisection)
         for _ in range(_MAX_EVALUATIONS):
             total = self.conductance(q)[0]
             q_next = -1.0
             if math.isinf(total):
                 hi = q
             else:
-                phi = math.log(total / ua)
+                phi = total / ua - 1.0
                 if phi > 0.0:
                     hi = q
                 elif phi < 0.0:
                     lo = q
                 else:
                     return q
-                slope = self.slope(q) / total * (q_hi - q)
+                slope = self.slope(q) / ua * (q_hi - q)
                 s = -math.log1p(-q / q_hi)
                 step = phi / slope if slope > 0.0 else math.inf
                 if s - step > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
                     q_next = -q_hi * math.expm1(-(s - step))
                     if lo <= q_next <= hi and (
-                        abs(step) <= _S_TOLERANCE or abs(q_next - q) <= 1e-12 * q_hi
+                        abs(step) <= _S_TOLERANCE
+                        or abs(q_next - q) <= 1e-12 * q_hi
+                        or _settled(step, last_step, q_hi - q_next, q_next)
                     ):
                         return q_next
+                last_step = step
             if not lo < q_next < hi:
                 q_next = 0.5 * (lo + hi)
+                last_step = math.inf
             if hi - lo <= 1e-13 * q_hi:
                 return None
             q = q_next
         return None
+
+
+def _settled(step: float, last_step: float, room: float, q: float) -> bool:
+    """Whether Newton's step ``step`` in ``s`` leaves ``q`` [W] within :data:`_Q_TOLERANCE`.
+
+    In the quadratic phase (``|step| <= 1e-3`` and at most a tenth of the last step
+    ``last_step``) the error left after a step is ``K step^2`` with ``K = |step| / last_step^2``
+    (two steps measure the constant); in ``Q`` that is ``(Q_max - Q) K step^2`` (``room`` =
+    ``Q_max - Q`` [W]). This saves the evaluation that would only confirm it.
+    """
+    if not (abs(step) <= 1e-3 and abs(step) <= 0.1 * abs(last_step)):
+        return False
+    error_s = abs(step) ** 3 / (last_step * last_step)
+    return room * error_s <= _Q_TOLERANCE * q
+
+
+def _slope_estimate(fluid: FluidBackend) -> Callable[[float, float], float]:
+    """The backend's ``dT_dh_p_estimate`` (a root's slope), else its exact ``dT_dh_p``."""
+    estimate: Callable[[float, float], float] | None = getattr(fluid, "dT_dh_p_estimate", None)
+    return estimate if estimate is not None else fluid.dT_dh_p
 
 
 def coupled_heat_flow(

@@ -77,6 +77,8 @@ from workbench.fluids.coolprop_records import (
     OP_DTDP,
     OP_DTSAT,
     OP_H_MIN,
+    OP_PH,
+    OP_PQ,
     OP_PS,
     OP_PT,
     OP_QT,
@@ -130,7 +132,8 @@ class CoolPropBackend(CoolPropStates):
     def T_ph(self, p: float, h: float) -> float:
         """Temperature [K] from pressure [Pa] and enthalpy [J/kg]."""
         self._calls += 1
-        return self._ph(p, h)[PH_T]
+        record = self._memo.get((OP_PH, p, h))  # the remembered record without a call
+        return (record if record is not None else self._ph(p, h))[PH_T]
 
     def s_ph(self, p: float, h: float) -> float:
         """Entropy [J/kg/K] from pressure [Pa] and enthalpy [J/kg]."""
@@ -170,7 +173,8 @@ class CoolPropBackend(CoolPropStates):
     def T_sat(self, p: float) -> float:
         """Dew-point saturation temperature [K] at pressure [Pa] (``PQ``, ``Q = 1``)."""
         self._calls += 1
-        return self._pq(p, 1.0, "T_sat")[SAT_T]
+        record = self._memo.get((OP_PQ, p, 1.0))
+        return (record if record is not None else self._pq(p, 1.0, "T_sat"))[SAT_T]
 
     def T_dew(self, p: float) -> float:
         """Dew-point temperature [K] at pressure [Pa]."""
@@ -198,12 +202,14 @@ class CoolPropBackend(CoolPropStates):
     def h_liq(self, p: float) -> float:
         """Saturated liquid (bubble) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
-        return self._pq(p, 0.0, "h_liq")[SAT_H]
+        record = self._memo.get((OP_PQ, p, 0.0))
+        return (record if record is not None else self._pq(p, 0.0, "h_liq"))[SAT_H]
 
     def h_vap(self, p: float) -> float:
         """Saturated vapour (dew) enthalpy [J/kg] at pressure [Pa]."""
         self._calls += 1
-        return self._pq(p, 1.0, "h_vap")[SAT_H]
+        record = self._memo.get((OP_PQ, p, 1.0))
+        return (record if record is not None else self._pq(p, 1.0, "h_vap"))[SAT_H]
 
     def s_liq(self, p: float) -> float:
         """Saturated liquid (bubble) entropy [J/kg/K] at pressure [Pa]."""
@@ -269,6 +275,24 @@ class CoolPropBackend(CoolPropStates):
         bubble = self._pq(p, 0.0, "dT/dh")
         dew = self._pq(p, 1.0, "dT/dh")
         return (dew[SAT_T] - bubble[SAT_T]) / (dew[SAT_H] - bubble[SAT_H])
+
+    def dT_dh_p_estimate(self, p: float, h: float) -> float:
+        """(dT/dh)_p [K kg/J] to about 1e-6 relative, for the slope of an iteration.
+
+        A single-phase state found by Newton's method ends with a step below 1e-7 taken to
+        first order; its (dT/dh)_p at the update before that step is kept (the last
+        :data:`~workbench.fluids.coolprop_isobars.SLOPES_KEPT`) and returned here without the
+        (rho, T) update that :meth:`dT_dh_p` needs to bring the state back. Elsewhere (when
+        the exact value is remembered, or none was kept) :meth:`dT_dh_p` itself. Not for a Jacobian or a result: a root-find's
+        slope only steers its steps.
+        """
+        seen = self._slopes_seen
+        if seen is not None and (OP_DTDH, p, h) not in self._memo:
+            value = seen.get((p, h))
+            if value is not None and value == value:  # not NaN
+                self._calls += 1
+                return value
+        return self.dT_dh_p(p, h)
 
     def dT_dp_h(self, p: float, h: float) -> float:
         """(dT/dp)_h [K/Pa]; inside the dome the derivative of the quality-weighted temperature."""

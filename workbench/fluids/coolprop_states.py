@@ -16,6 +16,12 @@ from typing import Any
 import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
+from workbench.fluids.coolprop_isobars import (
+    SLOPES_KEPT,
+    CoolPropIsobars,
+    Near,
+    on_its_side,
+)
 from workbench.fluids.coolprop_newton import (
     BY_H,
     BY_S,
@@ -46,19 +52,15 @@ from workbench.fluids.coolprop_records import (
     SatRecord,
     is_bad,
 )
-from workbench.fluids.coolprop_super import (
-    CoolPropSupercritical,
-)
 
 __all__ = ["CoolPropStates"]
 
-Near = tuple[float, float, float, float, float, float, SatRecord]
-"""The last single-phase (p, h) state Newton found on one side of the dome: p, h, T, rho,
-dT/dh, drho/dh and the saturation record of p on that side (a first-order start on the isobar)."""
 
-
-class CoolPropStates(CoolPropSupercritical):
+class CoolPropStates(CoolPropIsobars):
     """(p, h), (p, s) and (p, T) states of one fluid, each remembered by its exact inputs.
+
+    Single-phase states start from the states kept by
+    :class:`~workbench.fluids.coolprop_isobars.CoolPropIsobars`.
 
     Parameters
     ----------
@@ -150,16 +152,23 @@ class CoolPropStates(CoolPropSupercritical):
         # a state well outside the dome next to the last one on (nearly) the same isobar: its
         # side of the dome is known without this pressure's saturation records (a solved coil's
         # pressures differ by rounding, 1e-10 Pa, and a profile along it asks for many states)
+        # (the last state on each side inline, the pool only when it is on another isobar:
+        # this runs for every two-phase state too)
+        reach = NEAR_ISOBAR * p
         near = self._near_vap
-        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+        if near is None or abs(near[0] - p) > reach:
+            near = self._pool_vap.get(p) if self._pool_vap else None
+        if near is not None:
             h_sat = near[6][SAT_H]
             if h > h_sat + max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], False)
+                return self._newton_ph(p, h, near[6], False, near)
         near = self._near_liq
-        if near is not None and abs(near[0] - p) <= NEAR_ISOBAR * p:
+        if near is None or abs(near[0] - p) > reach:
+            near = self._pool_liq.get(p) if self._pool_liq else None
+        if near is not None:
             h_sat = near[6][SAT_H]
             if h < h_sat - max(1.0, 1e-6 * abs(h_sat)):
-                return self._newton_ph(p, h, near[6], True)
+                return self._newton_ph(p, h, near[6], True, near)
         memo = self._memo
         try:
             liq = memo.get((OP_PQ, p, 0.0)) or self._pq(p, 0.0, "h_liq")
@@ -183,7 +192,9 @@ class CoolPropStates(CoolPropSupercritical):
             x,
         )
 
-    def _newton_ph(self, p: float, h: float, sat: SatRecord, liquid: bool) -> PHRecord | None:
+    def _newton_ph(
+        self, p: float, h: float, sat: SatRecord, liquid: bool, near: Near | None = None
+    ) -> PHRecord | None:
         """A single-phase (p, h) state by Newton's method on (T, rho) updates; None if it fails.
 
         :func:`~workbench.fluids.coolprop_newton.newton_rho_t` with the phase imposed, from
@@ -193,12 +204,9 @@ class CoolPropStates(CoolPropSupercritical):
         saturated liquid, or hotter and lighter than the saturated vapour) and inside the
         fluid's temperature range.
         """
-        near = self._near_liq if liquid else self._near_vap
-        if (
-            near is not None
-            and abs(near[0] - p) <= NEAR_ISOBAR * p
-            and abs(near[1] - h) < abs(sat[SAT_H] - h)
-        ):
+        if near is None:
+            near = self._near_on(p, liquid)
+        if near is not None and abs(near[1] - h) < abs(sat[SAT_H] - h):
             # first order along the isobar from the last state: one update lands within ~1e-6
             step = h - near[1]
             T, rho = near[2] + near[4] * step, near[3] + near[5] * step
@@ -211,18 +219,16 @@ class CoolPropStates(CoolPropSupercritical):
         if found is None:
             return None
         T, rho, s, held, t_h, rho_h = found
-        t_sat, rho_sat = sat[SAT_T], sat[SAT_RHO]
-        if liquid:
-            if not (t_sat >= T and rho >= rho_sat):
-                return None
-            self._near_liq = (p, h, T, rho, t_h, rho_h, sat)
-        else:
-            if not (t_sat <= T and rho <= rho_sat):
-                return None
-            self._near_vap = (p, h, T, rho, t_h, rho_h, sat)
+        if not on_its_side(T, rho, sat, liquid):
+            return None
+        self._keep_near((p, h, T, rho, t_h, rho_h, sat), liquid)
         if is_bad(s):
             return None
         self._ph_held = (p, h) if held else None
+        seen = self._slopes_seen
+        if seen is None or len(seen) >= SLOPES_KEPT:
+            seen = self._slopes_seen = {}
+        seen[(p, h)] = t_h  # NaN only if CoolProp's derivative failed: dT_dh_p_estimate skips it
         return (T, s, rho, phase, math.nan)
 
     def _held_ph(self, p: float, h: float, what: str) -> Any:

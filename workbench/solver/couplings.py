@@ -16,13 +16,14 @@ ambient (reported). Equations (SI)::
     0 = h_cold,out - h_cold,in - efficiency * Q / m_cold   (cold_side)
 
 ``Q`` is the root of ``UA_z(Q, x) = ua`` (``UA_z`` the zones' conductance, ``x`` the hot and
-cold inlet ``m``, ``p``, ``h``), found by Newton's method with the exact slope from a start
-predicted by the last Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a
-Newton step). The Jacobian block is differentiated through that root by the implicit function
-theorem, as the coils' (:mod:`workbench.components.coil_jacobian`):
-``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with ``dUA_z/dx`` analytic from the same profile
-(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`): no root-find per
-column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
+cold inlet ``m``, ``p``, ``h``), found by Newton's method from a start predicted by the last
+Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a Newton step); a residual
+evaluation solves it once and the Jacobian at the same ``x`` reuses it. The Jacobian block is
+differentiated through that root by the implicit function theorem, as the coils'
+(:mod:`workbench.components.coil_jacobian`): ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with
+``dUA_z/dx`` analytic from the same profile
+(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`, on the cuts of the root's
+last evaluation when that is within 1e-6 of the root in ``s``): no root-find per column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
 where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
 forward differences.
 
@@ -46,7 +47,7 @@ import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
 from workbench.components.coils import Coil
-from workbench.components.coupled_jacobian import coupled_sensitivity
+from workbench.components.coupled_jacobian import coupled_sensitivity, evaluated_near
 from workbench.components.coupled_profile import (
     CoupledProfile,
     CoupledResult,
@@ -206,13 +207,18 @@ class ThermalCoupling:
         ``dQ/dx`` from :func:`~workbench.components.coupled_jacobian.coupled_sensitivity`
         at the heat flow the residuals solved (remembered), then the chain rule through the
         two energy balances. Kept as the start of the next root-find (:meth:`_predicted_q`).
+        The derivatives are taken on the profile of the root's last evaluation when that is
+        within :data:`~workbench.components.coupled_jacobian.REUSE_S` of the root in ``s``
+        (:func:`~workbench.components.coupled_jacobian.evaluated_near`: the root's last Newton
+        step is not evaluated, and the cuts there cost a property call each).
         """
         eff = float(self.config.efficiency)
         hp, cp = self.hot.ports, self.cold.ports
         cols = self._inlet_cols()
         try:
             key, profile, q = self._solved(x)
-            dq = coupled_sensitivity(profile, q, float(self.config.ua)) if q > 0.0 else None
+            q_at = evaluated_near(profile, q)
+            dq = coupled_sensitivity(profile, q_at, float(self.config.ua)) if q > 0.0 else None
         except (FluidPropertyError, ValueError, ZeroDivisionError):
             return None
         if dq is None:
