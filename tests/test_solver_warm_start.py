@@ -338,7 +338,9 @@ def test_a_prepared_system_follows_the_tangent_of_a_value_set_in_place():
     cold = solve(_one_kelvin_up(base))
     assert warm.converged
     assert cold.converged
-    assert 2 * warm.iterations <= cold.iterations
+    # half of cold, rounded up, as above; these iterations evaluate no Jacobian at all (the
+    # prepared system's last one, updated by Broyden's formula)
+    assert 2 * warm.iterations <= cold.iterations + 1
     assert warm.parameters["lt_evaporator"]["air_inlet_temp_c"] == value
     scale = np.maximum(np.abs(cold.x), 1.0)
     assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6

@@ -162,17 +162,30 @@ UA_REFINEMENTS = 4
 :func:`_coil_balance`)."""
 
 
-def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
-    """The loop's condenser and evaporator when both are plain UA-mode coils; else None.
+def _plain(coil: Coil) -> bool:
+    """A UA-mode coil against a secondary stream, without a saturation spec or a coupling."""
+    return coil.ua_mode and coil.has_secondary and not coil.coupled and not coil.has(coil.sat_spec)
 
-    Plain: against a secondary stream, without a saturation spec or a thermal coupling.
+
+def _held(system: System, coil: Coil) -> bool:
+    """A coil whose starting temperature is given: a saturation spec or a cascade midpoint."""
+    return coil.has(coil.sat_spec) or coil.name in system.saturation_hints
+
+
+def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
+    """The loop's condenser and evaporator when one at least is a plain UA-mode coil; else None.
+
+    Plain (:func:`_plain`): against a secondary stream, without a saturation spec or a thermal
+    coupling. The other may be plain too or held at a given temperature (:func:`_held`: a
+    saturation spec, or the cascade midpoint of a coupled coil); :func:`_coil_balance` then
+    moves the plain one only.
     """
     hot = cold = None
     for i in loop:
         comp = system.components[system.flat.edges[i].dst]
         if not isinstance(comp, Coil):
             continue
-        if not comp.ua_mode or comp.coupled or comp.has(comp.sat_spec):
+        if not _plain(comp) and not _held(system, comp):
             return None
         if comp.refrigerant_is_hot:
             if hot is not None:
@@ -182,7 +195,9 @@ def _ua_coils(system: System, loop: list[int]) -> tuple[Coil, Coil] | None:
             if cold is not None:
                 return None
             cold = comp
-    return (hot, cold) if hot is not None and cold is not None else None
+    if hot is None or cold is None or not (_plain(hot) or _plain(cold)):
+        return None
+    return hot, cold
 
 
 def _coil_balance(
@@ -204,7 +219,10 @@ def _coil_balance(
     topo = system.topology
     fluid = coils[0].fluid
     out: list[float] = []
-    for coil in coils:
+    for coil, t_now in zip(coils, (t_cond, t_evap), strict=True):
+        if not _plain(coil):
+            out.append(t_now)  # held at its given temperature
+            continue
         inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
         c_sec = coil.secondary_capacity_rate()
         ua = coil.ua_total(x)
