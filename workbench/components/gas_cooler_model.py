@@ -122,12 +122,8 @@ def _build_table(
         try:
             level = cache.level(p_in, dp, t_lim, segments)
             if level is None:
-                t_in_at_lim = t_lim if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
                 t_ref = max(t_lim, float(fluid.T_crit)) + REFERENCE_SPAN_K
-                h_ref = float(fluid.h_pT(p_out, t_ref))
-                level = cache.add(
-                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, t_in_at_lim, h_ref, t_ref)
-                )
+                level = cache.add(IsobarLevel.start(fluid, p_in, dp, t_lim, segments, h_lim, t_ref))
             return level.table(fluid, p_in, h_in, t_in)
         except FluidPropertyError:
             pass  # a (p, T) flash failed right at the critical point: use (p, h) flashes

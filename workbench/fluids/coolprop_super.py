@@ -88,6 +88,8 @@ class CoolPropSupercritical(CoolPropCore):
         # the last supercritical states, newest last (starts for Newton's method)
         self._super: list[SuperState] = []
         self._near_ps_super: tuple[float, float, float] | None = None  # last (p, T, rho) of (p, s)
+        # the last supercritical (p, T) state found by Newton: p, T, cp and (dh/dp)_T
+        self._pt_last: tuple[float, float, float, float] | None = None
         self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
         self._rho_crit = float(self._as_ph.rhomass_critical()) if not tabular else math.nan
 
@@ -182,10 +184,11 @@ class CoolPropSupercritical(CoolPropCore):
         found = newton_rho_at_t(self._as, phase, p, T, rho)
         if found is None:
             return None
-        rho, h, t_h, rho_h = found
+        rho, h, t_h, rho_h, h_p = found
         if self._t_crit_k > T and rho < self._rho_crit:
             return None
         self._keep_super((p, h, T, rho, t_h, rho_h))
+        self._pt_last = (p, T, 1.0 / t_h, h_p)
         return h
 
     def _polish_pt(self, p: float, T: float, h: float) -> float:
@@ -204,9 +207,56 @@ class CoolPropSupercritical(CoolPropCore):
         found = newton_rho_at_t(state, phase, p, T, rho)
         if found is None:
             return h
-        rho, h_exact, t_h, rho_h = found
+        rho, h_exact, t_h, rho_h, h_p = found
         self._keep_super((p, h_exact, T, rho, t_h, rho_h))
+        self._pt_last = (p, T, 1.0 / t_h, h_p)
         return h_exact
+
+    def h_pT_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
+        """Enthalpy at (p, T) above the critical pressure with its two slopes; else None.
+
+        The enthalpy is :meth:`h_pT`'s (one counted call, the same value); the slopes
+        ``cp = (dh/dT)_p`` and ``(dh/dp)_T`` come with the Newton state that found it (no
+        further update) or, when the enthalpy was remembered or flashed, from a (p, T) update
+        of the check state. A gas cooler's isobar carries them to follow its nodes to first
+        order in the pressure (:mod:`workbench.components.gas_cooler_isobar`).
+
+        Parameters
+        ----------
+        p : float
+            Pressure [Pa].
+        T : float
+            Temperature [K].
+
+        Returns
+        -------
+        tuple of float or None
+            ``h`` [J/kg], ``cp`` [J/(kg K)] and ``(dh/dp)_T`` [J/(kg Pa)]; None below the
+            critical pressure or with the tabular backend.
+
+        Raises
+        ------
+        FluidPropertyError
+            As :meth:`h_pT`.
+        """
+        if self.tabular or not p >= self.p_crit:
+            return None
+        h = float(self.h_pT(p, T))
+        last = self._pt_last
+        if last is not None and last[0] == p and last[1] == T:
+            return h, last[2], last[3]
+        state = self._as_check
+        self._flashes += 1
+        try:
+            state.update(CP.PT_INPUTS, p, T)
+            cp = float(state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP))
+            h_p = float(state.first_partial_deriv(CP.iHmass, CP.iP, CP.iT))
+        except ValueError:
+            return None
+        if is_bad(cp) or is_bad(h_p) or not cp > 0.0:
+            return None
+        self._pt_last = (p, T, cp, h_p)
+        return h, cp, h_p
 
     def _supercritical_ps(self, p: float, s: float) -> float | None:
         """Enthalpy [J/kg] at (p, s) above the critical pressure by Newton; else None.
