@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -87,12 +87,16 @@ SHIFTED_KEPT = 4
 """Shifted levels a cache keeps (the Jacobian's pressure column at the last iterates)."""
 
 
-@runtime_checkable
-class SlopedBackend(Protocol):
-    """A backend that gives ``cp`` and ``(dh/dp)_T`` with a (p, T) state (CoolProp's HEOS)."""
+Slopes = Callable[[float, float], "tuple[float, float, float] | None"]
+"""``(p [Pa], T [K]) -> (h [J/kg], cp [J/(kg K)], (dh/dp)_T [J/(kg Pa)])`` or None: a
+backend's ``h_pT_slopes`` (CoolProp's HEOS,
+:meth:`~workbench.fluids.coolprop_super.CoolPropSupercritical.h_pT_slopes`)."""
 
-    def h_pT_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
-        """``h`` [J/kg], ``cp`` [J/(kg K)], ``(dh/dp)_T`` [J/(kg Pa)], or None."""
+
+def slopes_of(fluid: FluidBackend) -> Slopes | None:
+    """The backend's ``h_pT_slopes`` method, or None when it has none."""
+    found: Slopes | None = getattr(fluid, "h_pT_slopes", None)
+    return found
 
 
 class TemperatureTable:
@@ -196,13 +200,13 @@ class IsobarCurve:
         hs, ts, h_ps, t_ps = self.h, self.t, self.h_p, self.t_p
         dh, step, p = self.dh, self.step, self.p
         step_p, dh_p = self.step_p, self.dh_p
-        sloped = fluid if h_ps is not None and isinstance(fluid, SlopedBackend) else None
+        sloped = slopes_of(fluid) if h_ps is not None else None
         while (
             ts[-1] + t_ps[-1] * shift + step + step_p * shift < limit and len(hs) < self.max_nodes
         ):
             t = ts[-1] + step
             if sloped is not None:
-                found = sloped.h_pT_slopes(p, t)
+                found = sloped(p, t)
                 if found is None:
                     sloped, h_ps = None, None
                     self.h_p = None
@@ -339,7 +343,7 @@ class IsobarLevel:
         """A new level: the reference state, the inlet isobar's cold end and the tangents.
 
         Parameters as for the class; ``h_lim`` is ``h(p_in - dp, t_sec)``. Without a pressure
-        drop and with a :class:`SlopedBackend` the level carries pressure derivatives.
+        drop and with a backend that gives slopes (:func:`slopes_of`) the level carries pressure derivatives.
 
         Raises
         ------
@@ -349,9 +353,10 @@ class IsobarLevel:
         p_out = p_in - dp
         t_in_at_lim = t_sec if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
         tangent: tuple[float, float] | None = None
-        if dp == 0.0 and isinstance(fluid, SlopedBackend):
-            ref = fluid.h_pT_slopes(p_out, t_ref)
-            lim = fluid.h_pT_slopes(p_out, t_sec)
+        sloped = slopes_of(fluid) if dp == 0.0 else None
+        if sloped is not None:
+            ref = sloped(p_out, t_ref)
+            lim = sloped(p_out, t_sec)
             if ref is not None and lim is not None:
                 tangent = (lim[2], ref[2])
                 h_ref = ref[0]

@@ -40,6 +40,7 @@ from workbench.components.gas_cooler_isobar import (
     TableCache,
     TemperatureTable,
 )
+from workbench.components.gas_cooler_profile import isobaric_profile, smallest_between_nodes
 from workbench.components.pinch_root import root_in_s
 from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
@@ -155,16 +156,10 @@ def _smallest_dt(hs: np.ndarray, dts: np.ndarray, kinks: frozenset[float]) -> fl
     k = int(np.argmin(dts))
     smallest = float(dts[k])
     if 0 < k < len(dts) - 1 and float(hs[k]) not in kinks:
-        h0, h1, h2 = float(hs[k - 1]), float(hs[k]), float(hs[k + 1])
-        x0, x2 = h0 - h1, h2 - h1
-        y0, y1, y2 = float(dts[k - 1]), smallest, float(dts[k + 1])
-        # y = a x^2 + b x + y1 through (x0, y0), (0, y1), (x2, y2)
-        a = ((y0 - y1) / x0 - (y2 - y1) / x2) / (x0 - x2)
-        b = (y0 - y1) / x0 - a * x0
-        if a > 0.0:
-            xv = -b / (2.0 * a)
-            if min(x0, x2) < xv < max(x0, x2):
-                smallest = min(smallest, y1 - b * b / (4.0 * a))
+        smallest = smallest_between_nodes(
+            (float(hs[k - 1]), float(hs[k]), float(hs[k + 1])),
+            (float(dts[k - 1]), smallest, float(dts[k + 1])),
+        )
     return smallest
 
 
@@ -265,46 +260,9 @@ def _profile_function(
             slope = float(np.sum(d_ua)) + first
         return total, _smallest_dt(h_pts, dts, table.kinks), slope
 
-    def isobaric(q: float) -> tuple[float, float, float]:
-        """:func:`profile` without a pressure drop (one isobar: no path fraction).
-
-        With equal temperature lists the nodes' ``dT`` all fall by ``dQ / C_sec``, and the
-        slope of a segment's ``Q_j / LMTD_j`` is ``Q_j / (a_j b_j C_sec)`` (``dLMTD/da +
-        dLMTD/db = LMTD^2 / (a b)``); the first segment adds the outlet point's motion.
-        """
-        dh = q / m
-        h_out = h_in - dh
-        j0 = bisect.bisect_right(hs, h_out)
-        if j0 == 0 or j0 > last:
-            return profile(q)  # the outlet off the table's nodes (no heat, or below h_lim)
-        h_pts = h_nodes[j0 - 1 :].copy()
-        h_pts[0] = h_out
-        j = min(j0 - 1, last)
-        sigma = (t_out_list[j + 1] - t_out_list[j]) / (hs[j + 1] - hs[j])
-        t_pts = t_out_nodes[j0 - 1 :].copy()
-        t_pts[0] = t_out_list[j] + sigma * (h_out - hs[j])
-        dts = t_pts - (t_sec_in + m_c * (h_pts - h_out))
-        smallest = _smallest_dt(h_pts, dts, table.kinks)
-        if not float(dts.min()) > 0.0:
-            return math.inf, smallest, math.inf
-        a, b = dts[1:], dts[:-1]
-        seg_q = m * np.diff(h_pts)
-        log = np.log(a / b)
-        lmtd = (a - b) / log
-        equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
-        if equal.any():
-            lmtd = np.where(equal, 0.5 * (a + b), lmtd)
-        ua_seg = seg_q / lmtd
-        total = float(ua_seg.sum())
-        slope = float((seg_q / (a * b)).sum()) / c_sec
-        # the first segment: its outlet end moves along the table (not by -dQ / C_sec)
-        b0, l0, q0 = float(b[0]), float(lmtd[0]), float(seg_q[0])
-        l_b = 0.5 if bool(equal[0]) else (l0 / b0 - 1.0) / float(log[0])
-        slope += q0 / l0**2 * l_b * (sigma / m - 1.0 / c_sec) + 1.0 / l0
-        return total, smallest, slope
-
-    m_c = m / c_sec
-    return isobaric if table.isobaric else profile
+    if table.isobaric:
+        return isobaric_profile(table, h_in, m, t_sec_in, c_sec, profile)
+    return profile
 
 
 def gas_cooler_heat_flow(
