@@ -60,6 +60,13 @@ SUPER_ANCHORS = 96
 """Supercritical states remembered as starts (a gas cooler's temperature tables span their
 isobars with about 45 each; the newest is tried first)."""
 
+PARTNER_LOOKBACK = 8
+"""Remembered states searched for a second start on the same isobar (a cubic start)."""
+
+PARTNER_SPAN = 4.0
+"""A second start farther from the nearest one than this many times the distance to the
+target is not used [-]."""
+
 SUPERCRITICAL = int(CP.iphase_supercritical)
 SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
 
@@ -108,8 +115,13 @@ class CoolPropSupercritical(CoolPropCore):
         near = self._super_anchor(p, h, None)
         if near is None:
             return None
-        step = h - near[1]
-        T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        partner = self._partner(near, p, h, None)
+        if partner is None:
+            step = h - near[1]
+            T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        else:  # the cubic along the isobar through both states (their values and slopes)
+            T = _hermite(h, partner[1], near[1], partner[2], near[2], partner[4], near[4])
+            rho = _hermite(h, partner[1], near[1], partner[3], near[3], partner[5], near[5])
         if not rho > 0.0:
             T, rho = near[2], near[3]
         self._ph_held = None
@@ -158,6 +170,30 @@ class CoolPropSupercritical(CoolPropCore):
                 best, best_d = near, d
         return best
 
+    def _partner(self, near: SuperState, p: float, h: float, t: float | None) -> SuperState | None:
+        """A second remembered state on the isobar of ``near`` and ``p``, for a cubic start.
+
+        Among the newest :data:`PARTNER_LOOKBACK` states, the first one at exactly the pressure
+        ``p`` of ``near`` (a profile or a table stepping along its isobar) no farther from
+        ``near`` than :data:`PARTNER_SPAN` times the distance to the target (enthalpy, or
+        temperature when ``t`` is given), with a positive slope ``(dT/dh)_p``; None when
+        ``near`` is on another isobar or no such state is kept.
+        """
+        if near[0] != p or not near[4] > 0.0:
+            return None
+        kept = self._super
+        k_near = 1 if t is None else 2
+        x, x_near = (h, near[1]) if t is None else (t, near[2])
+        reach = PARTNER_SPAN * abs(x - x_near)
+        for k in range(len(kept) - 1, max(len(kept) - 1 - PARTNER_LOOKBACK, -1), -1):
+            other = kept[k]
+            if other[0] != p or other is near or not other[4] > 0.0:
+                continue
+            gap = abs(other[k_near] - x_near)
+            if 0.0 < gap <= reach:
+                return other
+        return None
+
     def _keep_super(self, state: SuperState) -> None:
         """Remember a supercritical state as a start (the oldest of :data:`SUPER_ANCHORS` goes)."""
         kept = self._super
@@ -176,7 +212,19 @@ class CoolPropSupercritical(CoolPropCore):
         near = self._super_anchor(p, math.nan, T)
         if near is None:
             return None
-        rho = near[3] + near[5] / near[4] * (T - near[2])
+        partner = self._partner(near, p, math.nan, T)
+        if partner is None:
+            rho = near[3] + near[5] / near[4] * (T - near[2])
+        else:  # the cubic in T along the isobar through both states: (drho/dT)_p = rho_h / T_h
+            rho = _hermite(
+                T,
+                partner[2],
+                near[2],
+                partner[3],
+                near[3],
+                partner[5] / partner[4],
+                near[5] / near[4],
+            )
         if not rho > 0.0:
             rho = near[3]
         phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
@@ -283,3 +331,17 @@ class CoolPropSupercritical(CoolPropCore):
             return None
         self._near_ps_super = (p, T, rho)
         return float(h)
+
+
+def _hermite(x: float, x0: float, x1: float, y0: float, y1: float, s0: float, s1: float) -> float:
+    """The cubic through ``(x0, y0)`` and ``(x1, y1)`` with slopes ``s0``, ``s1``, at ``x``."""
+    span = x1 - x0
+    u = (x - x0) / span
+    u2 = u * u
+    u3 = u2 * u
+    return (
+        (2.0 * u3 - 3.0 * u2 + 1.0) * y0
+        + (u3 - 2.0 * u2 + u) * span * s0
+        + (3.0 * u2 - 2.0 * u3) * y1
+        + (u3 - u2) * span * s1
+    )

@@ -1,0 +1,54 @@
+"""Cubic starts of the supercritical Newton iterations (coolprop_super).
+
+A (p, T) or (p, h) state next to two remembered states on its isobar starts from the cubic
+through both (their values and slopes along the isobar) instead of the first-order move from
+the nearest: the states must be the same as from the first-order start, and as CoolProp's own
+states, to the Newton tolerance.
+"""
+
+from __future__ import annotations
+
+import CoolProp.CoolProp as CP
+import numpy as np
+import pytest
+
+import workbench.fluids.coolprop_super as sup
+from workbench.fluids import get_backend
+
+
+def test_hermite_is_exact_for_a_cubic():
+    def f(x):
+        return 2.0 * x**3 - x**2 + 3.0 * x - 1.0
+
+    def df(x):
+        return 6.0 * x**2 - 2.0 * x + 3.0
+
+    x0, x1 = 0.3, 0.7
+    for x in (-0.5, 0.5, 0.9, 1.4):  # inside and outside (extrapolation)
+        value = sup._hermite(x, x0, x1, f(x0), f(x1), df(x0), df(x1))
+        assert value == pytest.approx(f(x), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("p", [8.0e6, 9.0e6, 12.0e6])
+def test_states_from_cubic_starts_are_those_from_linear_starts(monkeypatch, p):
+    temperatures = [float(t) for t in np.linspace(290.0, 400.0, 60)]
+    enthalpies = [float(h) for h in np.linspace(260e3, 520e3, 50)]
+    cubic = get_backend("R744", "CoolProp")
+    h_cubic = [cubic.h_pT(p, t) for t in temperatures]
+    t_cubic = [cubic.T_ph(p, h) for h in enthalpies]
+    monkeypatch.setattr(sup, "PARTNER_LOOKBACK", 0)  # no second start: first order
+    linear = get_backend("R744", "CoolProp")
+    h_linear = [linear.h_pT(p, t) for t in temperatures]
+    t_linear = [linear.T_ph(p, h) for h in enthalpies]
+    np.testing.assert_allclose(h_cubic, h_linear, rtol=1e-13)
+    np.testing.assert_allclose(t_cubic, t_linear, rtol=1e-13)
+    raw = CP.AbstractState("HEOS", "CO2")
+    for t, h in zip(temperatures, h_cubic, strict=True):
+        raw.update(CP.PT_INPUTS, p, t)
+        assert h == pytest.approx(raw.hmass(), rel=2e-8)  # CoolProp's flash misses by 5e-9
+    for h, t in zip(enthalpies, t_cubic, strict=True):
+        # the equation of state at the returned (rho, T) gives back the inputs (CoolProp's
+        # own (p, h) flash stops 1e-9 short of them near the pseudo-critical temperature)
+        raw.update(CP.DmassT_INPUTS, cubic.state_ph(p, h).rho, t)
+        assert raw.p() == pytest.approx(p, rel=1e-12)
+        assert raw.hmass() == pytest.approx(h, rel=1e-12)
