@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -83,6 +83,17 @@ class GasCoolerResult:
         Pinch limit of the heat flow [W].
     segments : int
         Segments of the solved profile.
+    ua_required : float
+        ``UA_req`` at ``q`` [W/K] (the available conductance to the root's tolerance; NaN when
+        not evaluated, ``inf`` at a pinch).
+    slope : float
+        ``dUA_req/dQ`` at ``q`` [1/K] (NaN when not evaluated).
+    table : TemperatureTable or None
+        The temperature table of the solved profile (None without heat flow, or when not
+        kept).
+
+    The last three let the Jacobian linearise through the root without evaluating the
+    profile again (:class:`~workbench.components.gas_cooler_jacobian.Linearisation`).
     """
 
     q: float
@@ -91,6 +102,9 @@ class GasCoolerResult:
     min_dt: float
     q_max: float
     segments: int
+    ua_required: float = math.nan
+    slope: float = math.nan
+    table: TemperatureTable | None = field(default=None, compare=False, repr=False)
 
 
 def _nodes(fluid: FluidBackend, p: float, h_lim: float, h_in: float, segments: int) -> list[float]:
@@ -324,18 +338,29 @@ def gas_cooler_heat_flow(
         return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
 
     slopes: dict[float, float] = {}
+    seen: dict[float, tuple[float, float, float]] = {}  # the root's evaluations, by q
 
     def required(q: float) -> float:
         if q >= q_hi:
             return math.inf
-        total, smallest, slope = profile(q)
+        total, smallest, slope = seen[q] = profile(q)
         slopes[q] = slope
         return math.inf if smallest <= 0.0 else total
 
     found = root_in_s(required, q_hi, ua, q_guess, slopes.get)
     q = found if found is not None else find_root(g, q_hi, q_guess)
-    _total, min_dt, _slope = profile(q)
-    return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(table.h) - 1)
+    total, min_dt, slope = seen.get(q) or profile(q)  # (the root was evaluated already)
+    return GasCoolerResult(
+        q,
+        h_in - q / m,
+        t_sec_in + q / c_sec,
+        min_dt,
+        q_hi,
+        len(table.h) - 1,
+        math.inf if min_dt <= 0.0 else total,
+        slope,
+        table,
+    )
 
 
 class Conductance(NamedTuple):
