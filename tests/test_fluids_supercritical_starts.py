@@ -1,9 +1,9 @@
-"""Cubic starts of the supercritical Newton iterations (coolprop_super).
+"""Cubic starts of the supercritical Newton iterations (coolprop_super, coolprop_isobars).
 
 A (p, T) or (p, h) state next to two remembered states on its isobar starts from the cubic
 through both (their values and slopes along the isobar) instead of the first-order move from
-the nearest: the states must be the same as from the first-order start, and as CoolProp's own
-states, to the Newton tolerance.
+the nearest remembered state: the states must be the same as from the first-order start, and
+as CoolProp's own states, to the Newton tolerance.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import CoolProp.CoolProp as CP
 import numpy as np
 import pytest
 
-import workbench.fluids.coolprop_super as sup
 from workbench.fluids import get_backend
+from workbench.fluids.coolprop_isobars import ISOBARS_KEPT, IsobarAnchors, hermite
 
 
 def test_hermite_is_exact_for_a_cubic():
@@ -25,7 +25,7 @@ def test_hermite_is_exact_for_a_cubic():
 
     x0, x1 = 0.3, 0.7
     for x in (-0.5, 0.5, 0.9, 1.4):  # inside and outside (extrapolation)
-        value = sup._hermite(x, x0, x1, f(x0), f(x1), df(x0), df(x1))
+        value = hermite(x, x0, x1, f(x0), f(x1), df(x0), df(x1))
         assert value == pytest.approx(f(x), rel=1e-12, abs=1e-12)
 
 
@@ -36,7 +36,8 @@ def test_states_from_cubic_starts_are_those_from_linear_starts(monkeypatch, p):
     cubic = get_backend("R744", "CoolProp")
     h_cubic = [cubic.h_pT(p, t) for t in temperatures]
     t_cubic = [cubic.T_ph(p, h) for h in enthalpies]
-    monkeypatch.setattr(sup, "PARTNER_LOOKBACK", 0)  # no second start: first order
+    # no isobar index: the nearest remembered state by a scan, moved to first order
+    monkeypatch.setattr(IsobarAnchors, "around", lambda *args: None)
     linear = get_backend("R744", "CoolProp")
     h_linear = [linear.h_pT(p, t) for t in temperatures]
     t_linear = [linear.T_ph(p, h) for h in enthalpies]
@@ -52,3 +53,21 @@ def test_states_from_cubic_starts_are_those_from_linear_starts(monkeypatch, p):
         raw.update(CP.DmassT_INPUTS, cubic.state_ph(p, h).rho, t)
         assert raw.p() == pytest.approx(p, rel=1e-12)
         assert raw.hmass() == pytest.approx(h, rel=1e-12)
+
+
+def test_the_isobar_index_finds_the_neighbours():
+    index = IsobarAnchors()
+    states = [(9e6, h, 300.0 + h / 1e4, 500.0 - h / 1e3, 1e-4, -1e-3) for h in (4e5, 4.2e5, 4.4e5)]
+    for state in reversed(states):
+        index.add(state)
+    near, other = index.around(9e6, 4.05e5, False, 0.05)
+    assert (near, other) == (states[0], states[1])  # between two: both sides
+    near, other = index.around(9e6, 4.5e5, False, 0.05)
+    assert (near, other) == (states[2], states[1])  # beyond the last: the next one inwards
+    near, other = index.around(9e6, 4.41e5 / 1e4 + 300.0, True, 0.05)  # by temperature
+    assert near == states[2]
+    assert index.around(9e6, 6e5, False, 0.05) is None  # out of reach
+    assert index.around(9.1e6, 4.05e5, False, 0.05) is None  # another isobar
+    for k in range(ISOBARS_KEPT):  # the oldest isobar goes
+        index.add((1e7 + k, 4e5, 300.0, 500.0, 1e-4, -1e-3))
+    assert index.around(9e6, 4.05e5, False, 0.05) is None

@@ -24,6 +24,7 @@ import math
 import CoolProp.CoolProp as CP
 
 from workbench.fluids.coolprop_core import CoolPropCore
+from workbench.fluids.coolprop_isobars import IsobarAnchors, SuperState, hermite
 from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_at_t, newton_rho_t
 from workbench.fluids.coolprop_records import PHRecord, is_bad
 
@@ -60,19 +61,8 @@ SUPER_ANCHORS = 96
 """Supercritical states remembered as starts (a gas cooler's temperature tables span their
 isobars with about 45 each; the newest is tried first)."""
 
-PARTNER_LOOKBACK = 8
-"""Remembered states searched for a second start on the same isobar (a cubic start)."""
-
-PARTNER_SPAN = 4.0
-"""A second start farther from the nearest one than this many times the distance to the
-target is not used [-]."""
-
 SUPERCRITICAL = int(CP.iphase_supercritical)
 SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
-
-SuperState = tuple[float, float, float, float, float, float]
-"""A state above the critical pressure Newton may start from: p, h, T, rho, (dT/dh)_p and
-(drho/dh)_p (a first-order start along the isobar)."""
 
 
 class CoolPropSupercritical(CoolPropCore):
@@ -94,6 +84,7 @@ class CoolPropSupercritical(CoolPropCore):
         self._ph_held = None  # the (p, h) that _as_ph holds
         # the last supercritical states, newest last (starts for Newton's method)
         self._super: list[SuperState] = []
+        self._isobars = IsobarAnchors()  # the same states by isobar, sorted along it
         self._near_ps_super: tuple[float, float, float] | None = None  # last (p, T, rho) of (p, s)
         # the last supercritical (p, T) state found by Newton: p, T, cp and (dh/dp)_T
         self._pt_last: tuple[float, float, float, float] | None = None
@@ -112,16 +103,16 @@ class CoolPropSupercritical(CoolPropCore):
         state's enthalpy and :data:`SUPER_PRESSURE_REACH` of its pressure is used, so that
         Newton never crosses the pseudo-critical region in one go.
         """
-        near = self._super_anchor(p, h, None)
+        starts = self._isobars.around(p, h, False, SUPERCRITICAL_REACH)
+        near, partner = starts if starts is not None else (self._super_anchor(p, h, None), None)
         if near is None:
             return None
-        partner = self._partner(near, p, h, None)
         if partner is None:
             step = h - near[1]
             T, rho = near[2] + near[4] * step, near[3] + near[5] * step
         else:  # the cubic along the isobar through both states (their values and slopes)
-            T = _hermite(h, partner[1], near[1], partner[2], near[2], partner[4], near[4])
-            rho = _hermite(h, partner[1], near[1], partner[3], near[3], partner[5], near[5])
+            T = hermite(h, partner[1], near[1], partner[2], near[2], partner[4], near[4])
+            rho = hermite(h, partner[1], near[1], partner[3], near[3], partner[5], near[5])
         if not rho > 0.0:
             T, rho = near[2], near[3]
         self._ph_held = None
@@ -170,36 +161,13 @@ class CoolPropSupercritical(CoolPropCore):
                 best, best_d = near, d
         return best
 
-    def _partner(self, near: SuperState, p: float, h: float, t: float | None) -> SuperState | None:
-        """A second remembered state on the isobar of ``near`` and ``p``, for a cubic start.
-
-        Among the newest :data:`PARTNER_LOOKBACK` states, the first one at exactly the pressure
-        ``p`` of ``near`` (a profile or a table stepping along its isobar) no farther from
-        ``near`` than :data:`PARTNER_SPAN` times the distance to the target (enthalpy, or
-        temperature when ``t`` is given), with a positive slope ``(dT/dh)_p``; None when
-        ``near`` is on another isobar or no such state is kept.
-        """
-        if near[0] != p or not near[4] > 0.0:
-            return None
-        kept = self._super
-        k_near = 1 if t is None else 2
-        x, x_near = (h, near[1]) if t is None else (t, near[2])
-        reach = PARTNER_SPAN * abs(x - x_near)
-        for k in range(len(kept) - 1, max(len(kept) - 1 - PARTNER_LOOKBACK, -1), -1):
-            other = kept[k]
-            if other[0] != p or other is near or not other[4] > 0.0:
-                continue
-            gap = abs(other[k_near] - x_near)
-            if 0.0 < gap <= reach:
-                return other
-        return None
-
     def _keep_super(self, state: SuperState) -> None:
         """Remember a supercritical state as a start (the oldest of :data:`SUPER_ANCHORS` goes)."""
         kept = self._super
         kept.append(state)
         if len(kept) > SUPER_ANCHORS:
             del kept[0]
+        self._isobars.add(state)
 
     def _supercritical_h(self, p: float, T: float) -> float | None:
         """Enthalpy [J/kg] at (p, T) above the critical pressure by Newton's method; else None.
@@ -209,14 +177,14 @@ class CoolPropSupercritical(CoolPropCore):
         first order in the temperature: a gas cooler's temperature table steps along its
         isobar, each node next to the last.
         """
-        near = self._super_anchor(p, math.nan, T)
+        starts = self._isobars.around(p, T, True, SUPERCRITICAL_REACH)
+        near, partner = starts if starts is not None else (self._super_anchor(p, math.nan, T), None)
         if near is None:
             return None
-        partner = self._partner(near, p, math.nan, T)
         if partner is None:
             rho = near[3] + near[5] / near[4] * (T - near[2])
         else:  # the cubic in T along the isobar through both states: (drho/dT)_p = rho_h / T_h
-            rho = _hermite(
+            rho = hermite(
                 T,
                 partner[2],
                 near[2],
@@ -331,17 +299,3 @@ class CoolPropSupercritical(CoolPropCore):
             return None
         self._near_ps_super = (p, T, rho)
         return float(h)
-
-
-def _hermite(x: float, x0: float, x1: float, y0: float, y1: float, s0: float, s1: float) -> float:
-    """The cubic through ``(x0, y0)`` and ``(x1, y1)`` with slopes ``s0``, ``s1``, at ``x``."""
-    span = x1 - x0
-    u = (x - x0) / span
-    u2 = u * u
-    u3 = u2 * u
-    return (
-        (2.0 * u3 - 3.0 * u2 + 1.0) * y0
-        + (u3 - 2.0 * u2 + u) * span * s0
-        + (3.0 * u2 - 2.0 * u3) * y1
-        + (u3 - u2) * span * s1
-    )
