@@ -104,10 +104,10 @@ class IsobarAnchors:
         Returns
         -------
         tuple or None
-            The nearest state and the second (the neighbour on the other side when ``x`` lies
-            between two, else the next one on the same side within :data:`SPAN_REACH` times
-            the distance; None when there is none); None when the isobar holds no state
-            within ``reach``.
+            The nearest state and the second (of the neighbour on the other side and the next
+            state on the same side, the one nearer to ``x``, within :data:`SPAN_REACH` times
+            the distance from the nearest; None when there is none); None when the isobar
+            holds no state within ``reach``.
         """
         keys = (self._t if by_t else self._h).get(p)
         if not keys:
@@ -131,10 +131,16 @@ class IsobarAnchors:
             gap /= near[4]
         if gap > reach * max(abs(near[1]), 1.0):
             return None
-        if other is None and 0 <= j < n:  # the next state on the same side
-            other = states[j]
-            if abs(other[k] - near[k]) > SPAN_REACH * abs(x - near[k]):
-                other = None
-        if other is not None and not (other[4] > 0.0 and other[k] != near[k]):
-            other = None
-        return near, other
+        # the second: of the neighbour on the other side and the next state on this side, the
+        # one nearer to x, within SPAN_REACH times the distance from the nearest
+        reach_x = SPAN_REACH * abs(x - near[k])
+        second = None
+        for cand in (other, states[j] if 0 <= j < n else None):
+            if (
+                cand is not None
+                and cand[4] > 0.0
+                and 0.0 < abs(cand[k] - near[k]) <= reach_x
+                and (second is None or abs(cand[k] - x) < abs(second[k] - x))
+            ):
+                second = cand
+        return near, second
