@@ -26,7 +26,7 @@ import CoolProp.CoolProp as CP
 from workbench.fluids.coolprop_core import CoolPropCore
 from workbench.fluids.coolprop_isobars import IsobarAnchors, SuperState, hermite
 from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_at_t, newton_rho_t
-from workbench.fluids.coolprop_records import PHRecord, is_bad
+from workbench.fluids.coolprop_records import MEMO_SIZE, OP_PT, PHRecord, is_bad
 
 __all__ = [
     "NEAREST_ENOUGH",
@@ -257,7 +257,23 @@ class CoolPropSupercritical(CoolPropCore):
         """
         if self.tabular or not p >= self.p_crit:
             return None
-        h = float(self.h_pT(p, T))
+        # h_pT's path without its layers: the remembered value, else Newton, else the flash
+        self._calls += 1
+        key = (OP_PT, p, T)
+        memo = self._memo
+        remembered: float | None = memo.get(key)
+        if remembered is not None:
+            h = remembered
+        else:
+            newton = self._supercritical_h(p, T)
+            if newton is None:  # h_pT flashes (and counts the call)
+                self._calls -= 1
+                h = float(self.h_pT(p, T))
+            else:
+                h = newton
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = h
         last = self._pt_last
         if last is not None and last[0] == p and last[1] == T:
             return h, last[2], last[3]
