@@ -32,7 +32,7 @@ SuperState = tuple[float, float, float, float, float, float]
 ISOBARS_KEPT = 12
 """Isobars whose states are kept (the oldest started goes)."""
 
-ISOBAR_STATES = 400
+ISOBAR_STATES = 256
 """States one isobar keeps at most (beyond, it starts again from the newest)."""
 
 SPAN_REACH = 4.0
