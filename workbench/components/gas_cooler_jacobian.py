@@ -18,8 +18,11 @@ miss by orders of magnitude)::
 
 with ``dUA_req/dQ`` analytic (the profile's slope). A column that moves only the inlet
 enthalpy keeps the table's nodes and moves its inlet node (one flash, no new table); a column
-that moves the pressure uses that pressure level's table (built once per level,
-:mod:`workbench.components.gas_cooler_isobar`).
+that moves the pressure uses that pressure level's table (without a pressure drop the kept
+level's nodes moved to first order in the pressure,
+:class:`~workbench.components.gas_cooler_isobar.ShiftedLevel`). ``G`` and ``dG/dQ`` at the
+solved state are the root-find's own last evaluation, carried by the
+:class:`~workbench.components.gas_cooler_model.GasCoolerResult`.
 """
 
 from __future__ import annotations
