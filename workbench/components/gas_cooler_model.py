@@ -343,13 +343,14 @@ def gas_cooler_heat_flow(
     def required(q: float) -> float:
         if q >= q_hi:
             return math.inf
+        seen.pop(q, None)  # (the newest evaluation last)
         total, smallest, slope = seen[q] = profile(q)
         slopes[q] = slope
         return math.inf if smallest <= 0.0 else total
 
     found = root_in_s(required, q_hi, ua, q_guess, slopes.get)
     q = found if found is not None else find_root(g, q_hi, q_guess)
-    total, min_dt, slope = seen.get(q) or profile(q)  # (the root was evaluated already)
+    total, min_dt, slope = seen.get(q) or _near_evaluation(seen, q, q_hi) or profile(q)
     return GasCoolerResult(
         q,
         h_in - q / m,
@@ -361,6 +362,24 @@ def gas_cooler_heat_flow(
         slope,
         table,
     )
+
+
+def _near_evaluation(
+    seen: dict[float, tuple[float, float, float]], q: float, q_hi: float
+) -> tuple[float, float, float] | None:
+    """The root's last evaluation moved to ``q`` [W] to first order, when within 1e-9 ``Q_max``.
+
+    The root finder takes its last Newton step (below 1e-12 ``Q_max``) without evaluating
+    there: ``UA_req`` follows by its slope, the smallest difference and the slope change by
+    the square of the step.
+    """
+    if not seen:
+        return None
+    q0 = next(reversed(seen))
+    if abs(q - q0) > 1e-9 * q_hi:
+        return None
+    total, smallest, slope = seen[q0]
+    return total + slope * (q - q0), smallest, slope
 
 
 class Conductance(NamedTuple):

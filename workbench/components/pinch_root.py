@@ -11,7 +11,7 @@ step out of the bracket (or an infinite conductance) bisects it. ``G`` is finite
 overshoots into the pinch and needs bisections and slow steps back from above, one on ``G``
 does not (the R744 heat pump example: 43 profile evaluations for its ten roots where Newton on
 ``UA_z`` took 60, the roots the same to 4e-13). Converged when a step moves ``Q`` by at most
-``1e-12 Q_max`` onto a point whose conductance is ``UA`` to 1e-6 (not the edge of an internal
+``1e-12 Q_max`` from a point whose conductance is ``UA`` to 1e-6 (that step taken) (not the edge of an internal
 pinch, where the conductance jumps to infinity without reaching ``UA``: None), the tolerance of the bracketed Brent search
 (:func:`workbench.components.counterflow.find_root`) it replaces: a few profile evaluations
 where that search takes 20 to 40. None when :data:`MAX_STEPS` steps do not settle; the caller
@@ -97,7 +97,9 @@ def root_in_s(
         q_old, q_new = q_max * -math.expm1(-s), q_max * -math.expm1(-s_new)
         if abs(q_new - q_old) <= 1e-12 * q_max:
             if math.isfinite(u_s) and abs(u_s - ua) <= 1e-6 * ua:
-                return q_old  # this point is a root already: no evaluation to confirm it
+                # this point is a root already: its last Newton step (below 1e-12 Q_max, its
+                # error the square of that) is taken without an evaluation to confirm it
+                return q_new
             # a root of the conductance, not the edge of an internal pinch (where it jumps to
             # infinity without reaching ua: the bracketed search settles on that edge)
             u_new = g(s_new)[1]
