@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import workbench.components.gas_cooler_model as model
-from workbench.components.gas_cooler_isobar import TableCache
+from workbench.components.gas_cooler_levels import TableCache
 from workbench.components.gas_cooler_profile import smallest_between_nodes
 from workbench.fluids import get_backend
 

@@ -19,7 +19,8 @@ from test_gas_cooler import cycle
 
 import workbench.components.gas_cooler_model as model
 from workbench.components.base import Component
-from workbench.components.gas_cooler_isobar import LEVEL_TOLERANCE, TableCache
+from workbench.components.gas_cooler_isobar import LEVEL_TOLERANCE
+from workbench.components.gas_cooler_levels import TableCache
 from workbench.components.gas_cooler_model import gas_cooler_heat_flow
 from workbench.fluids import get_backend
 from workbench.solver import solve

@@ -19,7 +19,7 @@ import pytest
 
 import workbench.components.gas_cooler_isobar as isobar
 import workbench.components.gas_cooler_model as model
-from workbench.components.gas_cooler_isobar import ShiftedLevel, TableCache
+from workbench.components.gas_cooler_levels import ShiftedLevel, TableCache
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.solve import prepare

@@ -36,8 +36,8 @@ property call), the level carries ``dT_j/dp`` and ``dh_j/dp`` forward through it
 (the target step ``dh = (h_ref - h_lim) / M`` with its own derivative; a halved step halves
 its derivative). A pressure within :data:`SHIFT_REACH` (relative) of a kept level, the
 Jacobian's pressure column ``p (1 + 1e-7)`` above all, then gets that level's nodes moved to
-first order, ``(h_j + dh_j/dp dp, T_j + dT_j/dp dp)`` (a :class:`ShiftedLevel`): no isobar is
-stepped for it, and the table equals a freshly stepped one to second order in ``dp``
+first order, ``(h_j + dh_j/dp dp, T_j + dT_j/dp dp)`` (a :class:`~workbench.components.gas_cooler_levels.ShiftedLevel`): no
+isobar is stepped for it, and the table equals a freshly stepped one to second order in ``dp``
 (``tests/test_gas_cooler_tangent.py``: 1e-13 relative at ``1e-7 p``).
 """
 
@@ -58,9 +58,9 @@ __all__ = [
     "SHIFT_REACH",
     "IsobarCurve",
     "IsobarLevel",
-    "ShiftedLevel",
-    "TableCache",
     "TemperatureTable",
+    "keep_table",
+    "slopes_of",
 ]
 
 MAX_STEP_OVERSHOOT = 1.5
@@ -72,20 +72,12 @@ LEVEL_TOLERANCE = 1e-9
 REFERENCE_SPAN_K = 60.0
 """``T_ref - max(T_sec,in, T_crit)`` [K]: the span whose enthalpy ``M`` target steps divide."""
 
-LEVELS_KEPT = 8
-"""Pressure levels a gas cooler keeps (a solve visits a few: the start, the line search, the
-Jacobian's pressure column at each)."""
-
 TABLES_PER_LEVEL = 8
 """Tables (one per inlet state) a level keeps for the Jacobian's columns to revisit."""
 
 SHIFT_REACH = 1e-6
 """A pressure this close (relative) to a kept level with pressure tangents gets its nodes moved
 to first order (:class:`ShiftedLevel`) instead of new isobars."""
-
-SHIFTED_KEPT = 4
-"""Shifted levels a cache keeps (the Jacobian's pressure column at the last iterates)."""
-
 
 Slopes = Callable[[float, float], "tuple[float, float, float] | None"]
 """``(p [Pa], T [K]) -> (h [J/kg], cp [J/(kg K)], (dh/dp)_T [J/(kg Pa)])`` or None: a
@@ -194,7 +186,7 @@ class IsobarCurve:
         """Step further up the isobar (``h(p, T)`` flashes) while the next node lies below ``limit``.
 
         ``shift`` [Pa]: the condition is taken on the nodes moved by ``shift`` to first order
-        (a :class:`ShiftedLevel`'s curve), so that it sees the nodes a curve stepped at
+        (a shifted level's curve), so that it sees the nodes a curve stepped at
         ``p + shift`` would have.
         """
         hs, ts, h_ps, t_ps = self.h, self.t, self.h_p, self.t_p
@@ -289,7 +281,7 @@ class IsobarLevel:
     tangent : tuple of float, optional
         ``(dh_lim/dp, dh_ref/dp)`` [J/(kg Pa)] at their fixed temperatures: the level then
         carries pressure derivatives (without a pressure drop only) and serves nearby
-        pressures as a :class:`ShiftedLevel`.
+        pressures as a :class:`~workbench.components.gas_cooler_levels.ShiftedLevel`.
     """
 
     def __init__(
@@ -403,10 +395,10 @@ class IsobarLevel:
                 [float(v) for v in np.interp(nodes, h_curve, t_curve)],
                 [float(v) for v in np.interp(nodes, hs, ts)],
             )
-        return _keep(self._tables, key, table)
+        return keep_table(self._tables, key, table)
 
 
-def _keep(
+def keep_table(
     tables: OrderedDict[tuple[float, float], TemperatureTable],
     key: tuple[float, float],
     table: TemperatureTable,
@@ -416,106 +408,3 @@ def _keep(
     if len(tables) > TABLES_PER_LEVEL:
         tables.popitem(last=False)
     return table
-
-
-class ShiftedLevel:
-    """A pressure level a hair from a kept one: that level's nodes moved to first order.
-
-    Serves ``p_in`` within :data:`LEVEL_TOLERANCE` as an :class:`IsobarLevel` does, its tables
-    those of ``base`` with every node ``(h_j, T_j)`` moved by ``(dh_j/dp, dT_j/dp) (p_in -
-    base.p_in)`` (the module docstring); no pressure drop.
-
-    Parameters
-    ----------
-    base : IsobarLevel
-        The kept level, with pressure derivatives.
-    p_in : float
-        This level's pressure [Pa].
-    """
-
-    def __init__(self, base: IsobarLevel, p_in: float) -> None:
-        self.base, self.p_in = base, p_in
-        self.shift = p_in - base.p_in
-        self._tables: OrderedDict[tuple[float, float], TemperatureTable] = OrderedDict()
-        self._own: IsobarLevel | None = None  # stepped here when the base lost its derivatives
-
-    def serves(self, p_in: float, dp: float, t_sec: float, segments: int) -> bool:
-        """Whether this level makes the table at these inputs (any inlet enthalpy)."""
-        base = self.base
-        if dp != base.dp or t_sec != base.t_sec or segments != base.segments:
-            return False
-        return abs(p_in - self.p_in) <= LEVEL_TOLERANCE * abs(self.p_in)
-
-    def table(self, fluid: FluidBackend, p_in: float, h_in: float, t_in: float) -> TemperatureTable:
-        """The table from the moved ``h_lim`` to the inlet ``(h_in [J/kg], t_in [K])``.
-
-        Raises
-        ------
-        FluidPropertyError
-            A (p, T) flash failed while the base level's isobar was extended.
-        """
-        key = (p_in, h_in)
-        found = self._tables.get(key)
-        if found is not None:
-            return found
-        if self._own is None:
-            moved = self.base.outlet.shifted_up_to(fluid, (h_in, t_in), self.shift)
-            if moved is not None:
-                hs, ts = moved
-                return _keep(self._tables, key, TemperatureTable(hs, ts, ts))
-            # a slope failed further up the base isobar: step this level's own
-            base = self.base
-            h_lim = float(fluid.h_pT(p_in, base.t_sec))
-            self._own = IsobarLevel.start(
-                fluid, p_in, 0.0, base.t_sec, base.segments, h_lim, base.t_ref
-            )
-        return self._own.table(fluid, p_in, h_in, t_in)
-
-
-class TableCache:
-    """A gas cooler's temperature tables: one :class:`IsobarLevel` per pressure level.
-
-    Below the critical pressure (tables with saturation points) whole tables are kept per
-    inlet state in :attr:`tables`. :attr:`levels_built` counts the levels started (each
-    steps up its isobars once, however many inlet states it serves), :attr:`levels_shifted`
-    the :class:`ShiftedLevel` s made from them (no isobar stepped).
-    """
-
-    def __init__(self) -> None:
-        self.levels: list[IsobarLevel] = []
-        self.shifted: list[ShiftedLevel] = []
-        self.tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
-        self.levels_built = 0
-        self.levels_shifted = 0
-
-    def level(
-        self, p_in: float, dp: float, t_sec: float, segments: int
-    ) -> IsobarLevel | ShiftedLevel | None:
-        """The kept level that serves these inputs (the newest first), or None.
-
-        A kept level within :data:`SHIFT_REACH` with pressure derivatives serves through a
-        new :class:`ShiftedLevel` when no level serves exactly.
-        """
-        for level in reversed(self.levels):
-            if level.serves(p_in, dp, t_sec, segments):
-                return level
-        for shifted in reversed(self.shifted):
-            if shifted.serves(p_in, dp, t_sec, segments):
-                return shifted
-        for level in reversed(self.levels):
-            if level.shifts_to(p_in, dp, t_sec, segments):
-                made = ShiftedLevel(level, p_in)
-                self.shifted.append(made)
-                self.levels_shifted += 1
-                if len(self.shifted) > SHIFTED_KEPT:
-                    del self.shifted[0]
-                return made
-        return None
-
-    def add(self, level: IsobarLevel) -> IsobarLevel:
-        """Keep a new level (the oldest of :data:`LEVELS_KEPT` goes); return it."""
-        self.levels.append(level)
-        self.levels_built += 1
-        if len(self.levels) > LEVELS_KEPT:
-            del self.levels[0]
-        return level

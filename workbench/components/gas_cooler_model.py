@@ -37,9 +37,9 @@ import numpy as np
 from workbench.components.gas_cooler_isobar import (
     REFERENCE_SPAN_K,
     IsobarLevel,
-    TableCache,
     TemperatureTable,
 )
+from workbench.components.gas_cooler_levels import TableCache
 from workbench.components.gas_cooler_profile import isobaric_profile, smallest_between_nodes
 from workbench.components.pinch_root import root_in_s
 from workbench.components.zones import enthalpy_at, find_root
