@@ -1,4 +1,4 @@
-"""Cubic starts of the supercritical Newton iterations (coolprop_super, coolprop_isobars).
+"""Cubic starts of the supercritical Newton iterations (coolprop_super, coolprop_super_isobars).
 
 A (p, T) or (p, h) state next to two remembered states on its isobar starts from the cubic
 through both (their values and slopes along the isobar) instead of the first-order move from
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from workbench.fluids import get_backend
-from workbench.fluids.coolprop_isobars import ISOBARS_KEPT, IsobarAnchors, hermite
+from workbench.fluids.coolprop_super_isobars import ISOBARS_KEPT, IsobarAnchors, hermite
 
 
 def test_hermite_is_exact_for_a_cubic():

@@ -24,7 +24,7 @@ import math
 import CoolProp.CoolProp as CP
 
 from workbench.fluids.coolprop_core import CoolPropCore
-from workbench.fluids.coolprop_isobars import IsobarAnchors, SuperState, hermite
+from workbench.fluids.coolprop_super_isobars import IsobarAnchors, SuperState, hermite
 from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_at_t, newton_rho_t
 from workbench.fluids.coolprop_records import MEMO_SIZE, OP_PT, PHRecord, is_bad
 
