@@ -72,7 +72,10 @@ finer grid (:mod:`workbench.components.profile`).
 heat flow at a perturbed column moved from the solved one by the implicit function theorem
 in ``s`` (:mod:`workbench.components.gas_cooler_jacobian`) instead of a new root-find; the
 inlet-enthalpy column keeps the table's nodes and moves only the inlet node, the pressure
-column uses the level at ``p + dp`` (built once per level).
+column uses the level at ``p + dp``: without a pressure drop the kept level's nodes moved to
+first order in the pressure (their derivatives carried through the isobar's steps,
+:class:`~workbench.components.gas_cooler_isobar.ShiftedLevel`), no isobar stepped for it. The
+root's own last evaluation (``UA_req`` and its slope) is the linearisation's base point.
 
 Below the critical pressure the same model condenses (the saturation points become nodes), so
 a transcritical cycle that drops subcritical at low secondary temperatures still solves.

@@ -23,12 +23,29 @@ from its target by rounding, 1e-5 Pa: the temperatures move by 1e-11 K). The tab
 continuously with ``h_in``: when the inlet passes a node, the segment between them has shrunk
 to nothing; and continuously with the pressure (every step is a smooth function of it), so the
 Jacobian's pressure column sees the change of the isobar.
+
+**Pressure tangents.** Every node of an isobaric level (no pressure drop) is a smooth function
+of the pressure: ``T_j`` through the step sizes, ``h_j = h(p, T_j)``. Where the backend gives
+``cp`` and ``(dh/dp)_T`` with each (p, T) state
+(:meth:`~workbench.fluids.coolprop_super.CoolPropSupercritical.h_pT_slopes`, no further
+property call), the level carries ``dT_j/dp`` and ``dh_j/dp`` forward through its steps::
+
+    dh_j/dp   = (dh/dp)_T(p, T_j) + cp(p, T_j) dT_j/dp
+    dT_j+1/dp = dT_j/dp + d(step_j)/dp,    step_j = (T_j - T_j-1) / (h_j - h_j-1) dh
+
+(the target step ``dh = (h_ref - h_lim) / M`` with its own derivative; a halved step halves
+its derivative). A pressure within :data:`SHIFT_REACH` (relative) of a kept level, the
+Jacobian's pressure column ``p (1 + 1e-7)`` above all, then gets that level's nodes moved to
+first order, ``(h_j + dh_j/dp dp, T_j + dT_j/dp dp)`` (a :class:`~workbench.components.gas_cooler_levels.ShiftedLevel`): no
+isobar is stepped for it, and the table equals a freshly stepped one to second order in ``dp``
+(``tests/test_gas_cooler_tangent.py``: 1e-13 relative at ``1e-7 p``).
 """
 
 from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -38,10 +55,12 @@ __all__ = [
     "LEVEL_TOLERANCE",
     "MAX_STEP_OVERSHOOT",
     "REFERENCE_SPAN_K",
+    "SHIFT_REACH",
     "IsobarCurve",
     "IsobarLevel",
-    "TableCache",
     "TemperatureTable",
+    "keep_table",
+    "slopes_of",
 ]
 
 MAX_STEP_OVERSHOOT = 1.5
@@ -53,12 +72,23 @@ LEVEL_TOLERANCE = 1e-9
 REFERENCE_SPAN_K = 60.0
 """``T_ref - max(T_sec,in, T_crit)`` [K]: the span whose enthalpy ``M`` target steps divide."""
 
-LEVELS_KEPT = 8
-"""Pressure levels a gas cooler keeps (a solve visits a few: the start, the line search, the
-Jacobian's pressure column at each)."""
-
 TABLES_PER_LEVEL = 8
 """Tables (one per inlet state) a level keeps for the Jacobian's columns to revisit."""
+
+SHIFT_REACH = 1e-6
+"""A pressure this close (relative) to a kept level with pressure tangents gets its nodes moved
+to first order (:class:`ShiftedLevel`) instead of new isobars."""
+
+Slopes = Callable[[float, float], "tuple[float, float, float] | None"]
+"""``(p [Pa], T [K]) -> (h [J/kg], cp [J/(kg K)], (dh/dp)_T [J/(kg Pa)])`` or None: a
+backend's ``h_pT_slopes`` (CoolProp's HEOS,
+:meth:`~workbench.fluids.coolprop_super.CoolPropSupercritical.h_pT_slopes`)."""
+
+
+def slopes_of(fluid: FluidBackend) -> Slopes | None:
+    """The backend's ``h_pT_slopes`` method, or None when it has none."""
+    found: Slopes | None = getattr(fluid, "h_pT_slopes", None)
+    return found
 
 
 class TemperatureTable:
@@ -124,6 +154,12 @@ class IsobarCurve:
         Nodes the curve may hold at most.
     first_step, min_step : float
         The first temperature step, and the smallest a step is halved to [K].
+    tangent : tuple of float, optional
+        ``(dh_cold/dp, d(dh)/dp)`` [J/(kg Pa)]: the pressure derivatives of the cold end's
+        enthalpy (at its fixed temperature) and of the target step; the curve then carries
+        every node's ``dh_j/dp`` and ``dT_j/dp`` (module docstring), as long as the backend
+        gives the slopes (:attr:`h_p` is None otherwise). ``first_step`` must not depend on
+        the pressure.
     """
 
     def __init__(
@@ -134,37 +170,95 @@ class IsobarCurve:
         max_nodes: int,
         first_step: float,
         min_step: float,
+        tangent: tuple[float, float] | None = None,
     ) -> None:
         self.p, self.dh, self.max_nodes = p, dh, max_nodes
         self.h, self.t = [cold[0]], [cold[1]]
         self.min_step = min_step  # a step is not halved below this [K]
         self.step = first_step  # the next temperature step [K]
+        # pressure derivatives of the nodes, the target step and the next step (None: none)
+        self.h_p: list[float] | None = None if tangent is None else [tangent[0]]
+        self.t_p: list[float] = [0.0]
+        self.dh_p = 0.0 if tangent is None else tangent[1]
+        self.step_p = 0.0
+
+    def extend(self, fluid: FluidBackend, limit: float, shift: float = 0.0) -> None:
+        """Step further up the isobar (``h(p, T)`` flashes) while the next node lies below ``limit``.
+
+        ``shift`` [Pa]: the condition is taken on the nodes moved by ``shift`` to first order
+        (a shifted level's curve), so that it sees the nodes a curve stepped at
+        ``p + shift`` would have.
+        """
+        hs, ts, h_ps, t_ps = self.h, self.t, self.h_p, self.t_p
+        dh, step, p = self.dh, self.step, self.p
+        step_p, dh_p = self.step_p, self.dh_p
+        sloped = slopes_of(fluid) if h_ps is not None else None
+        while (
+            ts[-1] + t_ps[-1] * shift + step + step_p * shift < limit and len(hs) < self.max_nodes
+        ):
+            t = ts[-1] + step
+            if sloped is not None:
+                found = sloped(p, t)
+                if found is None:
+                    sloped, h_ps = None, None
+                    self.h_p = None
+                    h = float(fluid.h_pT(p, t))
+                else:
+                    h, cp, h_pt = found
+            else:
+                h = float(fluid.h_pT(p, t))
+            if h - hs[-1] > MAX_STEP_OVERSHOOT * dh and step > self.min_step:
+                step *= 0.5  # cp rose inside the step (towards the pseudo-critical temperature)
+                step_p *= 0.5
+                continue
+            hs.append(h)
+            ts.append(t)
+            span_t, span_h = t - ts[-2], h - hs[-2]
+            ratio = span_t / span_h
+            if h_ps is not None:
+                t_p = t_ps[-1] + step_p
+                h_p = h_pt + cp * t_p
+                h_ps.append(h_p)
+                t_ps.append(t_p)
+                ratio_p = (t_p - t_ps[-2] - ratio * (h_p - h_ps[-2])) / span_h
+                step_p = ratio_p * dh + ratio * dh_p
+            else:
+                t_ps.append(0.0)
+            step = ratio * dh  # the local slope sizes the next step
+        self.step, self.step_p = step, step_p
 
     def up_to(
         self, fluid: FluidBackend, hot: tuple[float, float]
     ) -> tuple[list[float], list[float]]:
         """Nodes ``(h [J/kg], T [K])`` from the cold end to ``hot = (h, T)``, that one last.
 
-        Steps further up the isobar (``h(p, T)`` flashes) while the next node lies below
-        ``hot``; nodes within ``1e-6`` of the temperature span below ``hot`` are left out.
+        Steps further up the isobar while the next node lies below ``hot``; nodes within
+        ``1e-6`` of the temperature span below ``hot`` are left out.
         """
         h_hi, t_hi = hot
-        hs, ts = self.h, self.t
-        t_lo = ts[0]
-        limit = t_hi - 1e-6 * (t_hi - t_lo)
-        dh, step, p = self.dh, self.step, self.p
-        while ts[-1] + step < limit and len(hs) < self.max_nodes:
-            t = ts[-1] + step
-            h = float(fluid.h_pT(p, t))
-            if h - hs[-1] > MAX_STEP_OVERSHOOT * dh and step > self.min_step:
-                step *= 0.5  # cp rose inside the step (towards the pseudo-critical temperature)
-                continue
-            hs.append(h)
-            ts.append(t)
-            step = (t - ts[-2]) / (h - hs[-2]) * dh  # the local slope sizes the next step
-        self.step = step
+        ts = self.t
+        limit = t_hi - 1e-6 * (t_hi - ts[0])
+        self.extend(fluid, limit)
         k = bisect.bisect_left(ts, limit)
-        return [*hs[:k], h_hi], [*ts[:k], t_hi]
+        return [*self.h[:k], h_hi], [*ts[:k], t_hi]
+
+    def shifted_up_to(
+        self, fluid: FluidBackend, hot: tuple[float, float], shift: float
+    ) -> tuple[list[float], list[float]] | None:
+        """:meth:`up_to` for the isobar at ``p + shift``: the nodes moved to first order.
+
+        None when the curve has no pressure derivatives (:attr:`h_p` is None).
+        """
+        h_hi, t_hi = hot
+        limit = t_hi - 1e-6 * (t_hi - self.t[0])
+        self.extend(fluid, limit, shift)
+        h_ps = self.h_p
+        if h_ps is None:
+            return None
+        ts = [t + t_p * shift for t, t_p in zip(self.t, self.t_p, strict=True)]
+        k = bisect.bisect_left(ts, limit)
+        hs = [h + h_p * shift for h, h_p in zip(self.h[:k], h_ps[:k], strict=True)]
+        return [*hs, h_hi], [*ts[:k], t_hi]
 
 
 class IsobarLevel:
@@ -184,6 +278,10 @@ class IsobarLevel:
         Temperature on the inlet isobar at ``h_lim`` [K] (used with a pressure drop).
     h_ref, t_ref : float
         The reference state ``(h(p_out, T_ref) [J/kg], T_ref [K])`` (module docstring).
+    tangent : tuple of float, optional
+        ``(dh_lim/dp, dh_ref/dp)`` [J/(kg Pa)] at their fixed temperatures: the level then
+        carries pressure derivatives (without a pressure drop only) and serves nearby
+        pressures as a :class:`~workbench.components.gas_cooler_levels.ShiftedLevel`.
     """
 
     def __init__(
@@ -196,9 +294,10 @@ class IsobarLevel:
         t_in_at_lim: float,
         h_ref: float,
         t_ref: float,
+        tangent: tuple[float, float] | None = None,
     ) -> None:
         self.p_in, self.dp, self.t_sec, self.segments = p_in, dp, t_sec, segments
-        self.h_lim = h_lim
+        self.h_lim, self.t_ref = h_lim, t_ref
         self.dh: float = (h_ref - h_lim) / segments
         cap = 8 * segments
         min_step = 1e-6 * (t_ref - t_sec)
@@ -209,6 +308,9 @@ class IsobarLevel:
             cap,
             (t_ref - t_sec) / segments,
             min_step,
+            None
+            if tangent is None or dp != 0.0
+            else (tangent[0], (tangent[1] - tangent[0]) / segments),
         )
         self.inlet: IsobarCurve | None = (
             None
@@ -219,11 +321,54 @@ class IsobarLevel:
         )
         self._tables: OrderedDict[tuple[float, float], TemperatureTable] = OrderedDict()
 
+    @classmethod
+    def start(
+        cls,
+        fluid: FluidBackend,
+        p_in: float,
+        dp: float,
+        t_sec: float,
+        segments: int,
+        h_lim: float,
+        t_ref: float,
+    ) -> IsobarLevel:
+        """A new level: the reference state, the inlet isobar's cold end and the tangents.
+
+        Parameters as for the class; ``h_lim`` is ``h(p_in - dp, t_sec)``. Without a pressure
+        drop and with a backend that gives slopes (:func:`slopes_of`) the level carries pressure derivatives.
+
+        Raises
+        ------
+        FluidPropertyError
+            A flash failed.
+        """
+        p_out = p_in - dp
+        t_in_at_lim = t_sec if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
+        tangent: tuple[float, float] | None = None
+        sloped = slopes_of(fluid) if dp == 0.0 else None
+        if sloped is not None:
+            ref = sloped(p_out, t_ref)
+            lim = sloped(p_out, t_sec)
+            if ref is not None and lim is not None:
+                tangent = (lim[2], ref[2])
+                h_ref = ref[0]
+            else:
+                h_ref = float(fluid.h_pT(p_out, t_ref))
+        else:
+            h_ref = float(fluid.h_pT(p_out, t_ref))
+        return cls(p_in, dp, t_sec, segments, h_lim, t_in_at_lim, h_ref, t_ref, tangent)
+
     def serves(self, p_in: float, dp: float, t_sec: float, segments: int) -> bool:
         """Whether this level's nodes make the table at these inputs (any inlet enthalpy)."""
         if dp != self.dp or t_sec != self.t_sec or segments != self.segments:
             return False
         return abs(p_in - self.p_in) <= LEVEL_TOLERANCE * abs(self.p_in)
+
+    def shifts_to(self, p_in: float, dp: float, t_sec: float, segments: int) -> bool:
+        """Whether a :class:`ShiftedLevel` of this one serves these inputs (pressure tangents)."""
+        if dp != self.dp or t_sec != self.t_sec or segments != self.segments:
+            return False
+        return self.outlet.h_p is not None and abs(p_in - self.p_in) <= SHIFT_REACH * abs(self.p_in)
 
     def table(self, fluid: FluidBackend, p_in: float, h_in: float, t_in: float) -> TemperatureTable:
         """The table from ``h_lim`` to the inlet ``(h_in [J/kg], t_in [K])`` at ``p_in`` [Pa].
@@ -250,36 +395,16 @@ class IsobarLevel:
                 [float(v) for v in np.interp(nodes, h_curve, t_curve)],
                 [float(v) for v in np.interp(nodes, hs, ts)],
             )
-        self._tables[key] = table
-        if len(self._tables) > TABLES_PER_LEVEL:
-            self._tables.popitem(last=False)
-        return table
+        return keep_table(self._tables, key, table)
 
 
-class TableCache:
-    """A gas cooler's temperature tables: one :class:`IsobarLevel` per pressure level.
-
-    Below the critical pressure (tables with saturation points) whole tables are kept per
-    inlet state in :attr:`tables`. :attr:`levels_built` counts the levels started (each
-    steps up its isobars once, however many inlet states it serves).
-    """
-
-    def __init__(self) -> None:
-        self.levels: list[IsobarLevel] = []
-        self.tables: OrderedDict[tuple[float, ...], TemperatureTable] = OrderedDict()
-        self.levels_built = 0
-
-    def level(self, p_in: float, dp: float, t_sec: float, segments: int) -> IsobarLevel | None:
-        """The kept level that serves these inputs (the newest first), or None."""
-        for level in reversed(self.levels):
-            if level.serves(p_in, dp, t_sec, segments):
-                return level
-        return None
-
-    def add(self, level: IsobarLevel) -> IsobarLevel:
-        """Keep a new level (the oldest of :data:`LEVELS_KEPT` goes); return it."""
-        self.levels.append(level)
-        self.levels_built += 1
-        if len(self.levels) > LEVELS_KEPT:
-            del self.levels[0]
-        return level
+def keep_table(
+    tables: OrderedDict[tuple[float, float], TemperatureTable],
+    key: tuple[float, float],
+    table: TemperatureTable,
+) -> TemperatureTable:
+    """Keep ``table`` under ``key`` (the oldest of :data:`TABLES_PER_LEVEL` goes); return it."""
+    tables[key] = table
+    if len(tables) > TABLES_PER_LEVEL:
+        tables.popitem(last=False)
+    return table

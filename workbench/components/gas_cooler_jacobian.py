@@ -18,8 +18,11 @@ miss by orders of magnitude)::
 
 with ``dUA_req/dQ`` analytic (the profile's slope). A column that moves only the inlet
 enthalpy keeps the table's nodes and moves its inlet node (one flash, no new table); a column
-that moves the pressure uses that pressure level's table (built once per level,
-:mod:`workbench.components.gas_cooler_isobar`).
+that moves the pressure uses that pressure level's table (without a pressure drop the kept
+level's nodes moved to first order in the pressure,
+:class:`~workbench.components.gas_cooler_isobar.ShiftedLevel`). ``G`` and ``dG/dQ`` at the
+solved state are the root-find's own last evaluation, carried by the
+:class:`~workbench.components.gas_cooler_model.GasCoolerResult`.
 """
 
 from __future__ import annotations
@@ -92,12 +95,18 @@ class Linearisation:
         q, q_max = base.q, base.q_max
         if not 0.0 < q < q_max:
             return None
-        found = required_ua(cooler, key, q)
-        g0 = found.ua - key[4]
-        g_s = found.slope * (q_max - q)
+        table: TemperatureTable | None = base.table
+        if table is not None and not math.isnan(base.slope):
+            # the root's own evaluation: the same table and profile at the same heat flow
+            ua_req, slope = base.ua_required, base.slope
+        else:
+            found = required_ua(cooler, key, q)
+            ua_req, slope, table = found.ua, found.slope, table_at(cooler, key)
+        g0 = ua_req - key[4]
+        g_s = slope * (q_max - q)
         if not (math.isfinite(g0) and math.isfinite(g_s) and g_s > 0.0):
             return None
-        return cls(key, base, g0, g_s, table_at(cooler, key))
+        return cls(key, base, g0, g_s, table)
 
     def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
         """The linearised result at inputs ``key`` (None: off the model's range there)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -37,9 +37,10 @@ import numpy as np
 from workbench.components.gas_cooler_isobar import (
     REFERENCE_SPAN_K,
     IsobarLevel,
-    TableCache,
     TemperatureTable,
 )
+from workbench.components.gas_cooler_levels import TableCache
+from workbench.components.gas_cooler_profile import isobaric_profile, smallest_between_nodes
 from workbench.components.pinch_root import root_in_s
 from workbench.components.zones import enthalpy_at, find_root
 from workbench.errors import FluidPropertyError
@@ -82,6 +83,17 @@ class GasCoolerResult:
         Pinch limit of the heat flow [W].
     segments : int
         Segments of the solved profile.
+    ua_required : float
+        ``UA_req`` at ``q`` [W/K] (the available conductance to the root's tolerance; NaN when
+        not evaluated, ``inf`` at a pinch).
+    slope : float
+        ``dUA_req/dQ`` at ``q`` [1/K] (NaN when not evaluated).
+    table : TemperatureTable or None
+        The temperature table of the solved profile (None without heat flow, or when not
+        kept).
+
+    The last three let the Jacobian linearise through the root without evaluating the
+    profile again (:class:`~workbench.components.gas_cooler_jacobian.Linearisation`).
     """
 
     q: float
@@ -90,6 +102,9 @@ class GasCoolerResult:
     min_dt: float
     q_max: float
     segments: int
+    ua_required: float = math.nan
+    slope: float = math.nan
+    table: TemperatureTable | None = field(default=None, compare=False, repr=False)
 
 
 def _nodes(fluid: FluidBackend, p: float, h_lim: float, h_in: float, segments: int) -> list[float]:
@@ -122,12 +137,8 @@ def _build_table(
         try:
             level = cache.level(p_in, dp, t_lim, segments)
             if level is None:
-                t_in_at_lim = t_lim if dp == 0.0 else float(fluid.T_ph(p_in, h_lim))
                 t_ref = max(t_lim, float(fluid.T_crit)) + REFERENCE_SPAN_K
-                h_ref = float(fluid.h_pT(p_out, t_ref))
-                level = cache.add(
-                    IsobarLevel(p_in, dp, t_lim, segments, h_lim, t_in_at_lim, h_ref, t_ref)
-                )
+                level = cache.add(IsobarLevel.start(fluid, p_in, dp, t_lim, segments, h_lim, t_ref))
             return level.table(fluid, p_in, h_in, t_in)
         except FluidPropertyError:
             pass  # a (p, T) flash failed right at the critical point: use (p, h) flashes
@@ -159,16 +170,10 @@ def _smallest_dt(hs: np.ndarray, dts: np.ndarray, kinks: frozenset[float]) -> fl
     k = int(np.argmin(dts))
     smallest = float(dts[k])
     if 0 < k < len(dts) - 1 and float(hs[k]) not in kinks:
-        h0, h1, h2 = float(hs[k - 1]), float(hs[k]), float(hs[k + 1])
-        x0, x2 = h0 - h1, h2 - h1
-        y0, y1, y2 = float(dts[k - 1]), smallest, float(dts[k + 1])
-        # y = a x^2 + b x + y1 through (x0, y0), (0, y1), (x2, y2)
-        a = ((y0 - y1) / x0 - (y2 - y1) / x2) / (x0 - x2)
-        b = (y0 - y1) / x0 - a * x0
-        if a > 0.0:
-            xv = -b / (2.0 * a)
-            if min(x0, x2) < xv < max(x0, x2):
-                smallest = min(smallest, y1 - b * b / (4.0 * a))
+        smallest = smallest_between_nodes(
+            (float(hs[k - 1]), float(hs[k]), float(hs[k + 1])),
+            (float(dts[k - 1]), smallest, float(dts[k + 1])),
+        )
     return smallest
 
 
@@ -269,46 +274,9 @@ def _profile_function(
             slope = float(np.sum(d_ua)) + first
         return total, _smallest_dt(h_pts, dts, table.kinks), slope
 
-    def isobaric(q: float) -> tuple[float, float, float]:
-        """:func:`profile` without a pressure drop (one isobar: no path fraction).
-
-        With equal temperature lists the nodes' ``dT`` all fall by ``dQ / C_sec``, and the
-        slope of a segment's ``Q_j / LMTD_j`` is ``Q_j / (a_j b_j C_sec)`` (``dLMTD/da +
-        dLMTD/db = LMTD^2 / (a b)``); the first segment adds the outlet point's motion.
-        """
-        dh = q / m
-        h_out = h_in - dh
-        j0 = bisect.bisect_right(hs, h_out)
-        if j0 == 0 or j0 > last:
-            return profile(q)  # the outlet off the table's nodes (no heat, or below h_lim)
-        h_pts = h_nodes[j0 - 1 :].copy()
-        h_pts[0] = h_out
-        j = min(j0 - 1, last)
-        sigma = (t_out_list[j + 1] - t_out_list[j]) / (hs[j + 1] - hs[j])
-        t_pts = t_out_nodes[j0 - 1 :].copy()
-        t_pts[0] = t_out_list[j] + sigma * (h_out - hs[j])
-        dts = t_pts - (t_sec_in + m_c * (h_pts - h_out))
-        smallest = _smallest_dt(h_pts, dts, table.kinks)
-        if not float(dts.min()) > 0.0:
-            return math.inf, smallest, math.inf
-        a, b = dts[1:], dts[:-1]
-        seg_q = m * np.diff(h_pts)
-        log = np.log(a / b)
-        lmtd = (a - b) / log
-        equal = np.abs(a - b) <= 1e-9 * np.maximum(a, b)
-        if equal.any():
-            lmtd = np.where(equal, 0.5 * (a + b), lmtd)
-        ua_seg = seg_q / lmtd
-        total = float(ua_seg.sum())
-        slope = float((seg_q / (a * b)).sum()) / c_sec
-        # the first segment: its outlet end moves along the table (not by -dQ / C_sec)
-        b0, l0, q0 = float(b[0]), float(lmtd[0]), float(seg_q[0])
-        l_b = 0.5 if bool(equal[0]) else (l0 / b0 - 1.0) / float(log[0])
-        slope += q0 / l0**2 * l_b * (sigma / m - 1.0 / c_sec) + 1.0 / l0
-        return total, smallest, slope
-
-    m_c = m / c_sec
-    return isobaric if table.isobaric else profile
+    if table.isobaric:
+        return isobaric_profile(table, h_in, m, t_sec_in, c_sec, profile)
+    return profile
 
 
 def gas_cooler_heat_flow(
@@ -370,18 +338,48 @@ def gas_cooler_heat_flow(
         return 0.5 if math.isinf(total) or smallest <= 0.0 else total / (total + ua) - 0.5
 
     slopes: dict[float, float] = {}
+    seen: dict[float, tuple[float, float, float]] = {}  # the root's evaluations, by q
 
     def required(q: float) -> float:
         if q >= q_hi:
             return math.inf
-        total, smallest, slope = profile(q)
+        seen.pop(q, None)  # (the newest evaluation last)
+        total, smallest, slope = seen[q] = profile(q)
         slopes[q] = slope
         return math.inf if smallest <= 0.0 else total
 
     found = root_in_s(required, q_hi, ua, q_guess, slopes.get)
     q = found if found is not None else find_root(g, q_hi, q_guess)
-    _total, min_dt, _slope = profile(q)
-    return GasCoolerResult(q, h_in - q / m, t_sec_in + q / c_sec, min_dt, q_hi, len(table.h) - 1)
+    total, min_dt, slope = seen.get(q) or _near_evaluation(seen, q, q_hi) or profile(q)
+    return GasCoolerResult(
+        q,
+        h_in - q / m,
+        t_sec_in + q / c_sec,
+        min_dt,
+        q_hi,
+        len(table.h) - 1,
+        math.inf if min_dt <= 0.0 else total,
+        slope,
+        table,
+    )
+
+
+def _near_evaluation(
+    seen: dict[float, tuple[float, float, float]], q: float, q_hi: float
+) -> tuple[float, float, float] | None:
+    """The root's last evaluation moved to ``q`` [W] to first order, when within 1e-9 ``Q_max``.
+
+    The root finder takes its last Newton step (below 1e-12 ``Q_max``) without evaluating
+    there: ``UA_req`` follows by its slope, the smallest difference and the slope change by
+    the square of the step.
+    """
+    if not seen:
+        return None
+    q0 = next(reversed(seen))
+    if abs(q - q0) > 1e-9 * q_hi:
+        return None
+    total, smallest, slope = seen[q0]
+    return total + slope * (q - q0), smallest, slope
 
 
 class Conductance(NamedTuple):

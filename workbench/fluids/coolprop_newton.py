@@ -218,7 +218,7 @@ def polish_ph(
 
 def newton_rho_at_t(
     state: Any, phase: Any, p: float, T: float, rho: float
-) -> tuple[float, float, float, float] | None:
+) -> tuple[float, float, float, float, float] | None:
     """The single-phase state at pressure ``p`` and temperature ``T``; None if Newton fails.
 
     Halley's method on the density alone, ``p(T, rho) = p`` at the given temperature (one
@@ -243,8 +243,9 @@ def newton_rho_at_t(
     Returns
     -------
     tuple of float or None
-        Density [kg/m3], enthalpy [J/kg], ``(dT/dh)_p`` [K kg/J] and ``(drho/dh)_p``
-        [kg2/(m3 J)]; None when CoolProp fails, ``(dp/drho)_T`` is not positive (an unstable
+        Density [kg/m3], enthalpy [J/kg], ``(dT/dh)_p`` [K kg/J], ``(drho/dh)_p``
+        [kg2/(m3 J)] and ``(dh/dp)_T`` [J/(kg Pa)] (the slopes at the last update, a step of
+        at most :data:`LAST_STEP` from the state); None when CoolProp fails, ``(dp/drho)_T`` is not positive (an unstable
         or metastable branch), the density leaves the positive range, or
         :data:`NEWTON_STEPS` updates do not settle.
     """
@@ -267,9 +268,10 @@ def newton_rho_at_t(
                 h = state.hmass() + partial(CP.iHmass, CP.iDmass, CP.iT) * d_rho
                 cp = partial(CP.iHmass, CP.iT, CP.iP)
                 rho_t = partial(CP.iDmass, CP.iT, CP.iP)
+                h_p = partial(CP.iHmass, CP.iP, CP.iT)
                 if is_bad(h) or not cp > 0.0:
                     return None
-                return rho + d_rho, h, 1.0 / cp, rho_t / cp
+                return rho + d_rho, h, 1.0 / cp, rho_t / cp, h_p
             rho += d_rho
             if not rho > 0.0:
                 return None

@@ -25,7 +25,8 @@ import CoolProp.CoolProp as CP
 
 from workbench.fluids.coolprop_core import CoolPropCore
 from workbench.fluids.coolprop_newton import BY_H, BY_S, newton_rho_at_t, newton_rho_t
-from workbench.fluids.coolprop_records import PHRecord, is_bad
+from workbench.fluids.coolprop_records import MEMO_SIZE, OP_PT, PHRecord, is_bad
+from workbench.fluids.coolprop_super_isobars import IsobarAnchors, SuperState, hermite
 
 __all__ = [
     "NEAREST_ENOUGH",
@@ -63,10 +64,6 @@ isobars with about 45 each; the newest is tried first)."""
 SUPERCRITICAL = int(CP.iphase_supercritical)
 SUPERCRITICAL_LIQUID = int(CP.iphase_supercritical_liquid)
 
-SuperState = tuple[float, float, float, float, float, float]
-"""A state above the critical pressure Newton may start from: p, h, T, rho, (dT/dh)_p and
-(drho/dh)_p (a first-order start along the isobar)."""
-
 
 class CoolPropSupercritical(CoolPropCore):
     """Supercritical (p, h), (p, T) and (p, s) states by Newton's method (module docstring).
@@ -87,7 +84,10 @@ class CoolPropSupercritical(CoolPropCore):
         self._ph_held = None  # the (p, h) that _as_ph holds
         # the last supercritical states, newest last (starts for Newton's method)
         self._super: list[SuperState] = []
+        self._isobars = IsobarAnchors()  # the same states by isobar, sorted along it
         self._near_ps_super: tuple[float, float, float] | None = None  # last (p, T, rho) of (p, s)
+        # the last supercritical (p, T) state found by Newton: p, T, cp and (dh/dp)_T
+        self._pt_last: tuple[float, float, float, float] | None = None
         self._t_crit_k = float(self._as_ph.T_critical()) if not tabular else math.inf
         self._rho_crit = float(self._as_ph.rhomass_critical()) if not tabular else math.nan
 
@@ -103,11 +103,16 @@ class CoolPropSupercritical(CoolPropCore):
         state's enthalpy and :data:`SUPER_PRESSURE_REACH` of its pressure is used, so that
         Newton never crosses the pseudo-critical region in one go.
         """
-        near = self._super_anchor(p, h, None)
+        starts = self._isobars.around(p, h, False, SUPERCRITICAL_REACH)
+        near, partner = starts if starts is not None else (self._super_anchor(p, h, None), None)
         if near is None:
             return None
-        step = h - near[1]
-        T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        if partner is None:
+            step = h - near[1]
+            T, rho = near[2] + near[4] * step, near[3] + near[5] * step
+        else:  # the cubic along the isobar through both states (their values and slopes)
+            T = hermite(h, partner[1], near[1], partner[2], near[2], partner[4], near[4])
+            rho = hermite(h, partner[1], near[1], partner[3], near[3], partner[5], near[5])
         if not rho > 0.0:
             T, rho = near[2], near[3]
         self._ph_held = None
@@ -162,6 +167,7 @@ class CoolPropSupercritical(CoolPropCore):
         kept.append(state)
         if len(kept) > SUPER_ANCHORS:
             del kept[0]
+        self._isobars.add(state)
 
     def _supercritical_h(self, p: float, T: float) -> float | None:
         """Enthalpy [J/kg] at (p, T) above the critical pressure by Newton's method; else None.
@@ -171,10 +177,22 @@ class CoolPropSupercritical(CoolPropCore):
         first order in the temperature: a gas cooler's temperature table steps along its
         isobar, each node next to the last.
         """
-        near = self._super_anchor(p, math.nan, T)
+        starts = self._isobars.around(p, T, True, SUPERCRITICAL_REACH)
+        near, partner = starts if starts is not None else (self._super_anchor(p, math.nan, T), None)
         if near is None:
             return None
-        rho = near[3] + near[5] / near[4] * (T - near[2])
+        if partner is None:
+            rho = near[3] + near[5] / near[4] * (T - near[2])
+        else:  # the cubic in T along the isobar through both states: (drho/dT)_p = rho_h / T_h
+            rho = hermite(
+                T,
+                partner[2],
+                near[2],
+                partner[3],
+                near[3],
+                partner[5] / partner[4],
+                near[5] / near[4],
+            )
         if not rho > 0.0:
             rho = near[3]
         phase = SUPERCRITICAL if self._t_crit_k <= T else SUPERCRITICAL_LIQUID
@@ -182,10 +200,11 @@ class CoolPropSupercritical(CoolPropCore):
         found = newton_rho_at_t(self._as, phase, p, T, rho)
         if found is None:
             return None
-        rho, h, t_h, rho_h = found
+        rho, h, t_h, rho_h, h_p = found
         if self._t_crit_k > T and rho < self._rho_crit:
             return None
         self._keep_super((p, h, T, rho, t_h, rho_h))
+        self._pt_last = (p, T, 1.0 / t_h, h_p)
         return h
 
     def _polish_pt(self, p: float, T: float, h: float) -> float:
@@ -204,9 +223,72 @@ class CoolPropSupercritical(CoolPropCore):
         found = newton_rho_at_t(state, phase, p, T, rho)
         if found is None:
             return h
-        rho, h_exact, t_h, rho_h = found
+        rho, h_exact, t_h, rho_h, h_p = found
         self._keep_super((p, h_exact, T, rho, t_h, rho_h))
+        self._pt_last = (p, T, 1.0 / t_h, h_p)
         return h_exact
+
+    def h_pT_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
+        """Enthalpy at (p, T) above the critical pressure with its two slopes; else None.
+
+        The enthalpy is :meth:`h_pT`'s (one counted call, the same value); the slopes
+        ``cp = (dh/dT)_p`` and ``(dh/dp)_T`` come with the Newton state that found it (no
+        further update) or, when the enthalpy was remembered or flashed, from a (p, T) update
+        of the check state. A gas cooler's isobar carries them to follow its nodes to first
+        order in the pressure (:mod:`workbench.components.gas_cooler_isobar`).
+
+        Parameters
+        ----------
+        p : float
+            Pressure [Pa].
+        T : float
+            Temperature [K].
+
+        Returns
+        -------
+        tuple of float or None
+            ``h`` [J/kg], ``cp`` [J/(kg K)] and ``(dh/dp)_T`` [J/(kg Pa)]; None below the
+            critical pressure or with the tabular backend.
+
+        Raises
+        ------
+        FluidPropertyError
+            As :meth:`h_pT`.
+        """
+        if self.tabular or not p >= self.p_crit:
+            return None
+        # h_pT's path without its layers: the remembered value, else Newton, else the flash
+        self._calls += 1
+        key = (OP_PT, p, T)
+        memo = self._memo
+        remembered: float | None = memo.get(key)
+        if remembered is not None:
+            h = remembered
+        else:
+            newton = self._supercritical_h(p, T)
+            if newton is None:  # h_pT flashes (and counts the call)
+                self._calls -= 1
+                h = float(self.h_pT(p, T))
+            else:
+                h = newton
+                if len(memo) >= MEMO_SIZE:
+                    del memo[next(iter(memo))]
+                memo[key] = h
+        last = self._pt_last
+        if last is not None and last[0] == p and last[1] == T:
+            return h, last[2], last[3]
+        state = self._as_check
+        self._flashes += 1
+        try:
+            state.update(CP.PT_INPUTS, p, T)
+            cp = float(state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP))
+            h_p = float(state.first_partial_deriv(CP.iHmass, CP.iP, CP.iT))
+        except ValueError:
+            return None
+        if is_bad(cp) or is_bad(h_p) or not cp > 0.0:
+            return None
+        self._pt_last = (p, T, cp, h_p)
+        return h, cp, h_p
 
     def _supercritical_ps(self, p: float, s: float) -> float | None:
         """Enthalpy [J/kg] at (p, s) above the critical pressure by Newton; else None.
