@@ -22,7 +22,6 @@ A circuit with junctions (mixers, splitters, flash tanks) starts from
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -37,7 +36,7 @@ from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
-from workbench.solver.initial_balance import refine_branched
+from workbench.solver.initial_balance import balanced_saturation, refine_branched
 from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
@@ -216,23 +215,16 @@ def _coil_balance(
     rounds of this fixed point put the pressures within a kelvin or two of the solution, where
     Newton needs a few iterations instead of a long damped approach from ``T_sec,in +- 10 K``.
     """
-    topo = system.topology
     fluid = coils[0].fluid
     out: list[float] = []
     for coil, t_now in zip(coils, (t_cond, t_evap), strict=True):
         if not _plain(coil):
             out.append(t_now)  # held at its given temperature
             continue
-        inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
-        c_sec = coil.secondary_capacity_rate()
-        ua = coil.ua_total(x)
-        if c_sec <= 0.0 or ua <= 0.0:
+        t = balanced_saturation(coil, x)
+        if t is None:
             return None
-        eps = 1.0 - math.exp(-ua / c_sec)
-        q = abs(inlet.m * (outlet.h - inlet.h))
-        sign = 1.0 if coil.refrigerant_is_hot else -1.0
-        out.append(coil.t_sec_in + sign * max(q / (eps * c_sec), 0.5))
-    del topo
+        out.append(t)
     t_crit = fluid.T_crit
     t_min = float(fluid.T_sat(fluid.p_min * 1.05)) + 1.0
     new_cond = min(out[0], t_crit - 3.0)

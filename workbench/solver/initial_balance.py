@@ -23,7 +23,7 @@ from workbench.errors import FluidPropertyError
 from workbench.solver.initial_branches import branched_guess
 from workbench.solver.system import System
 
-__all__ = ["MIN_LIFT_K", "ROUNDS", "SETTLED_K", "refine_branched"]
+__all__ = ["MIN_LIFT_K", "ROUNDS", "SETTLED_K", "balanced_saturation", "refine_branched"]
 
 ROUNDS = 3
 """Rounds of the energy-balance estimate."""
@@ -51,12 +51,17 @@ def _refinable(system: System, circuit: int) -> list[Coil]:
     ]
 
 
-def _balanced(coil: Coil, x: np.ndarray) -> float | None:
-    """The saturation temperature [K] at which the coil's secondary takes its heat flow at ``x``."""
+def balanced_saturation(coil: Coil, x: np.ndarray) -> float | None:
+    """The saturation temperature [K] at which the coil's secondary takes its heat flow at ``x``.
+
+    ``T_sec,in +- Q / (eps C_sec)`` with ``Q = m |h_out - h_in|`` at ``x`` and
+    ``eps = 1 - exp(-UA / C_sec)`` (the whole coil two-phase, ``Cr = 0``), at least 0.5 K from
+    the secondary inlet; None without a secondary capacity rate or conductance.
+    """
     inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
     c_sec = coil.secondary_capacity_rate()
     ua = coil.ua_total(x)
-    if c_sec <= 0.0 or ua <= 0.0 or inlet.m <= 0.0:
+    if c_sec <= 0.0 or ua <= 0.0:
         return None
     eps = 1.0 - math.exp(-ua / c_sec)
     q = abs(inlet.m * (outlet.h - inlet.h))
@@ -82,7 +87,7 @@ def refine_branched(system: System, x: np.ndarray, circuit: int) -> None:
             current = {c.name: float(fluid.T_sat(c.port(x, "inlet").p)) for c in coils}
             target = {}
             for coil in coils:
-                t = _balanced(coil, x)
+                t = balanced_saturation(coil, x)
                 if t is None:
                     return
                 target[coil.name] = 0.5 * (current[coil.name] + t)
