@@ -10,9 +10,9 @@ enthalpies (each paired with its state's pressure through the named unknowns) st
 the backend's ``h_min(p)`` and ``h_max(p)``; then backtracking (Armijo, halving) on the
 Euclidean norm of the scaled residuals (after two failed trials from a cold start, the
 secant of their residuals proposes the next fraction: :func:`_secant_alpha`). Property
-failures during a trial step count as a failed trial. The run stops when the largest scaled residual is below the tolerance, at
-``max_iterations``, at the deadline, or when the step stalls; the reason is a
-:class:`~workbench.solver.iteration.StopReason`.
+failures during a trial step count as a failed trial. The run stops when the largest scaled
+residual is below the tolerance, at ``max_iterations``, at the deadline, or when the step
+stalls; the reason is a :class:`~workbench.solver.iteration.StopReason`.
 
 A warm start from a neighbouring solution (a sweep) may begin with the Jacobian of the
 system's last step, updated by Broyden's formula while it keeps contracting fast (see
@@ -199,7 +199,6 @@ def _secant_alpha(
     if tried is None or f_alpha is None:
         return None
     a, f_a = tried
-
     d = (f_a - f_alpha) / (a - alpha)
     dd = float(np.dot(d, d))
     if dd <= 0.0:
