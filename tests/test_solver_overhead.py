@@ -169,3 +169,38 @@ def test_control_sensitivities_from_the_final_jacobian_match_a_fresh_one(
     assert result.controls[0]["sensitivity"] == pytest.approx(
         fresh[result.controls[0]["id"]], rel=1e-5
     )
+
+
+def test_a_minimum_at_a_saturation_kink_costs_two_probes_and_a_dip_beside_it_is_found():
+    # the profile's slope jumps at a saturation point (a grid point): a parabola through a
+    # kink converges no faster than golden sections, so the kink is treated as two ends
+    kink = 0.4
+
+    def kinked(x):
+        return (1.0 + (3.0 * (kink - x) if x < kink else 0.5 * (x - kink)), 300.0, 299.0, 1e6)
+
+    g, calls = _counted(kinked)
+    xs = _grid(PROFILE_SEGMENTS, [kink])
+    check = _profile(g, xs, 1000.0, kinks=[kink])
+    assert check.fraction == kink
+    assert check.min_dt == 1.0
+    assert len(calls) == len(xs) + 2
+    # without the kink named, the refinement spends many evaluations to find the same point
+    g2, calls2 = _counted(kinked)
+    again = _profile(g2, xs, 1000.0)
+    assert again.min_dt == pytest.approx(1.0, abs=1e-6)
+    assert len(calls2) > len(xs) + 10
+
+    # the kink is the grid's minimum but the difference falls just right of it and rises again
+    # inside the segment (1 - d + b d^2, its bottom at d = 1 / 2b): the probe finds the dip
+    right = min(x for x in xs if x > kink)
+    b = 2.0 / (right - kink)
+
+    def dipping(x):
+        d = x - kink
+        return (1.0 + (3.0 * -d if d < 0 else -d + b * d * d), 300.0, 299.0, 1e6)
+
+    assert min(dipping(x)[0] for x in xs) == 1.0  # at the kink on the grid
+    check = _profile(dipping, xs, 1000.0, kinks=[kink])
+    assert check.fraction == pytest.approx(kink + 0.5 / b, abs=1e-6)
+    assert check.min_dt == pytest.approx(1.0 - 0.25 / b, abs=1e-9)

@@ -42,7 +42,7 @@ solved heat flow differs from the model's by more than :data:`UA_WARNING_RATIO`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from workbench.components.base import PortState
@@ -138,6 +138,7 @@ def _profile(
     xs: list[float],
     q: float,
     values: list[tuple[float, float, float, float]] | None = None,
+    kinks: Sequence[float] = (),
 ) -> ProfileCheck:
     """Minimum and required conductance of a profile ``dt_at(x) -> (dT, T_hot, T_cold, p)``.
 
@@ -146,7 +147,11 @@ def _profile(
     :data:`ENDPOINT_PROBE` of the end segment inwards decides: where the difference grows
     inwards (the usual pinch at an outlet) the end is the minimum (a dip below it inside one
     smooth segment would need two inflection points in 1/64 of the exchanger); where it falls,
-    the probe brackets a minimum inside the segment, which is then refined.
+    the probe brackets a minimum inside the segment, which is then refined. A grid point in
+    ``kinks`` (a saturation point, where the profile's slope jumps: the usual pinch of a
+    condenser at its dew point) is treated as two ends: one probe into each neighbouring
+    segment, the kink the minimum where both grow; a parabola through a kink converges no
+    faster than golden sections (some 30 evaluations to 1e-6 of the bracket).
     """
     if values is None:
         values = [dt_at(x) for x in xs]
@@ -164,7 +169,17 @@ def _profile(
         return value[0]
 
     bracket = None
-    if 0 < k_min < len(xs) - 1:
+    if 0 < k_min < len(xs) - 1 and x_min in kinks:
+        for k_side in (k_min - 1, k_min + 1):
+            side = xs[k_side]
+            probe = x_min + ENDPOINT_PROBE * (side - x_min)
+            if dt_only(probe) < best[0]:
+                lo, hi = min(x_min, side), max(x_min, side)
+                ends = ((x_min, best[0]), (side, dts[k_side]))
+                a, c = (ends[0], ends[1]) if side > x_min else (ends[1], ends[0])
+                bracket = (a, (probe, seen[probe][0]), c)
+                break
+    elif 0 < k_min < len(xs) - 1:
         lo, hi = xs[k_min - 1], xs[k_min + 1]
         bracket = ((lo, dts[k_min - 1]), (x_min, best[0]), (hi, dts[k_min + 1]))
     elif len(xs) > 1:
@@ -245,8 +260,9 @@ def secondary_profile(
         t_sec = t_sec_in + m * (h - h_out) / c_sec
         return sign * (t - t_sec), t, t_sec, p
 
-    xs, values = sample(dt_at, segments, _saturation_cuts(fluid, p_in, h_in, p_out, h_out))
-    return _profile(dt_at, xs, abs(m * (h_in - h_out)), values)
+    cuts = _saturation_cuts(fluid, p_in, h_in, p_out, h_out)
+    xs, values = sample(dt_at, segments, cuts)
+    return _profile(dt_at, xs, abs(m * (h_in - h_out)), values, cuts)
 
 
 def two_stream_profile(
@@ -297,7 +313,7 @@ def two_stream_profile(
     cuts = _saturation_cuts(fluid, ph_in, hh_in, ph_out, hh_out)
     cuts += [1.0 - c for c in _saturation_cuts(cold_props, pc_in, hc_in, pc_out, hc_out)]
     xs, values = sample(dt_at, segments, cuts)
-    return _profile(dt_at, xs, q, values)
+    return _profile(dt_at, xs, q, values, cuts)
 
 
 def near_critical_note(fluid: FluidBackend, p: float, rejects_heat: bool = True) -> str:
