@@ -77,8 +77,6 @@ class CoolPropStates(CoolPropIsobars):
         # tables of BICUBIC interpolate their own two-phase values)
         self._closed_two_phase = not tabular
         self._near_ps: tuple[float, float, float] | None = None  # last (p, T, rho) from (p, s)
-        self._near_liq: Near | None = None
-        self._near_vap: Near | None = None
 
     # == (p, h) states ============================================================================
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
