@@ -344,3 +344,69 @@ def test_a_prepared_system_follows_the_tangent_of_a_value_set_in_place():
     assert warm.parameters["lt_evaporator"]["air_inlet_temp_c"] == value
     scale = np.maximum(np.abs(cold.x), 1.0)
     assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
+
+
+# -- every example: a 1 K step of every temperature parameter -----------------------------------
+
+TEMPERATURES = ("air_inlet_temp_c", "secondary_inlet_temp_k", "superheat_k", "subcooling_k")
+"""Parameters in kelvin (or a Celsius temperature) that a user steps by 1 K."""
+
+
+def _one_kelvin_steps(doc: dict) -> list[tuple[str, str, float, dict]]:
+    """Every component temperature parameter of ``doc`` moved by +1 K and -1 K (kept >= 0)."""
+    out = []
+    for i, circuit in enumerate(doc["circuits"]):
+        for j, comp in enumerate(circuit["components"]):
+            for key in TEMPERATURES:
+                value = comp.get(key)
+                if not isinstance(value, int | float) or isinstance(value, bool):
+                    continue
+                for delta in (1.0, -1.0):
+                    if key in ("superheat_k", "subcooling_k") and value + delta < 0:
+                        continue
+                    stepped = copy.deepcopy(doc)
+                    stepped["circuits"][i]["components"][j][key] = value + delta
+                    out.append((comp["name"], key, delta, stepped))
+    return out
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_warm_start_is_slower_than_cold_for_any_one_kelvin_step(name):
+    # issue 27: a warm start must never be slower than a cold one. Every temperature a user
+    # types (air or water inlet, superheat, subcooling of every coil) stepped by 1 K either
+    # way, warm from the result: never more iterations than cold, the same solution. Among
+    # these are steps across a pinch (r407c_heat_pump_v2's evaporator sits 0.01 K from its
+    # air: 1 K less superheat takes the tangent 2.6 times too far, so the neighbour's own
+    # solution starts instead)
+    base = _example(name)
+    previous = solve(base)
+    assert previous.converged
+    steps = _one_kelvin_steps(base)
+    assert steps
+    for comp, key, delta, doc in steps:
+        cold = solve(doc)
+        warm = solve(doc, initial=previous)
+        assert cold.converged, (comp, key, delta, cold.report())
+        assert warm.converged, (comp, key, delta, warm.report())
+        assert warm.iterations <= cold.iterations, (comp, key, delta, warm.residual_history)
+        scale = np.maximum(np.abs(cold.x), 1.0)
+        assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6, (comp, key, delta)
+
+
+def test_a_tangent_far_off_at_a_pinch_gives_way_to_the_neighbours_solution():
+    # r407c_heat_pump_v2's evaporator superheat 1 K lower: the tangent's largest residual (90)
+    # exceeds TANGENT_TRUSTED, the neighbour's solution (9.5) is evaluated and starts instead
+    from workbench.solver.warm_start import TANGENT_TRUSTED
+
+    base = _example("r407c_heat_pump_v2")
+    previous = solve(base)
+    doc = copy.deepcopy(base)
+    for comp in doc["circuits"][0]["components"]:
+        if comp["name"] == "evaporator":
+            comp["superheat_k"] -= 1.0
+    cold = solve(doc)
+    warm = solve(doc, initial=previous)
+    assert warm.converged
+    assert warm.residual_history[0] > TANGENT_TRUSTED
+    assert warm.residual_history[0] < 0.5 * cold.residual_history[0]
+    assert warm.iterations < cold.iterations
