@@ -3,7 +3,8 @@
 For each ``examples/scenarios/*.json``:
 
 - **cold**: ``solve(path_document)`` (validate, flatten, build, solve, result tables), the
-  minimum over ``--repeat`` runs after one warm-up run (which loads CoolProp's fluid);
+  minimum over ``--repeat`` runs after one warm-up run (which loads CoolProp's fluid); the
+  runs go in rounds, each solving every example once in turn;
 - **warm**: the same document with the first secondary inlet temperature (air or water) raised
   by 1 K, solved with ``initial=`` the base solution (what a sweep or a notebook slider does),
   minimum over ``--repeat`` runs, and its iterations next to a cold solve of that case.
@@ -47,42 +48,75 @@ def _stepped(doc: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def measure(path: Path, repeat: int) -> dict[str, Any]:
-    """Cold and warm figures of one example."""
+def prepare(path: Path) -> dict[str, Any]:
+    """An example's documents and results before timing: base, stepped, cold of the step."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     base = solve(doc)  # warm-up: loads the fluid
-    cold_times, cold_cpu = [], []
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        base = solve(doc)
-        cold_cpu.append(time.process_time() - c0)
-        cold_times.append(time.perf_counter() - t0)
-    row: dict[str, Any] = {
+    case: dict[str, Any] = {
         "name": path.stem,
-        "converged": base.converged,
-        "cold_ms": 1e3 * min(cold_times),
-        "cold_cpu_ms": 1e3 * min(cold_cpu),
-        "iterations": base.iterations,
-        "calls": base.property_calls,
+        "doc": doc,
+        "base": base,
+        "stepped": None,
+        "cold_cpu": [],
+        "cold_wall": [],
+        "warm_cpu": [],
+        "warm_wall": [],
     }
     stepped = _stepped(doc)
     if stepped is not None and base.converged:
-        cold_step = solve(stepped)
-        warm_times, warm_cpu, warm = [], [], None
-        for _ in range(repeat):
-            t0, c0 = time.perf_counter(), time.process_time()
-            warm = solve(stepped, initial=base)
-            warm_cpu.append(time.process_time() - c0)
-            warm_times.append(time.perf_counter() - t0)
-        assert warm is not None
+        case["stepped"] = stepped
+        case["cold_step"] = solve(stepped)
+    return case
+
+
+def time_once(case: dict[str, Any]) -> None:
+    """One cold solve and (when there is a step) one warm solve, timed into ``case``."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    case["base"] = solve(case["doc"])
+    case["cold_cpu"].append(time.process_time() - c0)
+    case["cold_wall"].append(time.perf_counter() - t0)
+    if case["stepped"] is not None:
+        t0, c0 = time.perf_counter(), time.process_time()
+        case["warm"] = solve(case["stepped"], initial=case["base"])
+        case["warm_cpu"].append(time.process_time() - c0)
+        case["warm_wall"].append(time.perf_counter() - t0)
+
+
+def row_of(case: dict[str, Any]) -> dict[str, Any]:
+    """The table row of a timed case (minimum over its runs)."""
+    base = case["base"]
+    row: dict[str, Any] = {
+        "name": case["name"],
+        "converged": base.converged,
+        "cold_ms": 1e3 * min(case["cold_wall"]),
+        "cold_cpu_ms": 1e3 * min(case["cold_cpu"]),
+        "iterations": base.iterations,
+        "calls": base.property_calls,
+    }
+    if case["stepped"] is not None:
+        warm = case["warm"]
         row.update(
-            warm_ms=1e3 * min(warm_times),
-            warm_cpu_ms=1e3 * min(warm_cpu),
+            warm_ms=1e3 * min(case["warm_wall"]),
+            warm_cpu_ms=1e3 * min(case["warm_cpu"]),
             warm_iterations=warm.iterations,
             warm_calls=warm.property_calls,
-            step_cold_iterations=cold_step.iterations,
+            step_cold_iterations=case["cold_step"].iterations,
         )
     return row
+
+
+def measure(paths: list[Path], repeat: int) -> list[dict[str, Any]]:
+    """Every example's row: ``repeat`` rounds, each solving every example once in turn.
+
+    Interleaving the examples (rather than repeating one before the next) lets each see the
+    same spells of a shared machine's load, so the minimum over the rounds compares them
+    under the same conditions.
+    """
+    cases = [prepare(p) for p in paths]
+    for _ in range(repeat):
+        for case in cases:
+            time_once(case)
+    return [row_of(case) for case in cases]
 
 
 def render(rows: list[dict[str, Any]], repeat: int, load: str) -> str:
@@ -93,7 +127,8 @@ def render(rows: list[dict[str, Any]], repeat: int, load: str) -> str:
         f"{machine_line()}; load average {load} at the start (the machine is shared with "
         "other jobs: wall times are inflated by the load, CPU times (`time.process_time`) "
         "less so, iterations and property calls not at all). "
-        f"Minimum of {repeat} in-process runs after a warm-up. Cold: `solve(document)` "
+        f"Minimum of {repeat} in-process runs after a warm-up, in rounds that solve every "
+        "example in turn (so each sees the same spells of load). Cold: `solve(document)` "
         "(validate, build, solve, tables). Warm: the first secondary inlet temperature + 1 K, "
         "`solve(..., initial=base_result)`; its iterations next to a cold solve of that case. "
         f"Goal: cold under {GOAL_MS:g} ms.",
@@ -130,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = sorted(EXAMPLES.glob("*.json"))
     if args.only:
         paths = [p for p in paths if p.stem in args.only]
-    rows = [measure(p, args.repeat) for p in paths]
+    rows = measure(paths, args.repeat)
     section = render(rows, args.repeat, load)
     print(section)
     if not args.no_write and not args.only:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.components.base import StepFunction
+from workbench.errors import FluidPropertyError
 
 if TYPE_CHECKING:
     from workbench.components.coils import Coil
@@ -70,10 +71,15 @@ def coil_jacobian(
         if delta == 0.0:
             slope = fl.dhliq_dp(outlet.p) if coil.refrigerant_is_hot else fl.dhvap_dp(outlet.p)
         else:
-            dp_step = step(pout.p, outlet.p)
-            slope = (
-                coil.outlet_target(outlet.p + dp_step, delta) - coil.outlet_target(outlet.p, delta)
-            ) / dp_step
+            analytic = _outlet_target_slope(coil, outlet.p, delta)
+            if analytic is not None:
+                slope = analytic
+            else:
+                dp_step = step(pout.p, outlet.p)
+                slope = (
+                    coil.outlet_target(outlet.p + dp_step, delta)
+                    - coil.outlet_target(outlet.p, delta)
+                ) / dp_step
         entries += [(row, pout.h, 1.0), (row, pout.p, -float(slope))]
     # factors driven by a control loop: forward differences of every row
     ports = {pin.m, pin.p, pin.h, pout.m, pout.p, pout.h}
@@ -90,3 +96,32 @@ def coil_jacobian(
         d = (f1 - f0) / dx
         entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
     return entries
+
+
+def _outlet_target_slope(coil: Coil, p: float, delta: float) -> float | None:
+    """d(outlet spec enthalpy)/dp [J/(kg Pa)] at ``p`` [Pa] for a spec ``delta`` [K] > 0; or None.
+
+    The spec's enthalpy is ``h(p, T_ref(p) -+ delta)`` (``T_ref`` the subcooling reference of a
+    condenser, the dew point of an evaporator), so its slope is ``(dh/dp)_T + cp dT_ref/dp``
+    at that state, from the backend's ``h_pT_slopes`` (CoolProp reads both off the state it
+    flashed for the residual). None when the backend gives no slopes there (the caller takes
+    a forward difference).
+    """
+    fl = coil.fluid
+    slopes = getattr(fl, "h_pT_slopes", None)
+    if slopes is None:
+        return None
+    if coil.refrigerant_is_hot:
+        t = coil.subcooling_reference(p) - delta
+        t_p = fl.dTbubble_dp(p) if fl.zeotropic else fl.dTsat_dp(p)
+    else:
+        t = float(fl.T_sat(p)) + delta
+        t_p = fl.dTsat_dp(p)
+    try:
+        found = slopes(p, t)
+    except FluidPropertyError:
+        return None
+    if found is None:
+        return None
+    _, cp, h_p = found
+    return float(h_p + cp * t_p)

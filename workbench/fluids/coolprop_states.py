@@ -302,6 +302,8 @@ class CoolPropStates(CoolPropIsobars):
         h: float = state.hmass()
         if h != h:  # NaN
             raise self.error(what, f"CoolProp returned {h}", p=p, **{b_name: b})
+        if op == OP_PT and not supercritical:
+            self._keep_pt_slopes(p, b, state)
         if op == OP_PS and self._closed_two_phase and p >= self.p_crit:
             self._near_ps_super = (p, state.T(), state.rhomass())
         if supercritical:
@@ -310,6 +312,68 @@ class CoolPropStates(CoolPropIsobars):
             del memo[next(iter(memo))]
         memo[key] = h
         return h
+
+    # (p, T) states flashed below the critical pressure: (cp, (dh/dp)_T) read off the flashed
+    # state, for the slope of a coil's outlet spec (h_pT_slopes); a new dict when full
+    _pt_slopes: dict[tuple[float, float], tuple[float, float]] | None = None
+
+    def _keep_pt_slopes(self, p: float, T: float, state: Any) -> None:
+        """Remember ``cp`` and ``(dh/dp)_T`` of the (p, T) state ``state`` holds (two partials)."""
+        try:
+            cp = float(state.first_partial_deriv(CP.iHmass, CP.iT, CP.iP))
+            h_p = float(state.first_partial_deriv(CP.iHmass, CP.iP, CP.iT))
+        except ValueError:
+            return
+        if is_bad(cp) or is_bad(h_p) or not cp > 0.0:
+            return
+        seen = self._pt_slopes
+        if seen is None or len(seen) >= SLOPES_KEPT:
+            seen = self._pt_slopes = {}
+        seen[(p, T)] = (cp, h_p)
+
+    def h_pT_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
+        """Enthalpy at a single-phase (p, T) with ``cp`` and ``(dh/dp)_T``; else None.
+
+        Above the critical pressure as :meth:`CoolPropSupercritical.h_pT_slopes`. Below it the
+        enthalpy is :meth:`h_pT`'s (one counted call, the same value) and the slopes were read
+        off the flashed state when it was flashed (else a (p, T) update of the check state
+        gives them): a coil's outlet spec ``h(p, T_sat(p) +- delta)`` then has the analytic
+        slope ``(dh/dp)_T + cp dT/dp`` instead of a second flash at a shifted pressure.
+
+        Parameters
+        ----------
+        p : float
+            Pressure [Pa].
+        T : float
+            Temperature [K].
+
+        Returns
+        -------
+        tuple of float or None
+            ``h`` [J/kg], ``cp`` [J/(kg K)] and ``(dh/dp)_T`` [J/(kg Pa)]; None with the
+            tabular backend or when CoolProp gives no slopes there.
+
+        Raises
+        ------
+        FluidPropertyError
+            As :meth:`h_pT`.
+        """
+        if self.tabular or p >= self.p_crit:
+            return super().h_pT_slopes(p, T)
+        h = float(self.h_pT(p, T))
+        seen = self._pt_slopes.get((p, T)) if self._pt_slopes else None
+        if seen is None:
+            state = self._as_check
+            self._flashes += 1
+            try:
+                state.update(PT, p, T)
+            except ValueError:
+                return None
+            self._keep_pt_slopes(p, T, state)
+            seen = self._pt_slopes.get((p, T)) if self._pt_slopes else None
+            if seen is None:
+                return None
+        return h, seen[0], seen[1]
 
     def _newton_ps(self, p: float, s: float) -> float | None:
         """Enthalpy [J/kg] of superheated vapour at (p, s) by Newton on (T, rho); else None.

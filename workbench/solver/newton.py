@@ -22,6 +22,9 @@ evaluation is most of an iteration's cost.
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -43,32 +46,55 @@ STALL_BELOW = 1.0
 Newton near its solution should converge fast (far from it, slow damped steps are normal)."""
 
 
+def _step_plan(system: System) -> tuple[int, list[tuple[int, bool, float, float]], list[Any]]:
+    """What :func:`limit_step` checks, gathered once per system.
+
+    The pressure and mass-flow unknowns with their fluid's pressure range, and each state's
+    enthalpy and pressure unknowns with its fluid; keyed by the number of unknowns.
+    """
+    plan = system.__dict__.get("_step_plan")
+    if plan is None or plan[0] != system.n_vars:
+        limits = []
+        for i, kind in enumerate(system.var_kinds):
+            if kind in ("p", "m"):
+                fluid = system.fluid_of(system.var_circuit(i))
+                limits.append((i, kind == "p", float(fluid.p_min), float(fluid.p_max)))
+        states = [
+            (state.h, state.p, system.fluid_of(system.var_circuit(state.h)))
+            for state in system.unknowns.states
+        ]
+        plan = (system.n_vars, limits, states)
+        system.__dict__["_step_plan"] = plan
+    return plan
+
+
 def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
     """Largest fraction ``alpha`` in (0, 1] of ``dx`` that keeps ``x + alpha dx`` valid."""
+    _, limits, states = _step_plan(system)
+    xs, ds = x.tolist(), dx.tolist()
     alpha = 1.0
-    for i, kind in enumerate(system.var_kinds):
-        if dx[i] == 0.0:
+    for i, is_p, p_min, p_max in limits:
+        d = ds[i]
+        if d == 0.0:
             continue
-        fluid = system.fluid_of(system.var_circuit(i))
-        if kind == "p":
-            lo, hi = max(0.5 * x[i], fluid.p_min), min(1.5 * x[i], fluid.p_max)
-        elif kind == "m":
-            lo, hi = 0.2 * x[i] if x[i] > 0 else -np.inf, np.inf
+        xi = xs[i]
+        if is_p:
+            lo, hi = max(0.5 * xi, p_min), min(1.5 * xi, p_max)
         else:
-            continue
-        target = x[i] + dx[i]
+            lo, hi = 0.2 * xi if xi > 0 else -math.inf, math.inf
+        target = xi + d
         if target < lo:
-            alpha = min(alpha, (lo - x[i]) / dx[i])
+            alpha = min(alpha, (lo - xi) / d)
         elif target > hi:
-            alpha = min(alpha, (hi - x[i]) / dx[i])
+            alpha = min(alpha, (hi - xi) / d)
     bounds = system.enthalpy_bounds
-    for state in system.unknowns.states:
-        i, p_index = state.h, state.p
-        if dx[i] == 0.0:
+    for i, p_index, fluid in states:
+        d = ds[i]
+        if d == 0.0:
             continue
-        p_new = x[p_index] + alpha * dx[p_index]
-        fluid = system.fluid_of(system.var_circuit(i))
-        target = x[i] + alpha * dx[i]
+        p_new = xs[p_index] + alpha * ds[p_index]
+        xi = xs[i]
+        target = xi + alpha * d
         if bounds.clear_of(fluid, p_new, target):
             continue
         try:
@@ -76,9 +102,9 @@ def limit_step(system: System, x: np.ndarray, dx: np.ndarray) -> float:
         except FluidPropertyError:  # no bound known there: the trial's own evaluation decides
             continue
         if target < lo:
-            alpha = min(alpha, max((lo + 0.01 * (x[i] - lo) - x[i]) / dx[i], 0.0))
+            alpha = min(alpha, max((lo + 0.01 * (xi - lo) - xi) / d, 0.0))
         elif target > hi:
-            alpha = min(alpha, max((hi - 0.01 * (hi - x[i]) - x[i]) / dx[i], 0.0))
+            alpha = min(alpha, max((hi - 0.01 * (hi - xi) - xi) / d, 0.0))
     return max(alpha, 1e-6)
 
 

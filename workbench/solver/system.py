@@ -202,9 +202,8 @@ class System:
         self, x: np.ndarray, f_scaled: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows, columns and values of the Jacobian of the scaled residuals [1/unit of x]."""
-        rows: list[int] = []
-        cols: list[int] = []
-        vals: list[float] = []
+        entries: list[tuple[int, int, float]] = []
+        offsets: list[int] = []
         for block, offset, n in zip(self.blocks, self.eq_offsets, self.eq_counts, strict=True):
             if n == 0:
                 continue
@@ -214,14 +213,17 @@ class System:
                     if f_scaled is not None
                     else block.residuals(x)
                 )
-                entries = block.jacobian(x, f0, self.step)
+                block_entries = block.jacobian(x, f0, self.step)
             except FluidPropertyError as exc:
                 raise with_context(exc, block) from exc
-            for r, c, v in entries:
-                rows.append(offset + r)
-                cols.append(c)
-                vals.append(v / self.eq_scale[offset + r])
-        return np.array(rows, dtype=int), np.array(cols, dtype=int), np.array(vals)
+            entries.extend(block_entries)
+            offsets.extend([offset] * len(block_entries))
+        if not entries:
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int), np.zeros(0)
+        table = np.array(entries, dtype=float)  # block row, column, value; exact for indices
+        rows = table[:, 0].astype(int) + np.array(offsets, dtype=int)
+        cols = table[:, 1].astype(int)
+        return rows, cols, table[:, 2] / self.eq_scale[rows]
 
     def jacobian(self, x: np.ndarray, f_scaled: np.ndarray | None = None) -> sp.csc_matrix:
         """Sparse Jacobian of the scaled residuals ``d(F/scale)/dx`` [1/unit of x]."""
