@@ -2,7 +2,7 @@
 
 A coil's outlet spec asks ``h_out = h(p, T_ref(p) -+ delta)``; its Jacobian row needs
 ``dh/dp = (dh/dp)_T + cp dT_ref/dp``, which CoolProp's backend reads off the state it flashed
-for the residual (:meth:`CoolPropStates.h_pT_slopes`) instead of a second flash at a shifted
+for the residual (:meth:`CoolPropStates.h_pT_with_slopes`) instead of a second flash at a shifted
 pressure. Checked against central differences of CoolProp itself (``PropsSI``) and of the
 coil's own target, on pure fluids and a zeotropic blend.
 """
@@ -29,7 +29,7 @@ def test_h_pT_slopes_match_coolprop_differences(fluid, t_sat, dt):
     backend = get_backend(fluid, "CoolProp")
     p = float(backend.p_sat(t_sat))
     T = float(backend.T_sat(p)) + dt
-    found = backend.h_pT_slopes(p, T)
+    found = backend.h_pT_with_slopes(p, T)
     assert found is not None
     h, cp, h_p = found
     assert h == backend.h_pT(p, T)

@@ -103,12 +103,12 @@ def _outlet_target_slope(coil: Coil, p: float, delta: float) -> float | None:
 
     The spec's enthalpy is ``h(p, T_ref(p) -+ delta)`` (``T_ref`` the subcooling reference of a
     condenser, the dew point of an evaporator), so its slope is ``(dh/dp)_T + cp dT_ref/dp``
-    at that state, from the backend's ``h_pT_slopes`` (CoolProp reads both off the state it
+    at that state, from the backend's ``h_pT_with_slopes`` (CoolProp reads both off the state it
     flashed for the residual). None when the backend gives no slopes there (the caller takes
     a forward difference).
     """
     fl = coil.fluid
-    slopes = getattr(fl, "h_pT_slopes", None)
+    slopes = getattr(fl, "h_pT_with_slopes", None)
     if slopes is None:
         return None
     if coil.refrigerant_is_hot:

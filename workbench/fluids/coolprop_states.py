@@ -314,7 +314,7 @@ class CoolPropStates(CoolPropIsobars):
         return h
 
     # (p, T) states flashed below the critical pressure: (cp, (dh/dp)_T) read off the flashed
-    # state, for the slope of a coil's outlet spec (h_pT_slopes); a new dict when full
+    # state, for the slope of a coil's outlet spec (h_pT_with_slopes); a new dict when full
     _pt_slopes: dict[tuple[float, float], tuple[float, float]] | None = None
 
     def _keep_pt_slopes(self, p: float, T: float, state: Any) -> None:
@@ -331,10 +331,11 @@ class CoolPropStates(CoolPropIsobars):
             seen = self._pt_slopes = {}
         seen[(p, T)] = (cp, h_p)
 
-    def h_pT_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
+    def h_pT_with_slopes(self, p: float, T: float) -> tuple[float, float, float] | None:
         """Enthalpy at a single-phase (p, T) with ``cp`` and ``(dh/dp)_T``; else None.
 
-        Above the critical pressure as :meth:`CoolPropSupercritical.h_pT_slopes`. Below it the
+        Above the critical pressure :meth:`CoolPropSupercritical.h_pT_slopes` (which stays
+        supercritical only: a gas cooler's levels shift to first order only there). Below it the
         enthalpy is :meth:`h_pT`'s (one counted call, the same value) and the slopes were read
         off the flashed state when it was flashed (else a (p, T) update of the check state
         gives them): a coil's outlet spec ``h(p, T_sat(p) +- delta)`` then has the analytic
@@ -359,7 +360,7 @@ class CoolPropStates(CoolPropIsobars):
             As :meth:`h_pT`.
         """
         if self.tabular or p >= self.p_crit:
-            return super().h_pT_slopes(p, T)
+            return self.h_pT_slopes(p, T)
         h = float(self.h_pT(p, T))
         seen = self._pt_slopes.get((p, T)) if self._pt_slopes else None
         if seen is None:

@@ -126,7 +126,14 @@ def _jacobian(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray | sp.c
 
 
 def _solve_linear(system: System, jac: np.ndarray | sp.csc_matrix, f: np.ndarray) -> np.ndarray:
-    """Solve ``J dz = -f`` (dense LAPACK or SuperLU) and return the step ``dx`` [SI]."""
+    """Solve ``J dz = -f`` (dense LAPACK or SuperLU) and return the step ``dx`` [SI].
+
+    A matrix or right-hand side with an infinite or NaN value gives a NaN step (the callers
+    treat a non-finite step as no step) without calling LAPACK.
+    """
+    values = jac.data if sp.issparse(jac) else jac
+    if not (np.all(np.isfinite(values)) and np.all(np.isfinite(f))):
+        return np.full(system.n_vars, np.nan)
     if isinstance(jac, np.ndarray):
         try:
             dz = np.linalg.solve(jac, -f)
@@ -139,6 +146,23 @@ def _solve_linear(system: System, jac: np.ndarray | sp.csc_matrix, f: np.ndarray
             dz = np.linalg.lstsq(jac.toarray(), -f, rcond=None)[0]
     step: np.ndarray = dz * system.var_scale
     return step
+
+
+def _non_finite_entry(system: System, jac: np.ndarray | sp.csc_matrix) -> str | None:
+    """The first Jacobian entry that is infinite or NaN, by equation and unknown; else None.
+
+    LAPACK would otherwise print its own complaint (``DLASCL parameter number 4``) and return
+    a meaningless step.
+    """
+    values = jac.data if sp.issparse(jac) else jac
+    if np.all(np.isfinite(values)):
+        return None
+    dense = jac.toarray() if sp.issparse(jac) else jac
+    row, col = (int(k[0]) for k in np.nonzero(~np.isfinite(dense)))
+    return (
+        f"d({system.eq_names[row]})/d({system.var_names[col]}) = {dense[row, col]} "
+        "(a model's derivative overflows at this state)"
+    )
 
 
 def _newton_step(system: System, x: np.ndarray, f: np.ndarray) -> np.ndarray:
@@ -324,6 +348,9 @@ def newton(
             return state.stop(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )
+        bad = _non_finite_entry(system, jac)
+        if bad is not None:
+            return state.stop(x, StopReason.SINGULAR, f"the Jacobian is not finite: {bad}")
         system.last_jacobian = jac
         system.jacobian_point = (jac, x.copy())
         stale = jac if reuse_jacobian and isinstance(jac, np.ndarray) else None
