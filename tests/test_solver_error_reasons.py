@@ -198,3 +198,78 @@ def test_the_near_critical_note_of_an_evaporator_does_not_mention_heat_rejection
     cond = Condenser("cond", {**ua, "secondary_inlet_temp_k": 300.0}, fluid)
     cond.bind(ports)
     assert any("GasCooler" in w for w in cond.warnings(x))
+
+
+# -- a compressor efficiency that puts the discharge beyond the fluid -------------------------
+
+
+@pytest.mark.parametrize("example", ["heat_pump_v1", "two_evaporators_v2"])
+def test_a_tiny_isentropic_efficiency_is_exit_2_naming_the_compressor(example, tmp_path, capsys):
+    # a loop and a branching circuit (two evaporators): both starts refuse a discharge
+    # enthalpy above the fluid's highest, naming the compressor and its parameter, with no
+    # CoolProp text
+    with open(f"examples/scenarios/{example}.json") as fh:
+        doc = json.load(fh)
+    for comp in doc["circuits"][0]["components"]:
+        if comp["type"] == "Compressor":
+            comp["isentropic_efficiency"] = 1e-9
+    path = tmp_path / "tiny_eta.json"
+    path.write_text(json.dumps(doc))
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Compressor 'compressor' (circuits[0].components[0])" in err
+    assert "isentropic_efficiency = 1e-09" in err
+    assert "above the highest R134a reaches" in err
+    assert "CoolProp" not in err
+    assert "Input [" not in err
+
+
+def test_a_real_low_efficiency_still_solves():
+    # 0.3 is a poor but real compressor: no refusal, and the energy balance holds
+    doc = ua_heat_pump()
+    doc["circuits"][0]["components"][0]["isentropic_efficiency"] = 0.3
+    result = solve(doc)
+    assert result.converged, result.message
+    comp = result.components["comp"]
+    assert comp["isentropic_efficiency"] == pytest.approx(0.3, rel=1e-9)
+
+
+def test_a_state_beyond_the_fluid_gives_the_physical_reason_before_coolprops():
+    from workbench.errors import FluidPropertyError
+    from workbench.fluids import get_backend
+
+    fluid = get_backend("R134a", "CoolProp")
+    p = 35.5e5
+    with pytest.raises(FluidPropertyError) as info:
+        fluid.T_ph(p, 5e13)
+    message = str(info.value)
+    h_max = CP.PropsSI("H", "P", p, "T", CP.PropsSI("TMAX", "R134a"), "R134a")
+    assert (
+        f"the enthalpy is above the highest R134a reaches at 35.5 bar, {h_max / 1e3:.4g} kJ/kg"
+        in message
+    )
+    assert message.index("the enthalpy is above") < message.index("CoolProp:")
+    with pytest.raises(FluidPropertyError, match="above the highest pressure of R134a's equation"):
+        fluid.T_ph(1e9, 4e5)
+
+
+def test_a_jacobian_that_overflows_stops_as_singular_naming_the_entry(monkeypatch):
+    # a real system whose condenser's derivative overflows (monkeypatched: no physical case
+    # of the examples reaches it): Newton stops with the entry named, LAPACK never sees it
+    from workbench.components.coils import Coil
+
+    original = Coil.jacobian
+
+    def overflowing(self, x, f0, step):
+        entries = original(self, x, f0, step)
+        if self.name == "cond":
+            row, col, _ = entries[-1]
+            entries[-1] = (row, col, float("inf"))
+        return entries
+
+    monkeypatch.setattr(Coil, "jacobian", overflowing)
+    result = solve(ua_heat_pump())
+    assert not result.converged
+    assert result.stop_reason is StopReason.SINGULAR
+    assert "the Jacobian is not finite: d(cond." in result.message
+    assert "= inf" in result.message

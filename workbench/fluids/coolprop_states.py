@@ -107,7 +107,7 @@ class CoolPropStates(CoolPropIsobars):
             state.update(HP, h, p)
         except ValueError as exc:
             self._ph_held = None
-            raise self.error(what, str(exc).strip(), p=p, h=h) from None
+            raise self.error(what, self._ph_reason(p, h, str(exc).strip()), p=p, h=h) from None
         self._ph_held = (p, h)
         T = state.T()
         s = state.smass()
@@ -135,6 +135,41 @@ class CoolPropStates(CoolPropIsobars):
             del memo[next(iter(memo))]
         memo[key] = record
         return record
+
+    def _ph_reason(self, p: float, h: float, coolprop: str) -> str:
+        """Why a (p, h) flash failed, physically first: the pressure or enthalpy out of range.
+
+        The fluid's pressure range, then its enthalpy range at ``p`` (:meth:`h_min` and
+        :meth:`h_max`, the states at its lowest and highest temperature); CoolProp's own
+        message follows in parentheses. Only CoolProp's message when neither is out of range.
+        """
+        if p != p or h != h:  # NaN
+            return f"not a number (CoolProp: {coolprop})"
+        if p > self.p_max or p < self.p_min:
+            side = "above the highest" if p > self.p_max else "below the lowest"
+            limit = self.p_max if p > self.p_max else self.p_min
+            return (
+                f"the pressure is {side} pressure of {self.name}'s equation of state, "
+                f"{limit / 1e5:.4g} bar (CoolProp: {coolprop})"
+            )
+        bounds = []
+        for bound in (self.h_min, self.h_max):
+            try:
+                bounds.append(float(bound(p)))
+            except FluidPropertyError:
+                bounds.append(math.nan)
+        if h > bounds[1]:
+            return (
+                f"the enthalpy is above the highest {self.name} reaches at {p / 1e5:.4g} bar, "
+                f"{bounds[1] / 1e3:.4g} kJ/kg at its highest temperature "
+                f"{self._t_max:.5g} K (CoolProp: {coolprop})"
+            )
+        if h < bounds[0]:
+            return (
+                f"the enthalpy is below the lowest {self.name} reaches at {p / 1e5:.4g} bar, "
+                f"{bounds[0] / 1e3:.4g} kJ/kg at its lowest temperature (CoolProp: {coolprop})"
+            )
+        return coolprop
 
     def _subcritical(self, p: float, h: float) -> PHRecord | None:
         """The record of a (p, h) state below the critical pressure without a (p, h) flash.

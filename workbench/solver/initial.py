@@ -37,7 +37,7 @@ from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
 from workbench.solver.initial_balance import balanced_saturation, refine_branched
-from workbench.solver.initial_branches import branched_guess
+from workbench.solver.initial_branches import branched_guess, check_discharge
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
 
@@ -297,7 +297,9 @@ def _outlet_guess(
     if isinstance(comp, Compressor):
         eta = float(comp.params["isentropic_efficiency"])
         h2s = _safe(lambda: fluid.h_ps(p, fluid.s_ph(p_in, h_in)), h_in + 40e3)
-        return h_in + (h2s - h_in) / eta
+        h_out = h_in + (h2s - h_in) / eta
+        check_discharge(comp, p_in, h_in, p, h_out)
+        return h_out
     if isinstance(comp, GasCooler):
         return _safe(partial(fluid.h_pT, p, comp.outlet_temperature_guess()), h_in)
     if isinstance(comp, Coil):

@@ -43,7 +43,7 @@ from workbench.solver.system import System
 from workbench.solver.topology import Branch
 from workbench.units import bar_to_pa, celsius_to_kelvin
 
-__all__ = ["branched_guess"]
+__all__ = ["branched_guess", "check_discharge"]
 
 PASSES = 4
 """Passes over the circuit for enthalpies and flows (enough for two nested junctions)."""
@@ -142,7 +142,9 @@ def _through_outlet(
     if isinstance(comp, Compressor):
         eta = float(comp.params["isentropic_efficiency"])
         h2s = _safe(partial(lambda: fluid.h_ps(p, fluid.s_ph(p_in, h_in))), h_in + 40e3)
-        return h_in + (h2s - h_in) / eta
+        h_out = h_in + (h2s - h_in) / eta
+        check_discharge(comp, p_in, h_in, p, h_out)
+        return h_out
     if isinstance(comp, Coil):
         hot = comp.refrigerant_is_hot
         spec = float(comp.params.get(comp.outlet_spec, 2.0 if hot else 5.0))
@@ -154,6 +156,36 @@ def _through_outlet(
         return _safe(partial(fluid.h_pT, p, t), saturated)
     del m
     return h_in
+
+
+def check_discharge(comp: Compressor, p_in: float, h_in: float, p_out: float, h_out: float) -> None:
+    """Refuse a start whose compressor discharge lies above the fluid's enthalpy range.
+
+    ``h_in + (h_2s - h_in) / isentropic_efficiency`` beyond the state at the fluid's highest
+    temperature (a tiny efficiency) has no property state: every residual through it fails.
+    The error names the compressor, its efficiency and the physical reason (the fluid's
+    highest enthalpy at that pressure). Checked only for an efficiency below 0.25 or a rise
+    above 500 kJ/kg (no flash is spent on a real compressor's start).
+
+    Raises
+    ------
+    SpecificationError
+        The discharge enthalpy is above :meth:`FluidBackend.h_max` at ``p_out``.
+    """
+    eta = float(comp.params["isentropic_efficiency"])
+    if eta >= 0.25 and h_out - h_in < 5e5:
+        return  # a real compressor's rise: no flash spent on the bound
+    fluid = comp.fluid
+    h_max = _safe(partial(fluid.h_max, p_out), math.inf)
+    if h_out <= h_max:
+        return
+    raise comp.error(
+        f"isentropic_efficiency = {eta:.3g} puts the discharge enthalpy at {h_out / 1e3:.4g} "
+        f"kJ/kg for a lift from {p_in / 1e5:.4g} to {p_out / 1e5:.4g} bar (the starting "
+        f"pressures), above the highest {fluid.name} reaches there ({h_max / 1e3:.4g} kJ/kg, "
+        "at its highest temperature): no property state exists; give the isentropic "
+        "efficiency of a real compressor (typically 0.5-0.8)"
+    )
 
 
 def branched_guess(system: System, x: np.ndarray, circuit: int) -> None:

@@ -157,7 +157,7 @@ def _non_finite_entry(system: System, jac: np.ndarray | sp.csc_matrix) -> str | 
     values = jac.data if sp.issparse(jac) else jac
     if np.all(np.isfinite(values)):
         return None
-    dense = jac.toarray() if sp.issparse(jac) else jac
+    dense = jac if isinstance(jac, np.ndarray) else jac.toarray()
     row, col = (int(k[0]) for k in np.nonzero(~np.isfinite(dense)))
     return (
         f"d({system.eq_names[row]})/d({system.var_names[col]}) = {dense[row, col]} "
