@@ -93,12 +93,14 @@ def _print_tables(result) -> None:
     with pd.option_context(
         "display.width", 160, "display.max_columns", 20, "display.float_format", "{:.4g}".format
     ):
-        print(result.edges.to_string(index=False))
-        print()
+        if not result.edges.empty:  # a solve that stopped before any state has no tables
+            print(result.edges.to_string(index=False))
+            print()
         comp = result.components_table()
         keep = [c for c in HEADLINE_OUTPUTS if c in comp.columns]
-        print(comp[keep].to_string())
-        print()
+        if keep and not comp.empty:
+            print(comp[keep].to_string())
+            print()
         for key, value in result.summary.items():
             print(f"{key:>22}: {json.dumps(value) if value is None else f'{value:.6g}'}")
         if result.controls:
