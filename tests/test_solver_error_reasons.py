@@ -273,3 +273,31 @@ def test_a_jacobian_that_overflows_stops_as_singular_naming_the_entry(monkeypatc
     assert result.stop_reason is StopReason.SINGULAR
     assert "the Jacobian is not finite: d(cond." in result.message
     assert "= inf" in result.message
+
+
+@pytest.mark.parametrize(
+    ("component", "param"),
+    [
+        ("compressor", "speed_hz"),
+        ("compressor", "displacement_m3"),
+        ("gas_cooler", "secondary_mass_flow_kg_s"),
+    ],
+)
+def test_a_vanishing_flow_on_the_r744_heat_pump_is_a_result_not_a_crash(
+    component, param, tmp_path, capsys
+):
+    # 1e-9 of speed, displacement or water: the gas cooler's linearised root overflowed
+    # (exp of a huge s); now the solve ends with a reason and the CLI with exit 1 or 2
+    with open("examples/scenarios/r744_heat_pump_v2.json") as fh:
+        doc = json.load(fh)
+    for comp in doc["circuits"][0]["components"]:
+        if comp["name"] == component:
+            comp[param] = 1e-9
+    path = tmp_path / "vanishing.json"
+    path.write_text(json.dumps(doc))
+    code = main(["solve", str(path)])
+    out = capsys.readouterr()
+    assert code in (1, 2)
+    assert "Traceback" not in out.err
+    if code == 1:
+        assert "NOT converged" in out.out

@@ -117,6 +117,8 @@ class Linearisation:
         if not math.isfinite(g1):
             return None
         s = self.s0 - (g1 - self.g0) / self.g_s
+        if not 0.0 < s < 700.0:  # no heat flow in (0, q_max) there (and exp(-s) overflows)
+            return None
         q = found.q_max * -math.expm1(-s)
         m, t_sec, c_sec = key[2], key[5], key[6]
         return GasCoolerResult(

@@ -111,10 +111,11 @@ def isobaric_profile(
         seg_q = seg_all[j:].copy()
         seg_q[0] = m * (hs[j0] - h_out)
         log = np.log(a / b)
-        lmtd = (a - b) / log
         equal = np.abs(log) <= 1e-9
-        if equal.any():
-            lmtd = np.where(equal, 0.5 * (a + b), lmtd)
+        if equal.any():  # equal ends: the arithmetic mean (no 0 / 0 computed)
+            lmtd = np.where(equal, 0.5 * (a + b), (a - b) / np.where(equal, 1.0, log))
+        else:
+            lmtd = (a - b) / log
         total = float((seg_q / lmtd).sum())
         slope = float((seg_q / (a * b)).sum()) * inv_c
         # the first segment: its outlet end moves along the table (not by -dQ / C_sec)

@@ -60,7 +60,7 @@ def rejection_problems(system: System, x: np.ndarray) -> list[str]:
             continue
         try:
             out.extend(_circuit_problem(rejectors, compressors, x))
-        except (FluidPropertyError, ValueError, ZeroDivisionError, KeyError):
+        except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError, KeyError):
             continue
     return out
 

@@ -219,7 +219,7 @@ class ThermalCoupling:
             key, profile, q = self._solved(x)
             q_at = evaluated_near(profile, q)
             dq = coupled_sensitivity(profile, q_at, float(self.config.ua)) if q > 0.0 else None
-        except (FluidPropertyError, ValueError, ZeroDivisionError):
+        except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
             return None
         if dq is None:
             return None

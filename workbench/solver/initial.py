@@ -149,7 +149,7 @@ def _control_states(system: System, x: np.ndarray) -> None:
             u1 = min(max(u0 - float(np.dot(slope, f0)) / denom, block.lo), block.hi)
             x[index] = u1
             f1 = comp.residuals(x) / scale
-        except (FluidPropertyError, ValueError, ZeroDivisionError):
+        except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
             x[index] = u0
             continue
         if not (np.all(np.isfinite(f1)) and float(np.dot(f1, f1)) < float(np.dot(f0, f0))):

@@ -101,7 +101,7 @@ def refine_branched(system: System, x: np.ndarray, circuit: int) -> None:
             best[:] = x
             if max(abs(target[n] - current[n]) for n in target) < SETTLED_K:
                 break
-    except (FluidPropertyError, ValueError, ZeroDivisionError):
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
         x[:] = best
     finally:
         for coil in coils:

@@ -126,7 +126,7 @@ def _safe(fn: Callable[[], float | None], fallback: float) -> float:
     """``fn()``, or ``fallback`` when it fails, gives None (outside the dome) or no number."""
     try:
         raw = fn()
-    except (FluidPropertyError, ValueError, ZeroDivisionError):
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
         return fallback
     if raw is None:
         return fallback

@@ -344,7 +344,7 @@ def newton(
         try:
             jac = jacobian0 if jacobian0 is not None else _jacobian(system, x, f)
             jacobian0 = None
-        except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
+        except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError) as exc:
             return state.stop(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"
             )

@@ -63,7 +63,7 @@ def match_equations(system: System, x: np.ndarray) -> np.ndarray:
 def _block_norm(block: Any, x: np.ndarray, rows: list[int], scale: np.ndarray) -> float:
     try:
         f = block.residuals(x)[rows] / scale
-    except (FluidPropertyError, ValueError, ZeroDivisionError):
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
         return float("inf")
     return float(np.dot(f, f)) if np.all(np.isfinite(f)) else float("inf")
 
@@ -93,7 +93,13 @@ def _solve_block(
                 if r in place and c in where:
                     jac[place[r], where[c]] += v
             delta = np.linalg.solve(jac, -f0)
-        except (FluidPropertyError, ValueError, ZeroDivisionError, np.linalg.LinAlgError):
+        except (
+            FluidPropertyError,
+            ValueError,
+            ZeroDivisionError,
+            OverflowError,
+            np.linalg.LinAlgError,
+        ):
             return
         if not np.all(np.isfinite(delta)):
             return
@@ -128,7 +134,7 @@ def picard(
     x = x0.copy()
     try:
         match = match_equations(system, x)
-    except (FluidPropertyError, ValueError, ZeroDivisionError):
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
         return state.stop(
             x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
         )

@@ -380,6 +380,7 @@ def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | N
             FluidPropertyError,
             ValueError,
             ZeroDivisionError,
+            OverflowError,
             RuntimeError,
             np.linalg.LinAlgError,
         ):
@@ -416,12 +417,12 @@ def _finish(system: System, state: IterationLog) -> SolveResult:
         coolprop_version=_coolprop_version(system.fluid),
     )
     if not state.converged:
-        with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError):
+        with contextlib.suppress(FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
             result.structure.extend(structural_problems(system, match_equations(system, x)))
     sensitivities = _control_sensitivities(system, x) if state.converged else {}
     try:
         collect_results(system, x, result)
-    except (FluidPropertyError, ValueError, ZeroDivisionError) as exc:
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError) as exc:
         result.problems.append(f"results could not be evaluated at the last iterate: {exc}")
     for entry in result.controls:
         entry["sensitivity"] = sensitivities.get(entry["id"])

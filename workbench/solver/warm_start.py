@@ -271,6 +271,7 @@ def _closer_by_newton_step(
         FluidPropertyError,
         ValueError,
         ZeroDivisionError,
+        OverflowError,
         RuntimeError,
         np.linalg.LinAlgError,
     ):
