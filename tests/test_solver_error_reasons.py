@@ -301,3 +301,21 @@ def test_a_vanishing_flow_on_the_r744_heat_pump_is_a_result_not_a_crash(
     assert "Traceback" not in out.err
     if code == 1:
         assert "NOT converged" in out.out
+
+
+def test_a_condenser_with_no_conductance_says_so_on_a_blend():
+    # R454B split unit with the condenser's ua at 1e-9 W/K: the start stays inside the blend's
+    # tables (they end at 342 K, below its critical point; the start once asked for 344.6 K
+    # and exited 2 with the tables' range and no component), and the hint names the
+    # conductance as the limit
+    with open("examples/scenarios/r454b_split_unit_v2.json") as fh:
+        doc = json.load(fh)
+    for comp in doc["circuits"][0]["components"]:
+        if comp["name"] == "condenser":
+            comp["ua"] = 1e-9
+    result = solve(doc)
+    assert not result.converged
+    hint = result.hint or ""
+    assert "Condenser 'condenser' (conductance 1e-09 W/K" in hint
+    assert "cannot reject the heat" in hint
+    assert "Raise the conductance (ua)" in hint

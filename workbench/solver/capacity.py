@@ -5,9 +5,9 @@ property failure's generic hint with the physical cause.
 
 Energy balance of a circuit: the heat it rejects equals the heat its evaporators take in plus
 the compressors' power, so it rejects at least that power. A UA-mode condenser or gas cooler
-with a secondary capacity rate ``C = m_sec fan_speed cp`` can take at most
-``C (T_ref,in - T_sec,in)`` [W]: its secondary cannot leave warmer than the refrigerant
-enters. When every heat rejector of a circuit is in UA mode (a fixed-state one would reject
+with a secondary capacity rate ``C = m_sec fan_speed cp`` and conductance ``UA`` can take at
+most ``min(C, UA) (T_ref,in - T_sec,in)`` [W]: its secondary cannot leave warmer than the
+refrigerant enters, and ``Q = UA LMTD`` with the mean difference below the largest one. When every heat rejector of a circuit is in UA mode (a fixed-state one would reject
 whatever it is given) and their maxima add up to less than the compressors' power at the last
 iterate, the circuit cannot reject its heat: the high pressure climbs toward the critical point
 until a property call fails, which is what a 1e-4 kg/s water stream on a condenser does.
@@ -72,27 +72,47 @@ def _circuit_problem(
     for comp in compressors:
         inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
         power += inlet.m * (outlet.h - inlet.h)
-    q_max, parts = 0.0, []
+    q_max, parts, by_ua = 0.0, [], False
     for comp in rejectors:
         inlet = comp.port(x, "inlet")
         t_in = float(comp.fluid.T_ph(inlet.p, inlet.h))
         rate = float(comp.secondary_capacity_rate())  # type: ignore[attr-defined]
+        ua = float(comp.ua_total(x))  # type: ignore[attr-defined]
         t_sec = float(comp.t_sec_in)  # type: ignore[attr-defined]
-        q_max += rate * max(t_in - t_sec, 0.0)
+        # Q = UA LMTD <= UA (T_ref,in - T_sec,in), and the secondary leaves at most at T_ref,in
+        q_max += min(rate, ua) * max(t_in - t_sec, 0.0)
         flow = comp.params.get("secondary_mass_flow_kg_s")
-        parts.append(
-            f"{comp.type_name} {comp.name!r} (secondary_mass_flow_kg_s {flow:g} kg/s, "
-            f"C = {rate:.3g} W/K, inlet {t_sec:.2f} K)"
-        )
+        if ua < rate:
+            by_ua = True
+            parts.append(
+                f"{comp.type_name} {comp.name!r} (conductance {ua:.3g} W/K, "
+                f"C = {rate:.3g} W/K, inlet {t_sec:.2f} K)"
+            )
+        else:
+            parts.append(
+                f"{comp.type_name} {comp.name!r} (secondary_mass_flow_kg_s {flow:g} kg/s, "
+                f"C = {rate:.3g} W/K, inlet {t_sec:.2f} K)"
+            )
     if power <= 0.0 or q_max >= power:
         return []
     which = parts[0] if len(parts) == 1 else "the heat rejectors " + ", ".join(parts)
+    limit = (
+        f"its conductance times the largest temperature difference (refrigerant inlet to "
+        f"secondary inlet) allows at most {q_max:.3g} W"
+        if by_ua and len(parts) == 1
+        else f"its secondary stream takes at most {q_max:.3g} W even when heated to the "
+        "refrigerant's inlet temperature"
+    )
+    remedy = (
+        "Raise the conductance (ua), the secondary mass flow or fan_speed"
+        if by_ua
+        else "Raise the secondary mass flow (or fan_speed)"
+    )
     return [
-        f"{which} cannot reject the heat: its secondary stream takes at most {q_max:.3g} W "
-        f"even when heated to the refrigerant's inlet temperature, but the circuit must "
+        f"{which} cannot reject the heat: {limit}, but the circuit must "
         f"reject at least the compressor power, {power:.3g} W (plus the heat taken in by the "
-        "evaporator); the high pressure climbs toward the critical point instead. Raise the "
-        "secondary mass flow (or fan_speed), or lower the compressor's capacity"
+        f"evaporator); the high pressure climbs toward the critical point instead. {remedy}, "
+        "or lower the compressor's capacity"
     ]
 
 

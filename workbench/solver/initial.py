@@ -37,7 +37,11 @@ from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 from workbench.solver.controls import ControlLoop
 from workbench.solver.initial_balance import balanced_saturation, refine_branched
-from workbench.solver.initial_branches import branched_guess, check_discharge
+from workbench.solver.initial_branches import (
+    branched_guess,
+    check_discharge,
+    highest_condensing,
+)
 from workbench.solver.system import System
 from workbench.units import bar_to_pa, celsius_to_kelvin, kj_kg_to_j_kg
 
@@ -71,10 +75,9 @@ def _saturation_guesses(system: System, loop: list[int]) -> tuple[float, float, 
                 t_cond, sources[0] = t, source
             else:
                 t_evap, sources[1] = t, source
-    t_crit = fluid.T_crit
     t_cond = t_cond if t_cond is not None else celsius_to_kelvin(40.0)
     t_evap = t_evap if t_evap is not None else celsius_to_kelvin(-5.0)
-    t_cond = min(t_cond, t_crit - 3.0)
+    t_cond = min(t_cond, highest_condensing(fluid))
     t_min = fluid.T_sat(fluid.p_min * 1.05)
     t_evap = max(min(t_evap, t_cond - 10.0), t_min + 1.0)
     return t_cond, t_evap, sources
@@ -111,8 +114,13 @@ def initial_guess(system: System) -> np.ndarray:
                 if t_next is None:
                     break
                 moved = max(abs(t_next[0] - t_cond), abs(t_next[1] - t_evap))
+                kept = x.copy()
+                try:
+                    _fill_loop(system, x, k, loop, *t_next)
+                except FluidPropertyError:  # no state there: the last round's start stays
+                    x[:] = kept
+                    break
                 t_cond, t_evap = t_next
-                _fill_loop(system, x, k, loop, t_cond, t_evap)
                 if moved < 0.05:
                     break
     for circuit in branching:
@@ -225,9 +233,8 @@ def _coil_balance(
         if t is None:
             return None
         out.append(t)
-    t_crit = fluid.T_crit
     t_min = float(fluid.T_sat(fluid.p_min * 1.05)) + 1.0
-    new_cond = min(out[0], t_crit - 3.0)
+    new_cond = min(out[0], highest_condensing(fluid))
     new_evap = max(min(out[1], new_cond - 10.0), t_min)
     if not (np.isfinite(new_cond) and np.isfinite(new_evap)):
         return None

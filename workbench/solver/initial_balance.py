@@ -20,7 +20,7 @@ import numpy as np
 
 from workbench.components.coils import Coil
 from workbench.errors import FluidPropertyError
-from workbench.solver.initial_branches import branched_guess
+from workbench.solver.initial_branches import branched_guess, highest_condensing
 from workbench.solver.system import System
 
 __all__ = ["MIN_LIFT_K", "ROUNDS", "SETTLED_K", "balanced_saturation", "refine_branched"]
@@ -92,7 +92,7 @@ def refine_branched(system: System, x: np.ndarray, circuit: int) -> None:
                     return
                 target[coil.name] = 0.5 * (current[coil.name] + t)
             t_cond = min(target[c.name] for c in coils if c.refrigerant_is_hot)
-            t_cond = min(t_cond, fluid.T_crit - 3.0)
+            t_cond = min(t_cond, highest_condensing(fluid))
             for coil in coils:
                 if not coil.refrigerant_is_hot:
                     target[coil.name] = min(target[coil.name], t_cond - MIN_LIFT_K)

@@ -23,6 +23,7 @@ Newton then closes the balances; the mass balances are linear and close in one s
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from functools import partial
@@ -39,11 +40,12 @@ from workbench.components.mixer import Mixer
 from workbench.components.splitter import Splitter
 from workbench.components.valve import ExpansionValve
 from workbench.errors import FluidPropertyError
+from workbench.fluids import FluidBackend
 from workbench.solver.system import System
 from workbench.solver.topology import Branch
 from workbench.units import bar_to_pa, celsius_to_kelvin
 
-__all__ = ["branched_guess", "check_discharge"]
+__all__ = ["branched_guess", "check_discharge", "highest_condensing"]
 
 PASSES = 4
 """Passes over the circuit for enthalpies and flows (enough for two nested junctions)."""
@@ -84,10 +86,24 @@ def _coil_saturation(system: System, coil: Coil) -> float | None:
     return None
 
 
+def highest_condensing(fluid: FluidBackend) -> float:
+    """The highest condensing temperature a start may take [K].
+
+    3 K below the critical temperature; for a blend whose tables end below its critical
+    pressure (R454B: 342.05 K at 43.1 bar, critical 351.4 K) 0.5 K below their top dew
+    temperature, so that the start's pressures exist.
+    """
+    top = float(fluid.T_crit) - 3.0
+    if fluid.p_max < fluid.p_crit:
+        with contextlib.suppress(FluidPropertyError):
+            top = min(top, float(fluid.T_sat(fluid.p_max)) - 0.5)
+    return top
+
+
 def _zone_pressures(system: System, circuit: int, zone: dict[int, int]) -> dict[int, float]:
     """Starting pressure of every zone [Pa]."""
     fluid, flat, topo = system.fluid_of(circuit), system.flat, system.topology
-    t_max = fluid.T_crit - 3.0
+    t_max = highest_condensing(fluid)
     t_min = fluid.T_sat(fluid.p_min * 1.05) + 1.0
     known: dict[int, list[float]] = {}
     fixed: dict[int, float] = {}
