@@ -414,10 +414,10 @@ def accuracy_warning(
     ratio = check.ua_required / ua_model
     if abs(ratio - 1.0) <= UA_WARNING_RATIO:
         return None
-    needed = "an unbounded" if math.isinf(ratio) else f"{ratio:.2f} x the"
+    needed = "an unbounded" if math.isinf(ratio) else f"{ratio:.3g} x the"
     return (
         f"{label}: the solved heat flow {check.q / 1e3:.3f} kW needs {needed} conductance "
-        f"{ua_model:.0f} W/K on a fine profile of the exchanger (smallest temperature difference "
+        f"{ua_model:.4g} W/K on a fine profile of the exchanger (smallest temperature difference "
         f"{check.min_dt:.2f} K): the zone model's heat flow is inaccurate here."
         f"{' ' + note if note else ''}"
     )
