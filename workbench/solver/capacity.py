@@ -7,7 +7,8 @@ Energy balance of a circuit: the heat it rejects equals the heat its evaporators
 the compressors' power, so it rejects at least that power. A UA-mode condenser or gas cooler
 with a secondary capacity rate ``C = m_sec fan_speed cp`` and conductance ``UA`` can take at
 most ``min(C, UA) (T_ref,in - T_sec,in)`` [W]: its secondary cannot leave warmer than the
-refrigerant enters, and ``Q = UA LMTD`` with the mean difference below the largest one. When every heat rejector of a circuit is in UA mode (a fixed-state one would reject
+refrigerant enters, and ``Q = UA LMTD`` with the mean difference below the largest one.
+When every heat rejector of a circuit is in UA mode (a fixed-state one would reject
 whatever it is given) and their maxima add up to less than the compressors' power at the last
 iterate, the circuit cannot reject its heat: the high pressure climbs toward the critical point
 until a property call fails, which is what a 1e-4 kg/s water stream on a condenser does.
