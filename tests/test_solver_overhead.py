@@ -77,12 +77,12 @@ def test_a_minimum_at_an_end_costs_one_probe_and_a_dip_inside_the_end_segment_is
     assert check.min_dt == pytest.approx(2.0, abs=1e-9)
 
 
-def test_the_sampled_grid_is_full_where_the_profile_bends_and_half_where_it_is_straight():
+def test_the_sampled_grid_is_full_where_the_profile_bends_and_coarse_where_it_is_straight():
     def straight(x):
         return (2.0 + 3.0 * x, 300.0, 298.0, 1e6)
 
     xs, values = sample(straight, 64, [])
-    assert len(xs) == 33  # every other point of the 64-segment grid
+    assert len(xs) == 17  # every fourth point of the 64-segment grid, no midpoint needed
     assert [v[0] for v in values] == [straight(x)[0] for x in xs]
 
     def bent(x):  # curved only in its first quarter
@@ -91,8 +91,30 @@ def test_the_sampled_grid_is_full_where_the_profile_bends_and_half_where_it_is_s
     xs, _values = sample(bent, 64, [])
     assert set(xs) <= set(_grid(64, []))
     assert all(k / 64 in xs for k in range(17))  # full resolution where it bends
-    assert len(xs) == 17 + 24  # half resolution elsewhere
+    # the segment after the bend gets its midpoint (its left neighbour is curved), the rest
+    # of the straight part is the coarse grid
+    assert 18 / 64 in xs
+    assert 22 / 64 not in xs
+    assert len(xs) == 17 + 1 + 12
     assert 0.4 in sample(bent, 64, [0.4])[0]  # a saturation point stays a grid point
+
+
+def test_a_straight_piece_between_two_kinks_is_not_taken_for_a_bend():
+    # two-phase against a secondary stream: straight between the saturation points, with the
+    # slope jumping at each; second differences across a kink would see a false bend there
+    def kinked(x):
+        dt = 2.0 + 3.0 * x
+        if x < 0.3:
+            dt += 20.0 * (0.3 - x) ** 2  # desuperheating: curved
+        if x > 0.8:
+            dt += 10.0 * (x - 0.8)  # subcooled: straight, another slope
+        return (dt, 300.0, 298.0, 1e6)
+
+    cuts = [0.3, 0.8]
+    xs, _values = sample(kinked, 64, cuts)
+    inside = [x for x in xs if 0.3 + 1 / 16 < x < 0.8 - 1 / 16]
+    assert all(round(64 * x) % 4 == 0 or x in cuts for x in inside)  # coarse only there
+    assert len([x for x in xs if x < 0.3]) > 0.3 * 64 * 0.9  # full resolution in the bend
 
 
 def test_a_sampled_condenser_profile_matches_the_full_grid():

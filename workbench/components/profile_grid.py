@@ -108,19 +108,33 @@ CURVATURE_TOLERANCE_K = 1e-3
 Value = tuple[float, float, float, float]
 
 
+def _curvature(xs: list[float], fs: list[float], i: int, kinks: set[float]) -> float | None:
+    """Second derivative of the parabola through grid points ``i - 1, i, i + 1``.
+
+    None at an end of the grid or at a kink (a saturation point: the three points lie on two
+    smooth pieces).
+    """
+    if i <= 0 or i >= len(xs) - 1 or xs[i] in kinks:
+        return None
+    x0, x1, x2 = xs[i - 1], xs[i], xs[i + 1]
+    return 2.0 * ((fs[i + 1] - fs[i]) / (x2 - x1) - (fs[i] - fs[i - 1]) / (x1 - x0)) / (x2 - x0)
+
+
 def sample(
     dt_at: Callable[[float], Value], segments: int, cuts: list[float]
 ) -> tuple[list[float], list[Value]]:
     """The profile on the grid of ``segments`` steps, evaluated where it is not straight.
 
-    The grid of ``segments / 4`` equal steps (plus ``cuts``) is evaluated with the midpoint of
-    each of its segments (half the resolution everywhere); a segment whose midpoint departs from
-    the chord of its ends by more than :data:`CURVATURE_TOLERANCE_K` also gets its quarter
-    points (the full resolution there). Where the profile is straight to that tolerance the
-    halves' chords are within a quarter of it, and the conductance of a straight segment is the
-    same on one segment or on two (the logarithmic mean is exact for a linear difference), so
-    the sums agree with the full grid to that order. With fewer than 8 segments, or a number
-    not divisible by 4, the full grid is evaluated.
+    The grid of ``segments / 4`` equal steps (plus ``cuts``) is evaluated first. A segment
+    whose neighbouring points show no curvature (the parabolas through it and either
+    neighbour, on the same side of every cut, put its midpoint within a quarter of
+    :data:`CURVATURE_TOLERANCE_K` of the chord: an isobaric two-phase zone against a secondary
+    stream is straight) stays whole. The others get their midpoint; one whose midpoint departs
+    from the chord of its ends by more than :data:`CURVATURE_TOLERANCE_K` also gets its
+    quarter points (the full resolution there). Where the profile is straight to that tolerance
+    the conductance of one segment equals that of its halves to the same order (the
+    logarithmic mean is exact for a linear difference), so the sums agree with the full grid.
+    With fewer than 8 segments, or a number not divisible by 4, the full grid is evaluated.
 
     Returns
     -------
@@ -132,8 +146,21 @@ def sample(
         return xs, [dt_at(x) for x in xs]
     coarse = _grid(segments // 4, cuts)
     values = {x: dt_at(x) for x in coarse}
+    fs = [values[x][0] for x in coarse]
+    kinks = set(cuts)
     xs = [coarse[0]]
-    for a, b in itertools.pairwise(coarse):
+    for j, (a, b) in enumerate(itertools.pairwise(coarse)):
+        bends = [
+            c
+            for c in (_curvature(coarse, fs, j, kinks), _curvature(coarse, fs, j + 1, kinks))
+            if c is not None
+        ]
+        if (
+            bends
+            and max(abs(c) for c in bends) * (b - a) ** 2 / 8.0 <= 0.25 * CURVATURE_TOLERANCE_K
+        ):
+            xs.append(b)
+            continue
         m = 0.5 * (a + b)
         values[m] = dt_at(m)
         points = [m]

@@ -6,23 +6,35 @@ new pressure, for every state and every iteration, although a refrigerant cycle'
 stay far inside them (``h_min`` is the liquid at the fluid's lowest temperature, ``h_max`` the
 gas at its highest). :class:`EnthalpyBounds` remembers the bounds at the pressures it was asked
 for (probes) and answers "clear of the bounds" for an enthalpy that lies inside a probe's band
-shrunk by :data:`MARGIN` of its width, when the probe's pressure is within a factor
-:data:`PRESSURE_RATIO` of the trial pressure; only other enthalpies need the exact bounds.
+shrunk at each end by the most the bounds can move between the probe's pressure and the trial
+pressure, when the probe's pressure is within a factor :data:`PRESSURE_RATIO` of the trial
+pressure; only other enthalpies need the exact bounds.
 
-The shrinking covers the bounds' change with pressure over that factor: ``h_min`` rises by the
-liquid's ``v (1 - beta T) dp``, about 1 kJ/kg per MPa, and ``h_max`` falls by less, against a
-band of several hundred kJ/kg. The check only saves work: an enthalpy wrongly judged clear is
-evaluated by the trial's residuals, whose property failure halves the step as before.
+The bounds move with pressure by ``(dh/dp)_T = v (1 - beta T)`` of their states: the liquid at
+the lowest temperature (about 1 kJ/kg per MPa) and the gas at the highest (less). The margin is
+``MARGIN_FLOOR + MAX_SLOPE |p - p_probe|`` (:data:`MAX_SLOPE` about three times the largest
+slope of the refrigerants' bounds over their pressures). A margin of 10 % of the band (before
+2026-11-26) was both too wide and too narrow: CO2's band runs to 2,000 K (2.6 MJ/kg wide), so
+every liquid state of a CO2 cycle (100 kJ/kg above ``h_min``) was "near the bound" and each
+iteration flashed CO2 at 216 K and 2,000 K for each of them (r744_r717_cascade_v2: 15 probes,
+1.2 ms of a 15 ms solve), while R1234ze(E)'s ``h_max`` (the gas at 420 K, just above its
+critical temperature) moves by 39 kJ/kg between 44 and 66 bar, more than 10 % of its band. The check only saves work: an enthalpy wrongly judged
+clear is evaluated by the trial's residuals, whose property failure halves the step as before.
 """
 
 from __future__ import annotations
 
 from workbench.fluids import FluidBackend
 
-__all__ = ["MARGIN", "PRESSURE_RATIO", "EnthalpyBounds"]
+__all__ = ["MARGIN_FLOOR", "MAX_SLOPE", "PRESSURE_RATIO", "EnthalpyBounds"]
 
-MARGIN = 0.1
-"""Share of a probe's band ``h_max - h_min`` kept clear at each end [-]."""
+MARGIN_FLOOR = 1e3
+"""Margin kept clear at each end of a probe's band at the probe's own pressure [J/kg]."""
+
+MAX_SLOPE = 0.05
+"""Bound on ``|d h_min / dp|`` and ``|d h_max / dp|`` [J/kg per Pa = m3/kg]: about three times
+the largest secant of R134a, R290, R744, R717, R32, R410A, R407C, R454B, R600a, R1234yf and
+R1234ze(E) between twice their lowest pressure and 20 MPa (0.018, R1234ze(E)'s ``h_max``)."""
 
 PRESSURE_RATIO = 1.5
 """A probe serves trial pressures within this factor of its own [-]."""
@@ -43,11 +55,12 @@ class EnthalpyBounds:
         """Whether enthalpy ``h`` [J/kg] at pressure ``p`` [Pa] is well inside the bounds.
 
         True only when a probe within :data:`PRESSURE_RATIO` of ``p`` has ``h`` inside its band
-        shrunk by :data:`MARGIN`; False means "evaluate the exact bounds".
+        shrunk by the margin (see the module docstring); False means "evaluate the exact
+        bounds".
         """
         for p_probe, lo, hi in self._probes.get(id(fluid), ()):
             if p_probe <= p * PRESSURE_RATIO and p <= p_probe * PRESSURE_RATIO:
-                margin = MARGIN * (hi - lo)
+                margin = MARGIN_FLOOR + MAX_SLOPE * abs(p - p_probe)
                 return lo + margin <= h <= hi - margin
         return False
 
