@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -11,11 +12,16 @@ from CoolProp.CoolProp import PropsSI
 
 from workbench.components.base import PortVars
 from workbench.components.coils import Condenser, Evaporator
+from workbench.components.step_share import GAP_KEPT
 from workbench.errors import SpecificationError
 from workbench.fluids import get_backend
 from workbench.scenario.models import ThermalCouplingConfig
 from workbench.solver import solve
 from workbench.solver.couplings import ThermalCoupling
+from workbench.solver.newton import _jacobian, _solve_linear, limit_step, safe_residuals
+from workbench.solver.warm_start import start
+
+newton_module = importlib.import_module("workbench.solver.newton")
 
 CASCADE = Path(__file__).resolve().parent.parent / "examples" / "scenarios" / "cascade_v2.json"
 
@@ -148,3 +154,58 @@ def test_cascade_check_reports_a_crossing_the_zone_model_misses():
     assert "cross" in problem
     assert "reduced pressure" in problem  # the near-critical reason
     assert coupling.result(x)["profile_min_temperature_difference"] < -1.5
+
+
+def _cold_step(doc):
+    """The system, its cold start and the first Newton step (before any bound)."""
+    solve_module = importlib.import_module("workbench.solver.solve")
+    system = solve_module.prepare(doc)
+    x = start(system, None, 1e-6).x
+    f = safe_residuals(system, x)
+    dx = _solve_linear(system, _jacobian(system, x, f), f)
+    coupling = next(b for b in system.blocks if isinstance(b, ThermalCoupling))
+    return system, coupling, x, dx
+
+
+def _gap(coupling, x):
+    hot, cold = coupling.hot.ports["inlet"].p, coupling.cold.ports["inlet"].p
+    return float(coupling.hot.fluid.T_sat(x[hot])) - float(coupling.cold.fluid.T_sat(x[cold]))
+
+
+def test_a_newton_step_keeps_a_share_of_the_coupled_temperature_difference():
+    # the cold start is pinched (8 K apart around the stages' midpoint): Newton's step would
+    # reverse the difference, where the exchanger's heat flow collapses
+    system, coupling, x, dx = _cold_step(cascade())
+    gap = _gap(coupling, x)
+    assert gap > 0.0
+    assert _gap(coupling, x + dx) < 0.0
+    alpha = limit_step(system, x, dx)
+    assert alpha < 1.0
+    # interpolated linearly in the fraction while T_sat(p) is curved: about GAP_KEPT of it
+    assert (GAP_KEPT - 0.05) * gap <= _gap(coupling, x + alpha * dx) <= (GAP_KEPT + 0.1) * gap
+    # a step that widens the difference, or one that keeps enough of it, is not bounded by it
+    xs, ds = x.tolist(), (-dx).tolist()
+    assert coupling.step_fraction(xs, ds, 0.7) == 0.7
+    assert coupling.step_fraction(xs, (0.01 * dx).tolist(), 1.0) == 1.0
+
+
+def test_the_bound_saves_the_failed_trials_of_the_cold_cascade(monkeypatch):
+    # measured: without it, 7 iterations and 11 residual evaluations (three trials rejected)
+    counted = []
+    original = newton_module.safe_residuals
+
+    def counting(system, x):
+        counted.append(1)
+        return original(system, x)
+
+    monkeypatch.setattr(newton_module, "safe_residuals", counting)
+    bounded = solve(cascade())
+    bounded_evaluations = len(counted)
+    counted.clear()
+    monkeypatch.setattr(ThermalCoupling, "step_fraction", lambda self, xs, ds, alpha: alpha)
+    unbounded = solve(cascade())
+    assert bounded.converged
+    assert unbounded.converged
+    np.testing.assert_allclose(bounded.x, unbounded.x, rtol=1e-9)
+    assert bounded.iterations < unbounded.iterations
+    assert bounded_evaluations < len(counted) - 2

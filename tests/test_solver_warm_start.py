@@ -256,17 +256,21 @@ def test_no_tangent_without_a_numeric_path_between_the_parameters():
     }
 
 
-def test_a_bare_vector_clearly_closer_than_the_guess_starts_with_its_own_jacobian():
-    # cascade_v2, low-stage air 3 K colder: the previous solution has the larger residual (the
-    # energy balances are off by the whole step) but one Newton step from it shows it far
-    # closer than the guess: it starts there and saves iterations
+def test_a_bare_vector_with_the_larger_residual_starts_where_a_cold_solve_does():
+    # cascade_v2, low-stage air 3 K colder: the neighbour's solution has the larger residual
+    # (its energy balances are off by the whole step); started from it (one Newton step
+    # estimated it closer, the rule until 2026-11-26) it took 6 iterations against 5 cold
+    # (r290_heat_pump_charge_v2 at -5 K: 8 against 3): the guess starts instead
     base = _example("cascade_v2")
     previous = solve(base)
     doc = _one_kelvin_up(base, -3.0)
     cold = solve(doc)
     warm = solve(doc, initial=previous.x)
-    assert warm.residual_history[0] > 1.1 * cold.residual_history[0]  # not started at the guess
-    assert warm.iterations < cold.iterations
+    assert warm.converged
+    assert warm.residual_history[0] == pytest.approx(cold.residual_history[0], rel=1e-9)  # guess
+    assert warm.iterations <= cold.iterations
+    scale = np.maximum(np.abs(cold.x), 1.0)
+    assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
 
 
 def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):

@@ -60,6 +60,7 @@ from workbench.components.coil_jacobian import coil_jacobian
 from workbench.components.coil_zone_memory import ZoneMemory
 from workbench.components.fan_ua import fan_scaled_ua
 from workbench.components.profile import ProfileCheck, ProfileMemo
+from workbench.components.step_share import kept_fraction
 from workbench.components.zones import CoilSensitivity, ZoneResult
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
@@ -172,6 +173,27 @@ class Coil(Component):
         """Pressure at which the saturation temperature is defined [Pa]."""
         port = "inlet" if self.refrigerant_is_hot else "outlet"
         return self.port(x, port).p
+
+    def step_fraction(self, xs: list[float], ds: list[float], alpha: float) -> float:
+        """The largest fraction up to ``alpha`` of a Newton step that keeps the coil's gap.
+
+        A UA-mode coil against a secondary stream (not a coupled one: its coupling bounds the
+        step): the gap is its reference temperature at the reference pressure minus the
+        secondary inlet (a condenser) or the other way round (an evaporator) [K];
+        :func:`~workbench.components.step_share.kept_fraction` keeps
+        :data:`~workbench.components.step_share.GAP_KEPT` of it.
+        """
+        if not (self.ua_mode and self.has_secondary) or self.coupled:
+            return alpha
+        ip = self.ports["inlet" if self.refrigerant_is_hot else "outlet"].p
+        if ds[ip] == 0.0:
+            return alpha
+        sign = 1.0 if self.refrigerant_is_hot else -1.0
+
+        def gap(t: float) -> float:
+            return sign * (self.reference_temperature(xs[ip] + t * ds[ip]) - self.t_sec_in)
+
+        return kept_fraction(gap, alpha)
 
     def reference_temperature(self, p: float) -> float:
         """Saturation temperature [K] the ``t_cond_k`` / ``t_evap_k`` spec means at ``p`` [Pa].

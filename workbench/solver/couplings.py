@@ -27,6 +27,15 @@ last evaluation when that is within 1e-6 of the root in ``s``): no root-find per
 where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
 forward differences.
 
+A Newton step keeps at least :data:`~workbench.components.step_share.GAP_KEPT` of the
+exchanger's driving temperature difference, the hot side's minus the cold side's saturation
+(dew) temperature at their inlets (:meth:`ThermalCoupling.step_fraction`, applied by
+:func:`workbench.solver.newton.limit_step`): a cold start puts the coupled coils 8 K apart
+around the midpoint of the stages, where the exchanger is often pinched (its heat flow is the
+hot stream cooled to the cold inlet, hardly depending on that difference), and the Newton step
+from there closes the difference or reverses it (cascade_v2: 8 K to -8.5 K), where the heat
+flow collapses and the trial fails.
+
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
 the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
@@ -62,6 +71,7 @@ from workbench.components.profile import (
     near_critical_note,
     two_stream_check,
 )
+from workbench.components.step_share import kept_fraction
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig
 
@@ -239,6 +249,23 @@ class ThermalCoupling:
                 cold_row += eff * q / (m_c * m_c)
             entries += [(0, col, hot_row), (1, col, cold_row)]
         return entries
+
+    def step_fraction(self, xs: list[float], ds: list[float], alpha: float) -> float:
+        """The largest fraction up to ``alpha`` of the step ``ds`` from ``xs`` that keeps the gap.
+
+        The gap is the hot inlet's minus the cold inlet's dew temperature [K];
+        :func:`~workbench.components.step_share.kept_fraction` keeps
+        :data:`~workbench.components.step_share.GAP_KEPT` of it.
+        """
+        hp, cp = self.hot.ports["inlet"].p, self.cold.ports["inlet"].p
+        if ds[hp] == 0.0 and ds[cp] == 0.0:
+            return alpha
+        hot, cold = self.hot.fluid, self.cold.fluid
+
+        def gap(t: float) -> float:
+            return float(hot.T_sat(xs[hp] + t * ds[hp])) - float(cold.T_sat(xs[cp] + t * ds[cp]))
+
+        return kept_fraction(gap, alpha)
 
     def _inlet_cols(self) -> list[int]:
         """The hot and cold inlet ``m``, ``p``, ``h`` unknowns."""

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.solver.initial import initial_guess
-from workbench.solver.newton import _jacobian, _solve_linear, limit_step, safe_residuals
+from workbench.solver.newton import _solve_linear, limit_step, safe_residuals
 from workbench.solver.results import SolveResult
 from workbench.solver.system import System
 from workbench.solver.tangent import changed_parameters, tangent_point
@@ -82,8 +82,8 @@ def start(
     a warm candidate and ``initial`` carries the Jacobian its solve ended with, one chord step
     ``x - J_prev^-1 F(x)`` corrects it (the implicit-function-theorem tangent: no Jacobian is
     evaluated, one residual evaluation decides whether the step is kept,
-    :func:`_chord_corrected`). A bare vector is compared with the guess by distance, with one
-    Jacobian at the vector (:func:`_start_from_vector`). On heat_pump_v1 a 1 K step of the
+    :func:`_chord_corrected`). A bare vector is compared with the guess by the largest scaled
+    residual (:func:`_start_from_vector`). On heat_pump_v1 a 1 K step of the
     condenser water starts at 3.7 (predicted; previous solution 210, guess 65), 0.16 after the
     chord step, and converges in 2 Newton iterations (cold: 4); the measured table is in
     docs/solver.md.
@@ -204,7 +204,7 @@ def _chord_corrected(
 
 
 def _start_from_vector(system: System, warm: np.ndarray, tolerance: float) -> Start:
-    """A bare vector: itself, or the spec-derived guess when that is closer to the solution.
+    """A bare vector: itself, or the spec-derived guess when its residual is the smaller.
 
     A prepared system in a sweep (it keeps its last Jacobian) takes the vector as it is, with
     that Jacobian, unless its equations are solved outright (no UA coils, no control loops or
@@ -213,16 +213,12 @@ def _start_from_vector(system: System, warm: np.ndarray, tolerance: float) -> St
     from not computing the guess at every point.
 
     A new system (``solve(doc, initial=x)``: no Jacobian kept) starts from the one of the two
-    with the smaller largest scaled residual, unless the guess has it and the vector is clearly
-    the closer one to the solution. The residual misleads after a step of a secondary
-    temperature: the neighbour's solution then has the larger residual (its coil energy balances
-    are off by the whole step) although it may be far closer. So when the guess wins on the
-    residual, one Jacobian ``J`` at the vector gives its Newton step ``dx = -J^-1 F(x_v)``;
-    ``|dx|`` estimates the vector's distance and ``|x_guess - (x_v + dx)|`` the guess's (in
-    typical sizes of the unknowns, largest component), and the vector starts when its distance
-    is below :data:`CLEARLY_CLOSER` times the guess's; Newton's first iteration then uses that
-    Jacobian (no evaluation is wasted). Otherwise the solve starts where a cold one does (the
-    Jacobian at the vector is the one evaluation spent on the choice).
+    with the smaller largest scaled residual. (Until the third session of 2026-11-26 a vector
+    with the larger residual could still start when one Newton step from it estimated it
+    clearly closer to the solution; with the coupling's step bound the cold cascades got faster
+    and over every example's first air or water temperature stepped by +-1, 3 and 5 K that rule
+    chose the vector five times, each as slow as the guess or slower: cascade_v2 at -3 K 6
+    against 5, r290_heat_pump_charge_v2 at -5 K 8 against 3.)
     """
     f_warm = safe_residuals(system, warm)
     if f_warm is None:
@@ -245,40 +241,4 @@ def _start_from_vector(system: System, warm: np.ndarray, tolerance: float) -> St
         return Start(warm.copy(), kept, f_warm, guess)
     if np.max(np.abs(f_warm)) < np.max(np.abs(f_guess)):
         return Start(warm.copy(), kept, f_warm, guess)
-    if not kept:
-        closer = _closer_by_newton_step(system, warm, f_warm, guess)
-        if closer is not None and closer[1]:
-            return Start(warm.copy(), False, f_warm, guess, closer[0])
     return Start(guess.copy(), False, f_guess, guess)
-
-
-CLEARLY_CLOSER = 0.5
-"""A bare vector whose residual is the larger starts only when its distance to the solution
-(estimated from one Newton step) is below this fraction of the guess's."""
-
-
-def _closer_by_newton_step(
-    system: System, warm: np.ndarray, f_warm: np.ndarray, guess: np.ndarray
-) -> tuple[np.ndarray | sp.csc_matrix, bool] | None:
-    """The Jacobian at ``warm`` and whether ``warm`` is clearly closer than ``guess``.
-
-    None when the Jacobian or the Newton step cannot be computed.
-    """
-    try:
-        jac = _jacobian(system, warm, f_warm)
-        dx = _solve_linear(system, jac, f_warm)
-    except (
-        FluidPropertyError,
-        ValueError,
-        ZeroDivisionError,
-        OverflowError,
-        RuntimeError,
-        np.linalg.LinAlgError,
-    ):
-        return None
-    if not np.all(np.isfinite(dx)):
-        return None
-    scale = system.var_scale
-    d_warm = float(np.max(np.abs(dx) / scale, initial=0.0))
-    d_guess = float(np.max(np.abs(guess - (warm + dx)) / scale, initial=0.0))
-    return jac, d_warm <= CLEARLY_CLOSER * d_guess
