@@ -23,11 +23,12 @@ __all__ = ["GAP_KEPT", "kept_fraction"]
 
 GAP_KEPT = 0.45
 """Share of an exchanger's driving temperature difference that a Newton step keeps at least
-[-]. Measured (``benchmarks/bench_step_share.py``, docs/benchmarks.md): on 285 variants of the
-examples' UA coils (secondary inlet -6 to +6 K, ua 0.5-2 x) residual evaluations 3,434 ->
-2,304 and iterations 1,645 -> 1,480 with two more solves converged; on 243 cascade variants
-2,356 -> 2,119 and 1,602 -> 1,562. 0.55 does about as well, 0.3 helps less, 0.7 saves
-evaluations but costs iterations; 0.45 costs none of the examples an iteration."""
+[-]. Measured (``benchmarks/bench_step_share.py``, docs/benchmarks.md; cold solves): on 285
+variants of the examples' UA coils (secondary inlet -6 to +6 K, ua 0.5-2 x) residual
+evaluations 3,341 -> 2,219 and iterations 1,622 -> 1,467 with two more solves converged; on
+243 cascade variants 2,365 -> 2,119 and 1,618 -> 1,575. 0.55 does about as well, 0.3 helps
+less, 0.7 saves evaluations but costs iterations; 0.45 costs none of the examples an
+iteration."""
 
 
 def kept_fraction(gap: Callable[[float], float], alpha: float) -> float:
@@ -55,7 +56,7 @@ def kept_fraction(gap: Callable[[float], float], alpha: float) -> float:
         if not now > 0.0:
             return alpha
         trial = gap(alpha)
-    except (FluidPropertyError, ValueError):
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
         return alpha
     if trial >= GAP_KEPT * now:
         return alpha

@@ -164,9 +164,15 @@ def _control_states(system: System, x: np.ndarray) -> None:
             x[index] = u0
 
 
-UA_REFINEMENTS = 4
+UA_REFINEMENTS = 3
 """Rounds of the saturation-temperature estimate of a loop with UA-mode coils (see
-:func:`_coil_balance`)."""
+:func:`_coil_balance`). 4 until 2026-11-26; with the exchangers' step bound
+(:mod:`workbench.components.step_share`) the fourth round no longer pays for its fill: the
+examples take the same iterations or fewer (the seasonal air-water examples 5 -> 4) with 2-9 %
+fewer property calls; over the step-bound benchmark's variants (cold solves) 285 coil variants
+1,531 -> 1,518 iterations and 2,525 -> 2,440 residual evaluations, 243 cascade variants 1,562
+-> 1,575 and 2,119 -> 2,119 (a cascade's high stage balances against the midpoint hint of its
+coupled evaporator, often far from the solution, so its later rounds move it the wrong way)."""
 
 
 def _plain(coil: Coil) -> bool:
