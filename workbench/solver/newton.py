@@ -281,7 +281,6 @@ def newton(
     log_state: IterationLog | None = None,
     reuse_jacobian: bool = False,
     f0: np.ndarray | None = None,
-    jacobian0: np.ndarray | sp.csc_matrix | None = None,
     stall_iterations: int | None = None,
     secant_backtracking: bool = True,
 ) -> IterationLog:
@@ -311,9 +310,6 @@ def newton(
         iteration computes the Jacobian.
     f0 : ndarray, optional
         The scaled residuals at ``x0`` when the caller has them (not evaluated again).
-    jacobian0 : ndarray or scipy.sparse.csc_matrix, optional
-        The scaled Jacobian at ``x0`` (:func:`_jacobian`) when the caller evaluated it: the
-        first iteration uses it instead of evaluating it again.
     stall_iterations : int, optional
         Stop (``MAX_ITERATIONS`` with the message :data:`STALLED`) when the last this many
         iterations, starting from a largest scaled residual below :data:`STALL_BELOW`, together
@@ -330,8 +326,6 @@ def newton(
     state = log_state or IterationLog(x=x0.copy(), max_iterations=max_iterations)
     x = x0.copy()
     f = f0 if f0 is not None and f0.shape == (system.n_eqs,) else safe_residuals(system, x)
-    if getattr(jacobian0, "shape", None) != (system.n_eqs, system.n_vars) or f0 is None:
-        jacobian0 = None
     if f is None:
         return state.stop(
             x, StopReason.PROPERTY_FAILURE, "property evaluation failed at the starting point"
@@ -354,8 +348,7 @@ def newton(
                 continue
             stale = None
         try:
-            jac = jacobian0 if jacobian0 is not None else _jacobian(system, x, f)
-            jacobian0 = None
+            jac = _jacobian(system, x, f)
         except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError) as exc:
             return state.stop(
                 x, StopReason.PROPERTY_FAILURE, f"the Jacobian could not be evaluated: {exc}"

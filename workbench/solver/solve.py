@@ -167,7 +167,6 @@ def _solve_system(
         deadline,
         warm,
         f0,
-        begin.jacobian,
         cold=guess if _warm(begin.x, guess, initial) else None,
     )
     result = _finish(system, state)
@@ -193,15 +192,12 @@ def _run_strategy(
     deadline: float | None,
     warm: bool = False,
     f0: np.ndarray | None = None,
-    jacobian0: np.ndarray | sp.csc_matrix | None = None,
     cold: np.ndarray | None = None,
 ) -> None:
     """Run ``strategy`` from ``state.x``, recording into ``state``.
 
     ``warm``: the start is a neighbour's solution, so the first Newton run may begin with the
-    Jacobian of the system's last step (:func:`~workbench.solver.newton.newton`);
-    ``jacobian0``: the Jacobian at the start when choosing it evaluated one (the first Newton
-    run's first iteration uses it). ``cold``: the spec-derived guess when the run starts
+    Jacobian of the system's last step (:func:`~workbench.solver.newton.newton`). ``cold``: the spec-derived guess when the run starts
     elsewhere (a warm start): a first Newton run that stalls
     (:data:`WARM_STALL_ITERATIONS` slow iterations in a row) is abandoned for a Newton run
     from it, within the same budget.
@@ -232,7 +228,6 @@ def _run_strategy(
         log_state=state,
         reuse_jacobian=warm,
         f0=f0,
-        jacobian0=jacobian0,
         stall_iterations=WARM_STALL_ITERATIONS if cold is not None else None,
         secant_backtracking=cold is None and not warm,
     )

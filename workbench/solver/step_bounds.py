@@ -18,8 +18,9 @@ slope of the refrigerants' bounds over their pressures). A margin of 10 % of the
 every liquid state of a CO2 cycle (100 kJ/kg above ``h_min``) was "near the bound" and each
 iteration flashed CO2 at 216 K and 2,000 K for each of them (r744_r717_cascade_v2: 15 probes,
 1.2 ms of a 15 ms solve), while R1234ze(E)'s ``h_max`` (the gas at 420 K, just above its
-critical temperature) moves by 39 kJ/kg between 44 and 66 bar, more than 10 % of its band. The check only saves work: an enthalpy wrongly judged
-clear is evaluated by the trial's residuals, whose property failure halves the step as before.
+critical temperature) moves by 39 kJ/kg between 44 and 66 bar, more than 10 % of its band.
+The check only saves work: an enthalpy wrongly judged clear is evaluated by the trial's
+residuals, whose property failure halves the step as before.
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.solver.initial import initial_guess
@@ -41,16 +40,12 @@ class Start:
     guess : ndarray or None
         The spec-derived guess when it was computed (a result carries it for the next warm
         start's predictor).
-    jacobian : ndarray or scipy.sparse.csc_matrix or None
-        The scaled Jacobian at ``x`` when it was evaluated to choose the start (Newton's first
-        iteration uses it instead of evaluating it again).
     """
 
     x: np.ndarray
     reuse: bool = False
     f: np.ndarray | None = None
     guess: np.ndarray | None = None
-    jacobian: np.ndarray | sp.csc_matrix | None = None
 
 
 def start(
