@@ -166,32 +166,60 @@ def test_results_show_coil_temperatures_and_the_coolprop_version():
     assert evap["glide"] > 0.5  # R454B: about 1 K
 
 
-def test_status_says_tables_are_built_for_a_new_composition(tmp_path, monkeypatch):
+def test_status_says_tables_are_built_for_a_new_composition(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path))  # an empty table cache
     import workbench.fluids as fluids
 
     monkeypatch.setattr(fluids, "_TABLES", {})  # this process has built none either
     seen = []
+    counted = []
     original = fluids.load_blend_tables
     builders = []
 
-    def spy(spec):
+    def spy(spec, progress=True):
         seen.append(builders[0]._status.value if builders else "")
-        return original(spec)
+
+        def report(done, total):
+            counted.append(builders[0]._status.value)
+            progress(done, total)
+
+        return original(spec, progress=report if callable(progress) else progress)
 
     monkeypatch.setattr(fluids, "load_blend_tables", spy)
     doc = _doc("heat_pump_v1")
     doc["fluid_backend"] = "Test"
     builder = ScenarioBuilder(doc)
     builders.append(builder)
+    capfd.readouterr()
     builder._fluid.value = "R454B"  # picked: the check builds the tables
     assert builder.building_note is not None
     assert "first use of R454B: building its property tables" in builder.building_note
-    # while the tables were built, the status line said so
+    # while the tables were built, the status line said so and counted the pressure nodes
     assert any("checking: first use of R454B" in text for text in seen)
+    assert len(counted) > 10
+    assert "building the property tables of R454B: 1/" in counted[1]
     assert "valid scenario" in builder._status.value  # and the note goes once they are built
+    # nothing on standard error (JupyterLab logs it as a warning from a widget callback)
+    assert capfd.readouterr().err == ""
     assert tables_note(["R454B"]) is None  # now on disk: the next solve builds nothing
     assert tables_note(["R134a"]) is None
+
+
+def test_table_build_reports_to_a_callable_and_nothing_to_stderr(tmp_path, capfd):
+    from workbench.fluids.blend_table_build import load_or_build
+    from workbench.fluids.blends import blend_spec
+
+    calls = []
+    tables = load_or_build(
+        blend_spec("R454B"), tmp_path, progress=lambda d, t: calls.append((d, t))
+    )
+    assert capfd.readouterr().err == ""
+    assert calls[0] == (1, calls[0][1])
+    assert [d for d, _ in calls] == list(range(1, len(calls) + 1))
+    assert tables.sat.shape[-1] == len(calls)  # one report per pressure node kept
+    calls.clear()
+    load_or_build(blend_spec("R454B"), tmp_path, progress=lambda d, t: calls.append((d, t)))
+    assert calls == []  # read from the cache: nothing built, nothing reported
 
 
 def test_cascade_chart_in_the_builder_has_one_panel_per_fluid():

@@ -12,6 +12,7 @@ fluids (air, water, glycols) come from :func:`get_secondary`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from workbench.fluids.analytic import AnalyticBackend
@@ -95,14 +96,25 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
 _TABLES: dict[str, object] = {}
 
 
-def load_blend_tables(spec: BlendSpec) -> BlendTables:
-    """The blend's tables, loaded (or built) once per process (:func:`~.blend_table_build.load_or_build`)."""
+def load_blend_tables(
+    spec: BlendSpec, progress: bool | Callable[[int, int], None] = True
+) -> BlendTables:
+    """The blend's tables, loaded (or built) once per process (:func:`~.blend_table_build.load_or_build`).
+
+    Parameters
+    ----------
+    spec : BlendSpec
+        The blend.
+    progress : bool or callable
+        How a build reports: True a progress bar, False nothing, ``report(done, total)`` after
+        each pressure node (:data:`~.blend_table_build.BuildProgress`).
+    """
     from workbench.fluids.blend_table_build import load_or_build
 
     key = spec.cache_key()
     found = _TABLES.get(key)
     if found is None:
-        found = _TABLES[key] = load_or_build(spec)
+        found = _TABLES[key] = load_or_build(spec, progress=progress)
     return found  # type: ignore[return-value]
 
 

@@ -20,8 +20,9 @@ import hashlib
 import math
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from scipy.interpolate import CubicSpline
@@ -39,12 +40,18 @@ from workbench.fluids.blend_tables import (
 from workbench.fluids.blends import BlendSpec
 
 __all__ = [
+    "BuildProgress",
     "blend_cache_dir",
     "build_tables",
     "critical_point",
     "load_or_build",
     "tables_cached",
 ]
+
+BuildProgress: TypeAlias = bool | Callable[[int, int], None]
+"""How a table build reports: True a :mod:`workbench.progress` bar (or a few lines on standard
+error), False nothing, a callable ``report(done, total)`` after each pressure node (a status
+line of a form: nothing is written to standard error)."""
 
 
 def blend_cache_dir() -> Path:
@@ -199,7 +206,7 @@ def build_tables(
     n_p: int = N_PRESSURE,
     n_q: int = N_QUALITY,
     n_z: int = N_Z,
-    progress: bool = True,
+    progress: BuildProgress = True,
 ) -> BlendTables:
     """Build the tables of ``spec`` from CoolProp (p, Q) flashes (see the module docstring).
 
@@ -209,8 +216,8 @@ def build_tables(
         The blend.
     n_p, n_q, n_z : int
         Pressure nodes, qualities flashed per node, enthalpy-share nodes.
-    progress : bool
-        Show a progress bar (:mod:`workbench.progress`).
+    progress : bool or callable
+        How the build reports (:data:`BuildProgress`).
 
     Raises
     ------
@@ -241,7 +248,8 @@ def build_tables(
     last_good = -1
     molar = np.array([_component_molar_mass(c) for c in spec.components])
     ends: dict[float, Any] = {}
-    bar = Progress(n_p, f"tables of {spec.name}", "pressure", enabled=progress)
+    report = progress if callable(progress) else None
+    bar = Progress(n_p, f"tables of {spec.name}", "pressure", enabled=progress is True)
     with bar:
         for k in range(n_p):
             p = math.exp(u[k])
@@ -258,6 +266,8 @@ def build_tables(
             dome[:, k, :] = fine(z_grid).T
             last_good = k
             bar.update(1)
+            if report is not None:
+                report(k + 1, n_p)
     if last_good < 8:
         raise FluidPropertyError(
             f"{spec.name} (CoolProp HEOS mixture): (p, Q) flashes fail from p={math.exp(u[0]):.6g} "
@@ -286,7 +296,7 @@ def load_or_build(
     n_p: int = N_PRESSURE,
     n_q: int = N_QUALITY,
     n_z: int = N_Z,
-    progress: bool = True,
+    progress: BuildProgress = True,
 ) -> BlendTables:
     """The blend's tables from the disk cache, built and stored there on first use.
 
@@ -298,8 +308,8 @@ def load_or_build(
         Folder of the cache (default :func:`blend_cache_dir`).
     n_p, n_q, n_z : int
         Grid sizes (see :func:`build_tables`); part of the cache key.
-    progress : bool
-        Show a progress bar while building.
+    progress : bool or callable
+        How a build reports (:data:`BuildProgress`); a cached file reports nothing.
     """
     meta = _grid_meta(spec, n_p, n_q, n_z)
     path = _cache_path(spec, meta, cache_dir)

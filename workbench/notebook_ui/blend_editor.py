@@ -12,8 +12,10 @@
   Rows follow the form's rule (:mod:`~workbench.notebook_ui.form`): they never move or get
   re-created while a person types, an emptied box keeps its row and focus, and text is written
   back only when it does not already mean the value (an edit from elsewhere).
-- :func:`tables_note` tells the status line that a solve will first build a blend's property
-  tables (seconds to a minute, once per composition).
+- :func:`missing_tables` lists the blends whose property tables a solve would build first
+  (seconds to a minute, once per composition); :func:`tables_note` says so in the status line,
+  where the builder then counts the build's progress (never a bar on standard error, which
+  JupyterLab would log as a warning).
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ import ipywidgets as w
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids import available_fluids
-from workbench.fluids.blends import blend_catalog, compose_blend, parse_blend
+from workbench.fluids.blends import BlendSpec, blend_catalog, compose_blend, parse_blend
 
 __all__ = [
     "CompositionEditor",
     "compose_rows",
     "composition_of",
     "fluid_options",
+    "missing_tables",
     "needs_coolprop",
     "tables_note",
 ]
@@ -98,8 +101,8 @@ def compose_rows(rows: list[tuple[str, str]]) -> tuple[str | None, str | None]:
         return None, f"composition: {exc}"
 
 
-def tables_note(fluids: list[str]) -> str | None:
-    """What a solve will do first for blends whose tables are not cached (None: nothing)."""
+def missing_tables(fluids: list[str]) -> list[BlendSpec]:
+    """The blends among ``fluids`` whose property tables are not on disk yet (a solve builds them)."""
     from workbench.fluids.blend_table_build import tables_cached
 
     missing = []
@@ -109,12 +112,18 @@ def tables_note(fluids: list[str]) -> str | None:
         except UnknownFluidError:
             continue
         if spec is not None and not tables_cached(spec):
-            missing.append(spec.name)
+            missing.append(spec)
+    return missing
+
+
+def tables_note(fluids: list[str]) -> str | None:
+    """What a solve will do first for blends whose tables are not cached (None: nothing)."""
+    missing = missing_tables(fluids)
     if not missing:
         return None
     return (
-        f"first use of {', '.join(missing)}: building its property tables "
-        "(seconds to a minute, once; progress below)"
+        f"first use of {', '.join(spec.name for spec in missing)}: building its property "
+        "tables (seconds to a minute, once)"
     )
 
 

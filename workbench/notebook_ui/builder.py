@@ -35,7 +35,12 @@ from typing import Any
 
 from workbench.components.catalog import get_spec
 from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
-from workbench.notebook_ui.blend_editor import compose_rows, needs_coolprop, tables_note
+from workbench.notebook_ui.blend_editor import (
+    compose_rows,
+    missing_tables,
+    needs_coolprop,
+    tables_note,
+)
 from workbench.notebook_ui.builder_view import BuilderView, _refused_html
 from workbench.notebook_ui.document import (
     JsonPath,
@@ -347,8 +352,8 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
             problems.append(ScenarioIssue("", str(exc)))
         else:
             if not problems:
-                self._say_building()
                 try:
+                    self._build_tables()
                     prepare(flat)
                 except (WorkbenchError, ValueError) as exc:
                     problems.append(ScenarioIssue("", str(exc)))
@@ -363,15 +368,34 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         self._update_store_button()
         return self.issues
 
-    def _say_building(self) -> None:
-        """Before tables are built (on the first check of a new blend): say so, it takes a while."""
-        building = tables_note(self._coolprop_fluids())
-        if building:
-            self.building_note = building
-            doing = "solving" if self._solve_button.disabled else "checking"
-            self._status.value = message_html(f"{doing}: {building}", "warning")
+    def _build_tables(self) -> None:
+        """Build the tables of blends used for the first time, counting in the status line.
+
+        A build takes seconds to a minute; the status line (and, while solving, the results
+        area) says which blend and how many of its pressure nodes are done. Nothing goes to
+        standard error: inside a widget callback JupyterLab would log it as a warning.
+        """
+        from workbench.fluids import load_blend_tables
+
+        fluids = self._coolprop_fluids()
+        building = tables_note(fluids)
+        if building is None:
+            return
+        self.building_note = building
+        doing = "solving" if self._solve_button.disabled else "checking"
+
+        def say(text: str) -> None:
+            self._status.value = message_html(f"{doing}: {text}", "warning")
             if self._solve_button.disabled:
-                self._results.value = message_html(f"solving... {building}", "info")
+                self._results.value = message_html(f"solving... {text}", "info")
+
+        say(building)
+        for spec in missing_tables(fluids):
+
+            def report(done: int, total: int, name: str = spec.name) -> None:
+                say(f"building the property tables of {name}: {done}/{total} pressures")
+
+            load_blend_tables(spec, progress=report)
 
     def _coolprop_fluids(self) -> list[str]:
         """The document's fluids on the CoolProp backend (the scenario's and the circuits')."""
