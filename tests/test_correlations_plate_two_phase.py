@@ -16,6 +16,7 @@ from workbench.correlations.plate_two_phase import (
     plate_evaporation_yan_lin,
     plate_two_phase_friction_amalfi,
     plate_two_phase_pressure_drop_amalfi,
+    plate_two_phase_range_warnings,
 )
 
 G_EARTH = 9.80665
@@ -164,3 +165,18 @@ def test_plate_amalfi_friction_by_hand() -> None:
     )
     assert soft < dp
     assert 100.0 < dp < 1e5
+
+
+def test_plate_two_phase_range_warnings() -> None:
+    assert plate_two_phase_range_warnings("amalfi", 65.0) == []
+    assert plate_two_phase_range_warnings("amalfi", 75.0) == [
+        "Amalfi: chevron angle [deg] 75 outside [0, 70]"
+    ]
+    out = plate_two_phase_range_warnings("yan_lin", 45.0, 1500.0)
+    assert out == [
+        "Yan-Lin: chevron angle [deg] 45, fitted at 60 only",
+        "Yan-Lin: Re_eq 1500 outside [2000, 10000]",
+    ]
+    assert plate_two_phase_range_warnings("longo", 65.0) == []
+    with pytest.raises(ValueError, match="amalfi, yan_lin"):
+        plate_two_phase_range_warnings("shah", 60.0)

@@ -78,6 +78,7 @@ __all__ = [
     "plate_evaporation_yan_lin",
     "plate_two_phase_friction_amalfi",
     "plate_two_phase_pressure_drop_amalfi",
+    "plate_two_phase_range_warnings",
 ]
 
 AMALFI_BETA_MAX_DEG = 70.0
@@ -397,3 +398,46 @@ def plate_two_phase_pressure_drop_amalfi(
     )
     rho_m = _homogeneous_density(quality, rho_l, rho_g)
     return 2.0 * f_tp * mass_flux**2 * length_m / (rho_m * hydraulic_diameter_m)
+
+
+def plate_two_phase_range_warnings(
+    method: str, chevron_angle_deg: float, equivalent_reynolds: float | None = None
+) -> list[str]:
+    """Where the inputs leave the range a two-phase correlation was fitted in, one sentence each.
+
+    Parameters
+    ----------
+    method : {"amalfi", "yan_lin", "longo", "yan_lio_lin"}
+        Correlation.
+    chevron_angle_deg : float
+        Corrugation angle [deg].
+    equivalent_reynolds : float, optional
+        ``Re_eq`` [-] (Yan-Lin's stated range 2000-10000).
+
+    Returns
+    -------
+    list of str
+        Empty inside the range; otherwise messages naming the quantity and the range.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method.
+    """
+    if method not in ("amalfi", "yan_lin", "longo", "yan_lio_lin"):
+        raise ValueError(
+            f"two-phase plate method must be amalfi, yan_lin, longo or yan_lio_lin; got {method!r}"
+        )
+    out: list[str] = []
+    if method == "amalfi" and chevron_angle_deg > AMALFI_BETA_MAX_DEG:
+        out.append(f"Amalfi: chevron angle [deg] {chevron_angle_deg:.4g} outside [0, 70]")
+    if method in ("yan_lin", "yan_lio_lin") and chevron_angle_deg != 60.0:
+        name = "Yan-Lin" if method == "yan_lin" else "Yan-Lio-Lin"
+        out.append(f"{name}: chevron angle [deg] {chevron_angle_deg:.4g}, fitted at 60 only")
+    if (
+        method == "yan_lin"
+        and equivalent_reynolds is not None
+        and not 2000.0 <= equivalent_reynolds <= 10000.0
+    ):
+        out.append(f"Yan-Lin: Re_eq {equivalent_reynolds:.4g} outside [2000, 10000]")
+    return out
