@@ -31,7 +31,7 @@ References
 ----------
 .. [1] F. P. Incropera, D. P. DeWitt, T. L. Bergman, A. S. Lavine, Fundamentals of Heat and Mass
    Transfer, 6th ed., Wiley (2007), sec. 3.3 (radial systems) and 3.4 (critical radius).
-.. [2] EN ISO 12241:2022, Thermal insulation for building equipment and industrial installations,
+.. [2] EN ISO 12241, Thermal insulation for building equipment and industrial installations,
    calculation rules (surface coefficients).
 """
 

@@ -26,9 +26,12 @@ Equations (``G = m_dot / (N_side b W)`` the channel mass flux, ``Re = G D_h / mu
 The port loss is the rule of Shah and Focke (1988) as given by Kakaç and Liu: 1.4 velocity heads
 of the port mass flux per pass, for the inlet and outlet port of the pass together.
 
-Accuracy: Martin's model reproduces the data it was built from within about +-20 % (heat
-transfer) and +-30 % (friction); Muley and Manglik report +-10 % within their range. Beta is
-the corrugation angle to the main flow direction (a high angle is the hard plate).
+Martin's model rests on the flow along and across the crossing corrugations and covers laminar
+to turbulent flow at any angle, hence the default; Muley-Manglik is a regression of turbulent data
+and holds only inside its range. How far they part is a measure of the uncertainty: on the example
+of docs/correlations_plates_lines.md (water, Re 634) Muley-Manglik gives a 13 % higher h and a 25 %
+lower channel pressure drop than Martin. Beta is the corrugation angle to the main flow direction
+(a high angle is the hard plate).
 
 References
 ----------

@@ -4,7 +4,7 @@ Who reads it: the plate exchanger's two-phase zones (evaporator, condenser, casc
 Quantities of one channel: ``G`` the channel mass flux [kg/(m^2 s)], ``x`` the vapour quality,
 ``D_h = 2 b / phi`` (see :mod:`.plate_geometry`), ``q`` the heat flux on the corrugated area.
 
-Evaporation, Amalfi, Vakili-Farahani and Thome (2016) part 2, eqs. 19-20 (default)::
+Evaporation, Amalfi, Vakili-Farahani and Thome (2016) part 2 (default)::
 
     Bd = g (rho_l - rho_g) D_h^2 / sigma,  Bo = q / (G h_lv),  rho* = rho_l / rho_g,
     beta* = beta / 70 deg,  We_m = G^2 D_h / (rho_m sigma),  1/rho_m = x/rho_g + (1-x)/rho_l
@@ -13,12 +13,15 @@ Evaporation, Amalfi, Vakili-Farahani and Thome (2016) part 2, eqs. 19-20 (defaul
               Re_g = G x D_h / mu_g,  Re_lo = G D_h / mu_l;            h = Nu k_l / D_h
 
 ``ht.boiling_plate.h_boiling_Amalfi`` (ht 1.2.0) evaluates these with ``beta_max = 45 deg`` and
-the exponent 0.135 on ``beta*`` in the macro-scale branch, against the paper's 70 deg and 0.248
-(its own docstring prints 0.248). We call ht and multiply by the factor that restores the
-paper's values, ``(45/70)^1.101`` or ``(beta/70)^0.248 / (beta/45)^0.135``; at beta = 45 deg
-and the macro-scale branch the two differ only by ``(45/70)^0.248``. The correlation was fitted
+the exponent 0.135 on ``beta*`` in the macro-scale branch; its own docstring prints 0.248, and
+two independent implementations we read use 70 deg and 0.248 (so ``beta* <= 1`` over the usual
+plates). We follow those: we call ht and multiply by the factor that restores them,
+``(45/70)^1.101`` or ``(beta/70)^0.248 / (beta/45)^0.135``; at beta = 45 deg and the
+macro-scale branch the two differ only by ``(45/70)^0.248``. Those implementations also write
+``rho*^+0.223`` in the macro-scale branch; we keep ht's ``-0.223``, the sign of the micro-scale
+branch and of the density-ratio effect in both. The correlation was fitted
 to a database of 1903 points (R134a, ammonia, R236fa, R600a, R290, R1270, R1234yf, R410A,
-R507A, ammonia/water and air/water); Amalfi et al. rank it first against that database.
+R507A, ammonia/water and air/water), the widest of the plate boiling methods.
 
 Evaporation, Yan and Lin (1999), via ``ht.boiling_plate.h_boiling_Yan_Lin``::
 
@@ -31,12 +34,13 @@ Condensation, Longo, Righetti and Zilio (2015) (default)::
     Re_eq >= 1600:  h = 1.875 phi (k_l / D_h) Re_eq^0.445 Pr_l^(1/3)            (forced convection)
 
 with ``dT_w = T_sat - T_wall`` and ``L`` the plate length, fitted to HFC, HFO and hydrocarbon
-data in brazed plates. ``ht`` has no plate condensation correlation: written from the paper,
+data in brazed plates. ``ht`` has no plate condensation correlation: written from the published
+equations as quoted by independent implementations (not checked against the paper's text here),
 ``D_h = 2 b / phi`` as everywhere in this package (check the paper's nomenclature before
 comparing with its figures). Condensation, Yan, Lio and Lin (1999):
 ``h = 4.118 (k_l / D_h) Re_eq^0.4 Pr_l^(1/3)``, from R134a in one plate of beta = 60 deg.
 
-Two-phase friction, Amalfi et al. (2016) part 2, eqs. 21-23 (for evaporation and, lacking a
+Two-phase friction, Amalfi et al. (2016) part 2 (for evaporation and, lacking a
 better general method, condensation)::
 
     f_tp = C 15.698 We_m^-0.475 Bd^0.255 rho*^-0.571,   C = 2.125 beta*^9.993 + 0.955
@@ -159,7 +163,7 @@ def plate_evaporation_amalfi(
 
     Notes
     -----
-    ``ht.boiling_plate.h_boiling_Amalfi`` times the factor restoring the paper's
+    ``ht.boiling_plate.h_boiling_Amalfi`` times the factor restoring
     ``beta_max = 70 deg`` and exponent 0.248 (module docstring).
     """
     h_ht = h_boiling_Amalfi(
