@@ -187,3 +187,18 @@ def test_line_fittings_table_and_errors() -> None:
     assert [i.path for i in caught.value.issues] == ["fittings.elbow_91", "fittings.ball_valve"]
     with pytest.raises(ScenarioError, match="known kinds: elbow_90"):
         fitting_loss_coefficient("bend", D_78)
+
+
+def test_line_two_phase_limits_are_the_single_phase_drops() -> None:
+    s, m, length = R410A, 0.06, 10.0
+    props = (s["rho_l"], s["rho_g"], s["mu_l"], s["mu_g"], s["sigma"], D_78, length)
+    liquid = line_single_phase_pressure_drop(m, s["rho_l"], s["mu_l"], D_78, length)
+    vapour = line_single_phase_pressure_drop(m, s["rho_g"], s["mu_g"], D_78, length)
+    for method in ("muller_steinhagen_heck", "friedel"):
+        at_0 = line_two_phase_frictional_pressure_drop(m, 0.0, *props, method=method)
+        assert at_0 == pytest.approx(liquid.friction_pa, rel=1e-6)
+    at_1 = line_two_phase_frictional_pressure_drop(m, 1.0, *props)
+    assert at_1 == pytest.approx(vapour.friction_pa, rel=1e-6)
+    # MSH rises above the vapour-only drop before falling back to it at x = 1
+    peak = max(line_two_phase_frictional_pressure_drop(m, x, *props) for x in (0.7, 0.8, 0.9))
+    assert peak > at_1
