@@ -15,6 +15,7 @@ pressure drop dp = f A_o G^2 / (2 rho A_c) (EGSim):
 Each dict holds the inputs the peer used (its own geometry's D_h, A_o/A_t ...) and its j and f.
 """
 
+import itertools
 import math
 
 import pytest
@@ -296,7 +297,7 @@ def test_wang_plain_j_falls_with_reynolds_and_f_positive() -> None:
     for re in (500.0, 1000.0, 2000.0, 5000.0):
         args["re_dc"] = re
         js.append(wpl.j_plain_wang_2000(**args))  # type: ignore[arg-type]
-    assert all(a > b for a, b in zip(js, js[1:]))
+    assert all(a > b for a, b in itertools.pairwise(js))
     assert all(0.002 < j < 0.05 for j in js)
 
 
