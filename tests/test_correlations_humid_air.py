@@ -51,5 +51,5 @@ def test_humid_air_hand_values() -> None:
 
 
 def test_humid_air_rejects_relative_humidity_above_one() -> None:
-    with pytest.raises(ValueError, match="[Rr]elative humidity"):
+    with pytest.raises(ValueError, match=r"[Rr]elative humidity"):
         ha.humidity_ratio(300.0, 1.2)

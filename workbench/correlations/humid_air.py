@@ -240,7 +240,7 @@ def viscosity(t_k: float) -> float:
     ----------
     .. [1] F. M. White, Viscous Fluid Flow, 3rd ed., McGraw-Hill (2006), eq. 1-36, table 1-2.
     """
-    return 1.716e-5 * (t_k / _T0) ** 1.5 * (_T0 + 110.4) / (t_k + 110.4)
+    return 1.716e-5 * math.pow(t_k / _T0, 1.5) * (_T0 + 110.4) / (t_k + 110.4)
 
 
 def conductivity(t_k: float) -> float:
