@@ -23,6 +23,7 @@ small against the core friction. ``rho_m`` is the mean density, ``1/rho_m = (1/r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,7 +63,7 @@ def heat_transfer_coefficient(
     float
         :math:`h = j G_c c_p / Pr^{2/3}` [W/(m^2 K)].
     """
-    return j * mass_flux_kg_m2_s * cp_j_kg_k / prandtl ** (2.0 / 3.0)
+    return j * mass_flux_kg_m2_s * cp_j_kg_k / math.pow(prandtl, 2.0 / 3.0)
 
 
 def core_pressure_drop(
