@@ -182,3 +182,33 @@ def test_microchannel_geometry_by_hand() -> None:
 def test_microchannel_geometry_rejects_naming_the_key(over: dict[str, object], key: str) -> None:
     with pytest.raises(ValueError, match=f"^{key}:"):
         _coil(**over)
+
+
+def test_microchannel_registry_and_range_messages() -> None:
+    from workbench.correlations import air_side as air
+
+    g = _coil()
+    j, f = air.microchannel_j_f(g, 500.0)
+    assert j == mc.j_louver_chang_wang_1997(
+        500.0, 27.0, g.fin_pitch_m, 0.008, 0.020, g.louver_length, 0.010, 0.0001, 0.0012
+    )
+    assert f == mc.f_louver_chang_2000(
+        500.0,
+        27.0,
+        g.fin_pitch_m,
+        0.008,
+        0.020,
+        g.louver_length,
+        0.010,
+        0.002,
+        0.0001,
+        0.0012,
+        g.hydraulic_diameter_m,
+    )
+    j_kb, _ = air.microchannel_j_f(g, 500.0, "kim_bullard")
+    assert j_kb == pytest.approx(j, rel=0.1)
+    with pytest.raises(ValueError, match=r"^j_correlation:"):
+        air.microchannel_j_f(g, 500.0, "colburn")
+    assert air.microchannel_range_messages(g, 500.0) == []
+    msgs = air.microchannel_range_messages(g, 800.0, "kim_bullard")
+    assert [m.split(" = ")[0] for m in msgs] == ["reynolds_lp"]

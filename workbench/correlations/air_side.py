@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from workbench.correlations import microchannel as mc
 from workbench.correlations import wang_plain_louvered as wpl
 from workbench.correlations import wang_wavy as ww
 from workbench.correlations.fin_tube_geometry import FinTubeGeometry
@@ -39,6 +40,8 @@ __all__ = [
     "fin_tube_j_f",
     "fin_tube_range_messages",
     "heat_transfer_coefficient",
+    "microchannel_j_f",
+    "microchannel_range_messages",
 ]
 
 
@@ -290,3 +293,85 @@ def fin_tube_range_messages(geometry: FinTubeGeometry, re_dc: float) -> list[str
     if geometry.fin_type in ("wavy", "herringbone"):
         values["wave_tan"] = geometry.wave_tan
     return out_of_range(values, corr.bounds, corr.source)
+
+
+def microchannel_j_f(
+    geometry: mc.MicrochannelGeometry, re_lp: float, j_correlation: str = "chang_wang"
+) -> tuple[float, float]:
+    """Colburn and Fanning factors of a microchannel coil [-].
+
+    Parameters
+    ----------
+    geometry : MicrochannelGeometry
+        The coil.
+    re_lp : float
+        Reynolds number on the louver pitch [-].
+    j_correlation : {"chang_wang", "kim_bullard"}
+        Chang & Wang (1997), the default (the wider data set), or Kim & Bullard (2002).
+
+    Returns
+    -------
+    tuple of float
+        ``(j, f)``, f from Chang et al. (2000) [-].
+
+    Raises
+    ------
+    ValueError
+        An unknown ``j_correlation``.
+    """
+    g = geometry
+    common = {
+        "re_lp": re_lp,
+        "louver_angle_deg": g.louver_angle_deg,
+        "fin_pitch_m": g.fin_pitch_m,
+        "fin_length_m": g.fin_length_m,
+        "louver_length_m": g.louver_length,
+        "tube_pitch_m": g.tube_pitch_m,
+        "fin_thickness_m": g.fin_thickness_m,
+        "louver_pitch_m": g.louver_pitch_m,
+    }
+    if j_correlation == "chang_wang":
+        j = mc.j_louver_chang_wang_1997(tube_depth_m=g.tube_depth_m, **common)
+    elif j_correlation == "kim_bullard":
+        j = mc.j_louver_kim_bullard_2002(fin_depth_m=g.fin_depth, **common)
+    else:
+        raise ValueError(f"j_correlation: {j_correlation!r} is not one of chang_wang, kim_bullard")
+    f = mc.f_louver_chang_2000(
+        fin_depth_m=g.fin_depth,
+        tube_height_m=g.tube_height_m,
+        hydraulic_diameter_m=g.hydraulic_diameter_m,
+        **common,
+    )
+    return j, f
+
+
+def microchannel_range_messages(
+    geometry: mc.MicrochannelGeometry, re_lp: float, j_correlation: str = "chang_wang"
+) -> list[str]:
+    """The inputs of a microchannel coil outside its correlations' ranges, one message each.
+
+    Parameters
+    ----------
+    geometry : MicrochannelGeometry
+        The coil.
+    re_lp : float
+        Reynolds number on the louver pitch [-].
+    j_correlation : {"chang_wang", "kim_bullard"}
+        The j correlation in use.
+
+    Returns
+    -------
+    list of str
+        Messages of the j correlation's range, then of the friction factor's.
+    """
+    values = {
+        "reynolds_lp": re_lp,
+        "louver_angle_deg": geometry.louver_angle_deg,
+        "fin_pitch_m": geometry.fin_pitch_m,
+        "fin_depth_m": geometry.fin_depth,
+    }
+    if j_correlation == "kim_bullard":
+        j_msgs = out_of_range(values, mc.KIM_BULLARD_2002_BOUNDS, "Kim & Bullard (2002)")
+    else:
+        j_msgs = out_of_range(values, mc.CHANG_WANG_1997_BOUNDS, "Chang & Wang (1997)")
+    return j_msgs + out_of_range(values, mc.CHANG_2000_BOUNDS, "Chang et al. (2000)")
