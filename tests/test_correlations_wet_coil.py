@@ -113,3 +113,122 @@ def test_wet_coil_split_is_continuous_in_humidity() -> None:
     assert fractions[2] == 0.0
     assert 0.0 < fractions[3] < 0.05
     assert capacities[3] == pytest.approx(capacities[2], rel=2e-3)
+
+
+# ACHP ``ACHP/DryWetSegment.py::DryWetSegment`` (CenterHighPerformanceBuildingsPurdue/ACHP), its
+# two-phase branch (boiling refrigerant), run on 2026-11-27 by /tmp/peer/run_dws.py with real
+# CoolProp humid air, m_da 0.3 kg/s, UA_air 900 W/K dry and 850 W/K wet (eta_a_wet given),
+# UA_ref 3000 W/K, no wall resistance; its outlet RH call was guarded (slightly supersaturated).
+# ACHP linearises the saturation curve with the tangent at the refrigerant temperature, we with
+# the secant to the surface, and it takes its dew point from HAPropsSI, we from psychrolib.
+ACHP_DWS = [
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.6,
+        "w_air_in": 0.013483206558022631,
+        "t_ref_k": 280.15,
+        "capacity_w": 9601.203972162206,
+        "sensible_w": 5174.864198604928,
+        "t_air_out_k": 283.420388327606,
+        "w_air_out": 0.00762620454964749,
+        "wet_fraction": 1.0,
+    },
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.45,
+        "w_air_in": 0.010057893404511874,
+        "t_ref_k": 283.15,
+        "capacity_w": 5727.693654810821,
+        "sensible_w": 4524.5045024692545,
+        "t_air_out_k": 285.43196680501103,
+        "w_air_out": 0.00846970653028673,
+        "wet_fraction": 1.0,
+    },
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.3,
+        "w_air_in": 0.006669310956358775,
+        "t_ref_k": 283.15,
+        "capacity_w": 4655.117898826461,
+        "sensible_w": 4655.117898826461,
+        "t_air_out_k": 284.91336928197865,
+        "w_air_out": 0.006670856117052661,
+        "wet_fraction": 0.0,
+    },
+    {
+        "t_air_in_k": 308.15,
+        "rh": 0.5,
+        "w_air_in": 0.01785247051815012,
+        "t_ref_k": 285.15,
+        "capacity_w": 11272.916688695883,
+        "sensible_w": 5966.093033964553,
+        "t_air_out_k": 289.01328935060434,
+        "w_air_out": 0.010861462795257501,
+        "wet_fraction": 1.0,
+    },
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.8,
+        "w_air_in": 0.018108467154928823,
+        "t_ref_k": 278.15,
+        "capacity_w": 13606.992715542152,
+        "sensible_w": 5545.810365344243,
+        "t_air_out_k": 282.36952576299353,
+        "w_air_out": 0.007430811239656452,
+        "wet_fraction": 1.0,
+    },
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.36,
+        "w_air_in": 0.008020374144231263,
+        "t_ref_k": 283.15,
+        "capacity_w": 4674.077195543153,
+        "sensible_w": 4647.3763670079325,
+        "t_air_out_k": 284.9761504487477,
+        "w_air_out": 0.00798512155594501,
+        "wet_fraction": 0.22091733412104997,
+    },
+    {
+        "t_air_in_k": 300.15,
+        "rh": 0.38,
+        "w_air_in": 0.008472020044292683,
+        "t_ref_k": 283.15,
+        "capacity_w": 4833.190975492137,
+        "sensible_w": 4607.002552433916,
+        "t_air_out_k": 285.120339535574,
+        "w_air_out": 0.0081732938198219,
+        "wet_fraction": 0.5707863819237622,
+    },
+    {
+        "t_air_in_k": 305.15,
+        "rh": 0.3,
+        "w_air_in": 0.00892969954699354,
+        "t_ref_k": 283.15,
+        "capacity_w": 6361.200286103125,
+        "sensible_w": 5950.258037945279,
+        "t_air_out_k": 285.7543279665956,
+        "w_air_out": 0.008387351850338105,
+        "wet_fraction": 0.6441028938453416,
+    },
+]
+
+
+@pytest.mark.parametrize("case", ACHP_DWS)
+def test_wet_coil_against_achp_dry_wet_segment(case: dict[str, float]) -> None:
+    r = wc.coil(
+        M_DA,
+        case["t_air_in_k"],
+        case["w_air_in"],
+        UA_AIR,
+        UA_AIR_WET,
+        UA_REF,
+        math.inf,
+        case["t_ref_k"],
+    )
+    # measured: capacity within 0.6 %, sensible 0.7 %, outlet 0.13 K, humidity ratio 0.3 %,
+    # wet fraction within 0.04 (its dew point sits 0.05-0.07 K from psychrolib's)
+    assert r.capacity_w == pytest.approx(case["capacity_w"], rel=0.008)
+    assert r.sensible_w == pytest.approx(case["sensible_w"], rel=0.008)
+    assert r.t_air_out_k == pytest.approx(case["t_air_out_k"], abs=0.15)
+    assert r.w_air_out == pytest.approx(case["w_air_out"], rel=0.004)
+    assert r.wet_fraction == pytest.approx(case["wet_fraction"], abs=0.05)
