@@ -7,7 +7,14 @@ docs/correlations.md. Where Caleb Bell's ``ht`` and ``fluids`` have a correlatio
 from there; what no library has (the air-side j and f factors of Wang and co-workers, the
 louvered-fin factors of microchannel coils) is written from the papers.
 
-What it may import: numpy, scipy, ``ht``, ``fluids``, CoolProp and :mod:`workbench.errors`.
+What it may import: numpy, scipy, ``ht``, ``fluids``, CoolProp, psychrolib (humid air) and
+:mod:`workbench.errors`.
 Nothing of the scenario, the components or the solver: the geometric exchangers in
 ``workbench.components`` import these functions, never the reverse.
+
+Modules (import them directly; the package imports none of them, so importing it costs nothing):
+``fin_tube_geometry`` and ``microchannel`` (geometry records), ``wang_plain_louvered`` and
+``wang_wavy`` (air-side j and f), ``validity`` (ranges), ``air_side`` (h, core pressure drop,
+fin-type registry), ``fin_efficiency``, ``humid_air``, ``wet_coil`` (enthalpy-potential coils)
+and ``in_tube`` (refrigerant side, wrappers around ``ht`` and ``fluids``).
 """
