@@ -23,6 +23,7 @@ seconds, and cached on disk).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -123,7 +124,7 @@ def _coil(comp: FlatComponent, reach: BlendReach, issues: list[ScenarioIssue]) -
                 key(comp.path, spec),
                 f"{comp.type} '{comp.name}': {spec} {_c(t_sat)} ({reference} point) is above "
                 f"the highest the blend's tables reach, {_c(t_top)}: {reach.describe()}; give "
-                f"{spec} at most {fmt_fixed(t_top)} K",
+                f"{spec} at most {math.floor(t_top * 100.0) / 100.0:.2f} K",
             )
         )
     secondary = None
