@@ -104,3 +104,23 @@ def test_a_glide_coil_agrees_with_a_400_segment_heos_model(
     curve = _heos_curve(fluid, p, t_sec - 15.0, t_dew + (dt_in or 10.0) + 5.0)
     q_ref = _segment_q(curve, h_in, m, t_sec, c_sec, ua, cond)
     assert zones.q == pytest.approx(q_ref, rel=1e-3)
+
+
+def test_the_glide_cuts_move_with_the_pressure_in_the_jacobian():
+    # the implicit-function derivative of the heat flow in p (the cuts inside the glide move
+    # along the dome) against a central difference of the root-found heat flow
+    from workbench.components.zones import coil_heat_flow_sensitivity
+
+    fl = get_backend("R455A", "CoolProp")
+    p = fl.p_sat(313.15)
+    h_in = fl.h_pT(p, 328.15)
+    args = (0.02, 300.15, 600.0, 650.0, True)
+    q = coil_heat_flow(fl, p, h_in, *args).q
+    sens = coil_heat_flow_sensitivity(fl, p, h_in, *args, q)
+    dp = 1e-5 * p
+    q_up = coil_heat_flow(fl, p + dp, h_in, *args).q
+    q_dn = coil_heat_flow(fl, p - dp, h_in, *args).q
+    assert sens.p == pytest.approx((q_up - q_dn) / (2 * dp), rel=1e-4)
+    dh = 1e-5 * h_in
+    q_h = coil_heat_flow(fl, p, h_in + dh, *args).q - coil_heat_flow(fl, p, h_in - dh, *args).q
+    assert sens.h_in == pytest.approx(q_h / (2 * dh), rel=1e-4)
