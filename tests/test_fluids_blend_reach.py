@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from workbench.errors import FluidPropertyError, ScenarioError
@@ -85,3 +86,16 @@ def test_a_condenser_fed_hotter_than_the_tables_is_refused():
         load_scenario(doc)
     paths = {i.path for i in info.value.issues}
     assert "circuits[0].components[1].secondary_inlet_temp_k" in paths
+
+
+def test_a_table_ends_before_a_flash_that_left_the_saturation_line():
+    # R463A (with CO2): CoolProp's dew flash at the 105th node converged to 1098 K after
+    # 317 K at the node below; the table now ends below that node, its lines smooth to the top
+    fluid = get_backend("R463A", "CoolProp")
+    sat = fluid.tables.sat
+    for end in (0, 1):
+        rises = np.diff(sat[end, 0, :])
+        assert np.all(rises > 0.0)
+        assert np.all(rises[1:] <= 3.0 * rises[:-1] + 0.5)
+    assert sat[1, 0, -1] < fluid.T_crit
+    assert fluid.T_sat(fluid.p_max) == pytest.approx(sat[1, 0, -1], abs=1e-9)

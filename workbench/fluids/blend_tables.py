@@ -49,8 +49,9 @@ __all__ = [
     "BlendTables",
 ]
 
-TABLE_VERSION = 3
-"""Bumped when the layout or the grid rules change (old files are then ignored)."""
+TABLE_VERSION = 4
+"""Bumped when the layout or the grid rules change (old files are then ignored); 4: a node
+whose saturation points do not continue the lines below it ends the table."""
 N_PRESSURE = 120
 """Pressure nodes (uniform in ln p) between the lowest and the highest tabulated pressure."""
 N_QUALITY = 21
