@@ -79,9 +79,10 @@ __all__ = ["COUPLING_WARNING_RATIO", "ThermalCoupling", "find_coupled_coils"]
 
 COUPLING_WARNING_RATIO = 0.01
 """A cascade exchanger whose solved heat flow needs a conductance more than this share [-] away
-from ``ua`` on the fine profile gets a warning (a coil's threshold is 10 %: a coil's zones
-follow its own profile to 0.1 %, the coupling's straight segments between saturation cuts do
-not; a cascade's 2.8 % is a 0.3 % error in its COP)."""
+from ``ua`` on the fine profile gets a warning (a coil's threshold is 10 %). The zone model
+follows the fine profile to 0.1 % (the curved segments' sub-cuts,
+:data:`~workbench.components.coupled_profile.SUB_CUTS`); before them a cascade could be 3 %
+off, a 0.3 % error in its COP, and say nothing."""
 
 
 def find_coupled_coils(
