@@ -134,7 +134,7 @@ def test_the_cold_limited_pinch_derivatives_are_those_of_q_max():
     assert flow.q >= (1.0 - PINCHED) * flow.q_max
     assert coupling.implicit_jacobian(x) is not None
     assert coupling._linear is not None
-    assert coupling._linear[2] == dq
+    assert coupling._linear[2] == pytest.approx(dq, rel=1e-12)
     for i, col in enumerate(coupling._inlet_cols()):
         d = 1e-6 * abs(x[col])
         xp, xm = x.copy(), x.copy()
@@ -171,8 +171,12 @@ def test_the_implicit_jacobian_runs_no_root_find_per_column(name, monkeypatch):
     coupling.jacobian(x, f0, system.step)
     implicit_calls = sum(f.stats.calls for f in fluids) - before
     assert roots == []  # the root at x is remembered; no column solves it again
-    # one derivative per cut and per inlet, the saturation slopes of both pressures
-    assert implicit_calls <= 40
+    # one derivative per cut and per inlet, the saturation slopes of both pressures, and four
+    # to six per sub-cut of a curved segment (dT/dh and dT/dp on both sides, and the backends'
+    # own derivative calls)
+    q = coupling.heat_flow(x).q
+    subs = sum(c.kind == "sub" for c in _profile(coupling, x).cuts(q))
+    assert implicit_calls <= 40 + 6 * subs
     before = sum(f.stats.calls for f in fluids)
     Component.jacobian(coupling, x, f0, system.step)  # type: ignore[arg-type]
     assert roots.count("newton") >= 6  # differences: a root per column
@@ -278,7 +282,9 @@ REUSED: list[bool] = []
 def test_most_jacobians_reused_the_roots_last_evaluation():
     # after the parametrised test above (pytest runs a module's tests in order)
     assert len(REUSED) == 2 * len(CASCADES)
-    assert sum(REUSED) >= len(REUSED) - 2
+    # 3 of 6 since the curved segments' sub-cuts (5 of 6 before): the root's last step is
+    # then more often beyond the reach where its profile stands in for the root's
+    assert sum(REUSED) >= len(REUSED) - 3
 
 
 def test_evaluated_near_keeps_the_root_beyond_reach():

@@ -155,8 +155,11 @@ def test_blend_backend_glide_and_errors():
     assert b.dT_dh_p(p, h_mid) > 0.0  # the temperature slides through the dome
     with pytest.raises(Exception, match="inside the glide"):
         b.h_pT(p, 0.5 * (b.T_dew(p) + b.T_bubble(p)))
-    with pytest.raises(Exception, match="outside the blend's tables"):
+    # between the tables' top and the cricondenbar: refused, the real top named
+    with pytest.raises(Exception, match=r"above the top of the blend's tables \(43.09 bar, 0.81"):
         b.state_ph(1.2 * b.p_max, 450e3)
+    with pytest.raises(Exception, match="below the blend's tables"):
+        b.state_ph(0.5 * b.p_min, 450e3)
 
 
 def test_blend_tables_cache_is_keyed_and_reused(tmp_path):

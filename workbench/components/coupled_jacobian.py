@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 from workbench.components.counterflow import lmtd_partials
-from workbench.components.coupled_profile import CoupledProfile, Cut
+from workbench.components.coupled_profile import CoupledProfile, Cut, _around
 
 __all__ = [
     "PINCHED",
@@ -91,7 +91,17 @@ def conductance_tangents(prof: CoupledProfile, q: float) -> list[float] | None:
         return None
     m_h, m_c, eff = prof.m_h, prof.m_c, prof.eff
     d_h, d_c = q / m_h, eff * q / m_c
-    moving = [_moving_slopes(prof, c) for c in cuts]
+    moving = [(0.0, 0.0) if c.kind == "sub" else _moving_slopes(prof, c) for c in cuts]
+    both = {  # a sub-cut moves on both sides: (dT/dh, dT/dp) of the hot and the cold side
+        i: (
+            float(prof.fh.dT_dh_p(prof.p_h, c.h_hot)),
+            float(prof.fh.dT_dp_h(prof.p_h, c.h_hot)),
+            float(prof.fc.dT_dh_p(prof.p_c, c.h_cold)),
+            float(prof.fc.dT_dp_h(prof.p_c, c.h_cold)),
+        )
+        for i, c in enumerate(cuts)
+        if c.kind == "sub"
+    }
     ends = (
         float(prof.fh.dT_dh_p(prof.p_h, prof.h_hi)),
         float(prof.fh.dT_dp_h(prof.p_h, prof.h_hi)),
@@ -110,8 +120,12 @@ def conductance_tangents(prof: CoupledProfile, q: float) -> list[float] | None:
         dd_c = eff * (e[_Q] / m_c - e[_MC] * q / (m_c * m_c))
         dh_co = e[_HC] + dd_c
         dxis, ddts = [], []
-        for cut, (t_h, t_p) in zip(cuts, moving):
+        for cut, (t_h, t_p) in zip(cuts, moving, strict=True):
             xi = cut.xi
+            if cut.kind == "sub":  # filled below, from the cuts around it
+                dxis.append(math.nan)
+                ddts.append(math.nan)
+                continue
             if cut.kind == "in":
                 dxi = 0.0
                 dt_hot = ends[0] * e[_HH] + ends[1] * e[_PH]
@@ -130,6 +144,16 @@ def conductance_tangents(prof: CoupledProfile, q: float) -> list[float] | None:
                 dt_hot = t_h * (e[_HH] - dxi * d_h - xi * dd_h) + t_p * e[_PH]
             dxis.append(dxi)
             ddts.append(dt_hot - dt_cold)
+        for i, slopes in both.items():
+            cut = cuts[i]
+            a, b = _around(cuts, i)
+            dxi = (1.0 - cut.share) * dxis[a] + cut.share * dxis[b]
+            dh_hot = e[_HH] - dxi * d_h - cut.xi * dd_h
+            dh_cold = dh_co - dxi * d_c - cut.xi * dd_c
+            dxis[i] = dxi
+            ddts[i] = (slopes[0] * dh_hot + slopes[1] * e[_PH]) - (
+                slopes[2] * dh_cold + slopes[3] * e[_PC]
+            )
         total = 0.0
         for k, (lmtd, l_a, l_b) in enumerate(lmtds):
             span = cuts[k + 1].xi - cuts[k].xi

@@ -9,9 +9,12 @@ counterflow exchanger of conductance ``UA``; of the heat ``Q`` leaving the hot s
     h_hot(xi)  = h_hi - xi Q / m_h,      h_cold(xi) = h_co - xi efficiency Q / m_c,
     h_co       = h_ci + efficiency Q / m_c
 
-Both streams are cut at their saturation enthalpies; between two cuts both capacity rates are
-constant, so each segment is a counterflow zone needing ``q_k / LMTD_k`` (epsilon-NTU,
-:mod:`workbench.components.counterflow`), and ``Q`` solves::
+Both streams are cut at their saturation enthalpies; a segment where either side's
+temperature is curved in enthalpy (single phase, a zeotrope's glide) is cut again into
+:data:`SUB_CUTS` equal steps of ``xi`` (sub-cuts, whose two temperatures both move with ``Q``);
+between two cuts both capacity rates are taken constant, so each segment is a counterflow zone
+needing ``q_k / LMTD_k`` (epsilon-NTU, :mod:`workbench.components.counterflow`), and ``Q``
+solves::
 
     0 = UA_z(Q, x) - UA,     UA_z = sum_k Q (xi_k+1 - xi_k) / LMTD(dT_k, dT_k+1)
 
@@ -37,6 +40,7 @@ Incropera, DeWitt, Bergman, Lavine, Fundamentals of Heat and Mass Transfer, 6th 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +50,7 @@ from workbench.components.zone_profile import enthalpy_at
 from workbench.fluids import FluidBackend
 
 __all__ = [
+    "SUB_CUTS",
     "CoupledProfile",
     "CoupledResult",
     "Cut",
@@ -62,6 +67,11 @@ _Q_TOLERANCE = 1e-13
 convergence of the two steps before, is below this share of ``Q`` (:func:`_settled`)."""
 
 _MAX_EVALUATIONS = 60
+
+SUB_CUTS = 8
+"""A segment whose temperature is curved on either side (single phase, a zeotrope's glide) is
+cut into this many equal steps [-]: straight pieces follow the curve to about 0.1 % of the
+conductance where one straight segment was up to 3 % off (R744 desuperheating)."""
 
 
 @dataclass(frozen=True)
@@ -144,12 +154,13 @@ class Cut:
     """One cut of the profile: position, the side it fixes, both sides' states."""
 
     xi: float
-    kind: str  # "in" (xi = 0), "out" (xi = 1), "hot" / "cold" (a saturation boundary)
+    kind: str  # "in" (xi = 0), "out" (xi = 1), "hot" / "cold" (a saturation boundary), "sub"
     which: int  # the boundary: 0 the liquid, 1 the vapour line (for "hot" / "cold")
     h_hot: float
     h_cold: float
     t_hot: float
     t_cold: float
+    share: float = 0.0  # a "sub" cut: its place between the cuts around it [-]
 
 
 class CoupledProfile:
@@ -220,7 +231,7 @@ class CoupledProfile:
             cb = self.sat_c[which]
             if h_ci < cb < h_co:
                 found.setdefault((h_co - cb) / dh_c, ("cold", which))
-        cuts = []
+        primary = []
         for xi in sorted(found):
             kind, which = found[xi]
             if kind == "in":
@@ -235,9 +246,32 @@ class CoupledProfile:
                 hh = h_hi - xi * dh_h
                 t_b = self.sat_c[2 + which]
                 cut = Cut(xi, kind, which, hh, self.sat_c[which], float(fh.T_ph(p_h, hh)), t_b)
-            cuts.append(cut)
+            primary.append(cut)
+        cuts = [primary[0]]
+        for a, b in itertools.pairwise(primary):
+            if self._curved(a, b):  # sub-cuts at equal steps: the curve in straight pieces
+                for j in range(1, SUB_CUTS):
+                    f = j / SUB_CUTS
+                    xi = a.xi + f * (b.xi - a.xi)
+                    hh, hc = h_hi - xi * dh_h, h_co - xi * dh_c
+                    t_h, t_c = float(fh.T_ph(p_h, hh)), float(fc.T_ph(p_c, hc))
+                    cuts.append(Cut(xi, "sub", 0, hh, hc, t_h, t_c, f))
+            cuts.append(b)
         self.last = (q, cuts)
         return cuts
+
+    def _curved(self, a: Cut, b: Cut) -> bool:
+        """Whether a side's temperature is curved between cuts ``a`` and ``b`` (not constant).
+
+        Only a pure fluid's two-phase stretch (constant temperature) on both sides is straight.
+        """
+        for fl, sat, h in (
+            (self.fh, self.sat_h, 0.5 * (a.h_hot + b.h_hot)),
+            (self.fc, self.sat_c, 0.5 * (a.h_cold + b.h_cold)),
+        ):
+            if not (sat[0] < h < sat[1]) or getattr(fl, "zeotropic", False):
+                return True
+        return False
 
     def conductance(self, q: float) -> tuple[float, list[tuple[float, float]], float]:
         """Conductance the zones need [W/K], each zone's ``(q [W], ua [W/K])``, smallest dT [K]."""
@@ -277,9 +311,23 @@ class CoupledProfile:
             if cut.kind in ("in", "hot"):
                 dxis.append(-cut.xi / q if cut.kind == "hot" else 0.0)
                 ddts.append(-float(t_h_cold(self.p_c, cut.h_cold)) * k_c)
+            elif cut.kind == "sub":
+                dxis.append(math.nan)  # between the cuts around it: filled below
+                ddts.append(math.nan)
             else:
                 dxis.append((1.0 - cut.xi) / q if cut.kind == "cold" else 0.0)
                 ddts.append(-float(t_h_hot(self.p_h, cut.h_hot)) * k_h)
+        for i, cut in enumerate(cuts):  # a sub-cut moves with the cuts around it
+            if cut.kind == "sub":
+                a, b = _around(cuts, i)
+                dxi = (1.0 - cut.share) * dxis[a] + cut.share * dxis[b]
+                dh_hot = -dxi * q * k_h - cut.xi * k_h
+                dh_cold = k_c - dxi * q * k_c - cut.xi * k_c
+                dxis[i] = dxi
+                ddts[i] = (
+                    float(t_h_hot(self.p_h, cut.h_hot)) * dh_hot
+                    - float(t_h_cold(self.p_c, cut.h_cold)) * dh_cold
+                )
         total = 0.0
         for k in range(len(cuts) - 1):
             lmtd, l_a, l_b = lmtd_partials(dts[k], dts[k + 1])
@@ -351,6 +399,17 @@ def _settled(step: float, last_step: float, room: float, q: float) -> bool:
         return False
     error_s = abs(step) ** 3 / (last_step * last_step)
     return room * error_s <= _Q_TOLERANCE * q
+
+
+def _around(cuts: list[Cut], i: int) -> tuple[int, int]:
+    """Indices of the cuts that are not sub-cuts before and after cut ``i``."""
+    a = i - 1
+    while cuts[a].kind == "sub":
+        a -= 1
+    b = i + 1
+    while cuts[b].kind == "sub":
+        b += 1
+    return a, b
 
 
 def _slope_estimate(fluid: FluidBackend) -> Callable[[float, float], float]:

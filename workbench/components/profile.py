@@ -394,7 +394,11 @@ def crossing_problem(
 
 
 def accuracy_warning(
-    label: str, check: ProfileCheck, ua_model: float, note: str = ""
+    label: str,
+    check: ProfileCheck,
+    ua_model: float,
+    note: str = "",
+    ratio_limit: float = UA_WARNING_RATIO,
 ) -> str | None:
     """A warning when the fine profile needs a conductance far from the model's, else None.
 
@@ -408,11 +412,14 @@ def accuracy_warning(
         The conductance the model used [W/K].
     note : str
         Why the model may be inaccurate (appended).
+    ratio_limit : float
+        Largest share [-] by which the needed conductance may differ from ``ua_model`` without
+        a warning (default :data:`UA_WARNING_RATIO`).
     """
     if check.crosses or ua_model <= 0.0 or check.q <= 0.0 or check.min_dt < PINCHED_K:
         return None
     ratio = check.ua_required / ua_model
-    if abs(ratio - 1.0) <= UA_WARNING_RATIO:
+    if abs(ratio - 1.0) <= ratio_limit:
         return None
     needed = "an unbounded" if math.isinf(ratio) else f"{ratio:.3g} x the"
     return (

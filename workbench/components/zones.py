@@ -46,7 +46,7 @@ from workbench.components.counterflow import (
     find_root,
 )
 from workbench.components.coupled_profile import CoupledResult, coupled_heat_flow
-from workbench.components.zone_profile import ZoneProfile, enthalpy_at, zone_name
+from workbench.components.zone_profile import ZoneProfile, enthalpy_at, merge_zones, zone_name
 from workbench.fluids import FluidBackend
 
 __all__ = [
@@ -229,10 +229,12 @@ def coil_heat_flow(
             break
         q = q_next
     names = [zone_name(0.5 * (hs[k] + hs[k + 1]), prof.h_liq, prof.h_vap) for k in range(len(qs))]
-    zones = [
-        (name, qk, counterflow_ua(qk, dts[k], dts[k + 1]))
-        for k, (name, qk) in enumerate(zip(names, qs))
-    ]
+    zones = merge_zones(
+        [
+            (name, qk, counterflow_ua(qk, dts[k], dts[k + 1]))
+            for k, (name, qk) in enumerate(zip(names, qs))
+        ]
+    )
     return ZoneResult(q, h_in - sign * q / m, t_sec_in + sign * q / c_sec, zones, min(dts), q_hi)
 
 
@@ -307,10 +309,7 @@ def coil_heat_flow_sensitivity(
     dh_p = [0.0] * n
     dt_p = [float(fluid.dT_dp_h(p, h_in)), *inner, float(fluid.dT_dp_h(p, h_out))]
     for j in range(1, n - 1):
-        if hs[j] == prof.h_vap:
-            dh_p[j], dt_p[j] = float(fluid.dhvap_dp(p)), float(fluid.dTsat_dp(p))
-        else:
-            dh_p[j], dt_p[j] = float(fluid.dhliq_dp(p)), float(fluid.dTbubble_dp(p))
+        dh_p[j], dt_p[j] = prof.cut_slopes(hs[j])
     d_p = prof.tangent(hs, dts, dh_p, dt_p)
     return CoilSensitivity(
         p=-d_p / total_q,

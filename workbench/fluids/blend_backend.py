@@ -23,9 +23,11 @@ Conventions: ``T_sat``, ``T_dew``, ``p_sat``, ``h_vap``, ``s_vap`` are dew-point
 ``T_bubble``, ``h_liq``, ``s_liq`` bubble-point values; :attr:`zeotropic` is True, which tells
 the coils to measure subcooling from the bubble point.
 
-A state outside the tables' pressure range raises a
-:class:`~workbench.errors.FluidPropertyError` naming the state and the range, never an
-extrapolated value.
+Above the tables (a transcritical cycle's high side) the layer
+:mod:`~workbench.fluids.blend_above` gives exact HEOS states from the blend's cricondenbar up
+and refuses the band between the tables' top and the cricondenbar. A state below the tables'
+lowest pressure, or in that band, raises a :class:`~workbench.errors.FluidPropertyError` naming
+the state and the range, never an extrapolated value.
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids.base import FluidBackend, FluidState
+from workbench.fluids.blend_above import BlendAboveDome
 from workbench.fluids.blend_tables import BlendTables
 from workbench.fluids.blends import BlendSpec
-from workbench.fluids.coolprop_backend import CoolPropBackend
 from workbench.fluids.coolprop_records import (
     DT,
+    OP_PH,
     OP_PQ,
     PH_PHASE,
     PH_QUALITY,
@@ -65,7 +68,7 @@ NEWTON_PT_STEPS = 30
 """Density updates a (p, T) state may take before the backend falls back to CoolProp's flash."""
 
 
-class BlendBackend(CoolPropBackend):
+class BlendBackend(BlendAboveDome):
     """Backend of one zeotropic blend (see the module docstring).
 
     Parameters
@@ -115,6 +118,7 @@ class BlendBackend(CoolPropBackend):
         self._near_liq = None
         self._near_vap = None
         self._bound_rho: dict[bool, float] = {}  # last density of h_min (True), h_max (False)
+        self._above_init()
 
     def _new_state(self) -> Any:
         state = CP.AbstractState("HEOS", self.spec.coolprop_fluids)
@@ -203,16 +207,29 @@ class BlendBackend(CoolPropBackend):
         return (float(T), float(s), 1.0 / float(v), TWO_PHASE, min(max(float(x), 0.0), 1.0))
 
     def _ph(self, p: float, h: float, what: str = "state from (p, h)") -> PHRecord:
-        """The (p, h) record; outside the tables' pressures an error, not a 250 ms flash."""
-        if not self.p_min <= p <= self.p_max:
+        """The (p, h) record; below the tables an error, above them exact HEOS (or an error)."""
+        if p > self.p_max:
+            key = (OP_PH, p, h)
+            record: PHRecord | None = self._memo.get(key)
+            if record is None:
+                record = self._remember(key, self._above_ph(p, h, what))
+            return record
+        if not self.p_min <= p:
             raise self.error(
                 what,
-                f"the pressure is outside the blend's tables ({self.p_min:.6g} to "
+                f"the pressure is below the blend's tables ({self.p_min:.6g} to "
                 f"{self.p_max:.6g} Pa)",
                 p=p,
                 h=h,
             )
         return super()._ph(p, h, what)
+
+    def h_ps(self, p: float, s: float) -> float:
+        """Enthalpy [J/kg] from pressure [Pa] and entropy [J/kg/K] (above the dome: exact HEOS)."""
+        if p > self.p_max:
+            self._calls += 1
+            return self._above_ps(p, s, "h from (p, s)")
+        return super().h_ps(p, s)
 
     # == (p, T) states with the phase imposed =====================================================
     def _phase_h(self, p: float, T: float, phase: Any, what: str) -> float:
@@ -271,6 +288,8 @@ class BlendBackend(CoolPropBackend):
         value: float | None = self._memo.get(key)
         if value is not None:
             return value
+        if p > self.p_max:
+            return self._remember(key, self._above_pt(p, T, "h from (p, T)"))  # type: ignore[no-any-return]
         liq = self._pq(p, 0.0, "h from (p, T)")
         vap = self._pq(p, 1.0, "h from (p, T)")
         if liq[SAT_T] > T:
@@ -320,6 +339,8 @@ class BlendBackend(CoolPropBackend):
         value: float | None = self._memo.get(key)
         if value is not None:
             return value
+        if p > self.p_max:
+            return self._remember(key, self._above_bound(p, T, what))  # type: ignore[no-any-return]
         near = self._bound_rho.get(liquid)
         h = self._newton_pt(p, T, phase, near) if near is not None else None
         if h is None:
@@ -379,7 +400,9 @@ class BlendBackend(CoolPropBackend):
         self._calls += 1
         r = self._ph(p, h)
         phase = "two-phase" if r[PH_PHASE] == TWO_PHASE else None
-        if phase is None:
+        if p >= self.p_crit:
+            phase = "supercritical"
+        elif phase is None:
             phase = "liquid" if r[PH_PHASE] == CP.iphase_liquid else "vapour"
         quality = r[PH_QUALITY] if phase == "two-phase" else None
         return FluidState(p, h, r[0], r[1], r[2], quality, phase)

@@ -196,6 +196,28 @@ def _mass_quality(state: Any, q_mol: float, molar: np.ndarray) -> float:
     return q_mol * m_v / (q_mol * m_v + (1.0 - q_mol) * m_l)
 
 
+def _continues(sat: np.ndarray, k: int, rows: np.ndarray) -> bool:
+    """Whether node ``k``'s bubble and dew points continue the lines of the nodes below it.
+
+    Along ``ln p`` (a uniform step) the saturation temperatures rise smoothly: each end's rise
+    must be positive and at most three times the rise before plus 0.5 K, each end's enthalpy
+    change at most three times the one before plus 2 kJ/kg. A (p, Q) flash of a mixture near
+    its critical region can converge to another solution (R463A: a dew point at 1098 K after
+    317 K); the table ends before such a node.
+    """
+    if k < 2:
+        return True
+    for end, row in ((0, rows[0]), (1, rows[-1])):
+        t_prev, t_prev2 = sat[end, 0, k - 1], sat[end, 0, k - 2]
+        h_prev, h_prev2 = sat[end, 1, k - 1], sat[end, 1, k - 2]
+        rise = row[0] - t_prev
+        if not 0.0 < rise <= 3.0 * abs(t_prev - t_prev2) + 0.5:
+            return False
+        if not abs(row[1] - h_prev) <= 3.0 * abs(h_prev - h_prev2) + 2000.0:
+            return False
+    return True
+
+
 def _qualities(n_q: int) -> np.ndarray:
     """Qualities clustered at both ends (the glide bends most near the bubble point)."""
     return 0.5 - 0.5 * np.cos(np.linspace(0.0, math.pi, n_q))
@@ -259,6 +281,8 @@ def build_tables(
                 break  # the table ends below the first pressure CoolProp cannot flash
             if not np.all(np.isfinite(rows)) or not np.all(np.diff(rows[:, 1]) > 0):
                 break
+            if not _continues(sat, k, rows):
+                break  # a flash that converged to another solution (R463A's dew point at 1098 K)
             sat[0, :, k] = (rows[0, 0], rows[0, 1], rows[0, 2], 1.0 / rows[0, 3])
             sat[1, :, k] = (rows[-1, 0], rows[-1, 1], rows[-1, 2], 1.0 / rows[-1, 3])
             z = (rows[:, 1] - rows[0, 1]) / (rows[-1, 1] - rows[0, 1])

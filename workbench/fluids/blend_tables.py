@@ -49,8 +49,9 @@ __all__ = [
     "BlendTables",
 ]
 
-TABLE_VERSION = 3
-"""Bumped when the layout or the grid rules change (old files are then ignored)."""
+TABLE_VERSION = 4
+"""Bumped when the layout or the grid rules change (old files are then ignored); 4: a node
+whose saturation points do not continue the lines below it ends the table."""
 N_PRESSURE = 120
 """Pressure nodes (uniform in ln p) between the lowest and the highest tabulated pressure."""
 N_QUALITY = 21
@@ -62,8 +63,10 @@ T_LOW_K = 200.0
 DOME_KEPT = 64
 """(pressure, interval) pairs whose combined dome coefficients a table keeps."""
 TOP_SHARE = 0.97
-"""The table ends at this share of the critical pressure (or where CoolProp's (p, Q) flash
-stops converging, whichever is lower)."""
+"""The table is built up to this share of the critical pressure, but ends where CoolProp's
+(p, Q) flash of the mixture first stops converging, which for the predefined blends is lower
+(0.81-0.92 of the critical pressure; docs/fluids.md lists each): the real top is
+:attr:`BlendTables.p_max`."""
 
 
 def _cubic_coefficients(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -121,7 +124,10 @@ class BlendTables:
         if not (self.p_min * (1 - 1e-12) <= p <= self.p_max * (1 + 1e-12)):
             raise FluidPropertyError(
                 f"{what}: p={p!r} Pa is outside the blend's tables ({self.p_min:.6g} to "
-                f"{self.p_max:.6g} Pa, {TOP_SHARE:g} of the critical pressure at most)"
+                f"{self.p_max:.6g} Pa: they end at {self.p_max / 1e5:.1f} bar, "
+                f"{self.p_max / self.p_crit:.2f} of the critical pressure "
+                f"{self.p_crit / 1e5:.1f} bar, where CoolProp's (p, Q) flash of the mixture "
+                "stops converging)"
             )
         t = (math.log(p) - self.u0) / self.du
         k = min(max(int(t), 0), self._n_p - 2)

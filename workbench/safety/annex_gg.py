@@ -3,23 +3,26 @@
 Who reads it: the ``safety`` block of a scenario (:func:`workbench.safety.assess`), the
 charge notebook and anyone sizing a propane or A2L unit against the room it serves.
 
-Equations (IEC 60335-2-40:2022, Annex GG, GG.1 and GG.2; LFL [kg/m3] from
-:mod:`workbench.safety.refrigerants`)::
+Equations (Annex GG, GG.1 and GG.2, of edition 6, IEC 60335-2-40:2018, and edition 7,
+IEC 60335-2-40:2022; the data and what each edition changed in
+:mod:`workbench.safety.editions`; LFL [kg/m3] from :mod:`workbench.safety.refrigerants`)::
 
     m1 = 4 m3   * LFL                             (GG.1: charge allowed without room limits)
     m2 = 26 m3  * LFL
     m3 = 130 m3 * LFL
+    m_free = 6 m3 * LFL  (A2L; m1 else)           (GG.1: no room-area requirement up to it)
     m_max = 2.5 * LFL^(5/4) * h0 * A^(1/2)        (GG.2: maximum charge in a room of area A)
     A_min = (m / (2.5 * LFL^(5/4) * h0))^2        (GG.2 solved for the area)
 
 with ``m_max`` [kg], ``A`` the room floor area [m2] and ``h0`` the release height [m] of the
-installation: 0.6 floor-mounted, 1.0 window, 1.8 wall-mounted, 2.2 ceiling-mounted. The
-coefficient 2.5 carries the unit kg^(-1/4) m^(5/4) that makes ``m_max`` come out in kg.
+installation: 0.6 floor-mounted, 1.0 window, 1.8 wall-mounted, 2.2 ceiling-mounted, and never
+below 0.6 m. The coefficient 2.5 carries the unit kg^(-1/4) m^(5/4) that makes ``m_max`` come
+out in kg.
 
 How a charge ``m`` is judged (this workbench's reading of the clauses, see docs/charge.md):
 
-* ``m <= m1``: complies whatever the room (the free charge, 152 g for R290);
-* ``m1 < m <= m_cap``: complies when ``m <= m_max(A, h0)``; the GG.2 formula applies up to
+* ``m <= m_free``: complies whatever the room (152 g of R290, 1.842 kg of R32);
+* ``m_free < m <= m_cap``: complies when ``m <= m_max(A, h0)``; the GG.2 formula applies up to
   ``m_cap = m2`` for class 2 and 3 refrigerants and ``m3`` for class 2L;
 * ``m > m_cap``: beyond GG.2; other measures of the standard (ventilation, detection,
   sealed enclosures) are not modelled, so it does not comply here.
@@ -30,9 +33,11 @@ Non-flammable (class 1) refrigerants have no LFL and Annex GG sets no limit: the
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from workbench.safety.editions import H0_MIN_M, Edition
+from workbench.safety.editions import edition as edition_of
 from workbench.safety.refrigerants import SOURCE, refrigerant_safety
 
 __all__ = [
@@ -47,7 +52,7 @@ __all__ = [
 ]
 
 STANDARD = "IEC 60335-2-40:2022 Annex GG"
-"""The standard and edition whose formulas this module applies."""
+"""The latest standard and edition this module applies (the default; edition 6 on request)."""
 
 GG2_COEFFICIENT = 2.5
 """The constant of GG.2 [kg^(-1/4) m^(5/4)]."""
@@ -120,6 +125,9 @@ class ChargeLimits:
         The room floor area [m2] and release height h0 [m].
     m1_kg, m2_kg, m3_kg : float or None
         4, 26 and 130 m3 times the LFL [kg].
+    free_kg : float or None
+        The largest charge with no room-area requirement [kg]: m1, or 6 m3 times the LFL for
+        an A2L refrigerant.
     m_max_kg : float or None
         The GG.2 formula for this room [kg].
     allowed_kg : float or None
@@ -136,6 +144,12 @@ class ChargeLimits:
         The verdict in one sentence.
     standard, source : str
         The standard applied and where the LFL comes from.
+    edition : int
+        The edition of IEC 60335-2-40 applied (6 or 7).
+    clauses : dict of str to str
+        Where each limit comes from: ``m1``, ``m2``, ``m3``, ``free``, ``m_max``, ``A_min``,
+        ``h0`` -> standard, edition and clause (``"IEC 60335-2-40:2018 (edition 6) Annex GG,
+        GG.2"``); empty for a non-flammable refrigerant.
     """
 
     fluid: str
@@ -155,6 +169,9 @@ class ChargeLimits:
     message: str
     standard: str = STANDARD
     source: str = SOURCE
+    free_kg: float | None = None
+    edition: int = 7
+    clauses: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of every attribute."""
@@ -166,6 +183,7 @@ def charge_limits(
     room_area_m2: float,
     release_height_m: float | str,
     charge_kg: float | None = None,
+    edition: int | None = None,
 ) -> ChargeLimits:
     """The Annex GG charge limits of ``fluid`` in a room, and whether ``charge_kg`` complies.
 
@@ -179,6 +197,8 @@ def charge_limits(
         Release height h0 [m], or ``floor`` / ``window`` / ``wall`` / ``ceiling``.
     charge_kg : float, optional
         The unit's charge [kg] to judge.
+    edition : int, optional
+        Edition of IEC 60335-2-40: 6 (2018) or 7 (2022, the default).
 
     Returns
     -------
@@ -190,9 +210,11 @@ def charge_limits(
     KeyError
         The fluid is not in :data:`workbench.safety.refrigerants.REFRIGERANTS`.
     ValueError
-        A room area that is not positive, a bad release height or a negative charge.
+        A room area that is not positive, a bad release height, a negative charge or an
+        unknown edition.
     """
-    h0 = _release(release_height_m)
+    ed = edition_of(edition)
+    h0 = max(_release(release_height_m), H0_MIN_M)
     if not room_area_m2 > 0.0:
         raise ValueError(f"room_area_m2 must be > 0 m2, got {room_area_m2!r}")
     if charge_kg is not None and not charge_kg >= 0.0:
@@ -215,26 +237,30 @@ def charge_limits(
             min_room_area_m2=None,
             complies=None if charge_kg is None else True,
             margin_kg=None,
-            message=f"{row.name} is class {row.safety_class} (non-flammable): Annex GG sets no "
-            "charge limit",
+            message=f"{row.name} is class {row.safety_class} (non-flammable): Annex GG of "
+            f"{ed.standard} sets no charge limit",
+            standard=f"{ed.standard} Annex GG",
+            edition=ed.number,
         )
-    m1, m2, m3 = 4.0 * lfl, 26.0 * lfl, 130.0 * lfl
+    m1, m2, m3 = ed.m1_m3 * lfl, ed.m2_m3 * lfl, ed.m3_m3 * lfl
+    a2l = row.safety_class == "A2L"  # the standard's scope: A1, A2L, A2, A3 (no B classes)
+    free = ed.a2l_free_m3 * lfl if a2l else m1
     cap = m3 if row.safety_class.endswith("2L") else m2
     m_max = max_charge_kg(lfl, room_area_m2, h0)
-    allowed = max(m1, min(m_max, cap))
+    allowed = max(free, min(m_max, cap))
     complies = margin = area = None
     if charge_kg is None:
         message = f"{row.name} ({row.safety_class}): at most {allowed:.3f} kg in this room"
     else:
         margin = allowed - charge_kg
         complies = margin >= 0.0
-        if charge_kg <= m1:
+        if charge_kg <= free:
             area = 0.0
         elif charge_kg <= cap:
             area = min_room_area_m2(lfl, charge_kg, h0)
         verdict = "complies" if complies else "does NOT comply"
         need = (
-            "no room limit (at most m1)"
+            f"no room-area requirement (at most {free:.3f} kg, {ed.clauses['free_a2l' if a2l else 'm1']})"
             if area == 0.0
             else f"needs a room of at least {area:.1f} m2"
             if area is not None
@@ -243,7 +269,7 @@ def charge_limits(
         message = (
             f"{row.name} ({row.safety_class}) charge {charge_kg:.3f} kg {verdict} in "
             f"{room_area_m2:g} m2 at h0 = {h0:g} m (allowed {allowed:.3f} kg, margin "
-            f"{margin:+.3f} kg); it {need}"
+            f"{margin:+.3f} kg); it {need}; {ed.standard} Annex GG"
         )
     return ChargeLimits(
         fluid=row.name,
@@ -261,7 +287,18 @@ def charge_limits(
         complies=complies,
         margin_kg=margin,
         message=message,
+        standard=f"{ed.standard} Annex GG",
+        free_kg=free,
+        edition=ed.number,
+        clauses=_clauses(ed, a2l),
     )
+
+
+def _clauses(ed: Edition, a2l: bool) -> dict[str, str]:
+    """Where each limit comes from (standard, edition, clause)."""
+    out = {k: ed.cite(k) for k in ("m1", "m2", "m3", "m_max", "A_min", "h0")}
+    out["free"] = ed.cite("free_a2l" if a2l else "m1")
+    return out
 
 
 def _release(value: float | str) -> float:

@@ -274,8 +274,9 @@ class ChargeConfig(StrictModel):
 class SafetyConfig(StrictModel):
     """The room a unit serves, for the charge limits of IEC 60335-2-40 Annex GG."""
 
-    standard: Literal["IEC 60335-2-40:2022"] = Field(
-        "IEC 60335-2-40:2022", description="the standard applied"
+    standard: Literal["IEC 60335-2-40:2022", "IEC 60335-2-40:2018"] = Field(
+        "IEC 60335-2-40:2022",
+        description="the standard applied: edition 7 (2022, the default) or edition 6 (2018)",
     )
     room_area_m2: float = Field(gt=0, description="floor area of the room [m2]")
     release_height: Literal["floor", "window", "wall", "ceiling"] = Field(

@@ -48,7 +48,8 @@ UA_COIL_TYPES = ("Condenser", "Evaporator", "GasCooler")
 def pressure_limits(fluid: str, backend: str | None) -> tuple[float, float] | None:
     """Lowest and highest pressure [Pa] of ``fluid``'s states in ``backend``; None if unknown.
 
-    CoolProp: the triple-point pressure and ``pmax`` of the equation of state; None for the
+    CoolProp: the triple-point pressure and ``pmax`` of the equation of state (a blend: zero and
+    its mixture model's ``pmax``); None for the
     ``Test`` model (:mod:`workbench.scenario.critical` bounds its pressures).
     """
     try:
@@ -60,6 +61,16 @@ def pressure_limits(fluid: str, backend: str | None) -> tuple[float, float] | No
         return None  # subcritical only: workbench.scenario.critical bounds its pressures
     import CoolProp.CoolProp as CP
 
+    from workbench.fluids.blends import blend_spec, is_blend_name
+
+    if is_blend_name(canonical):  # a mixture has no triple point: only its highest pressure
+        spec = blend_spec(canonical)
+        try:
+            mixture = CP.AbstractState("HEOS", spec.coolprop_fluids)
+            mixture.set_mole_fractions(list(spec.mole_fractions))
+            return 0.0, float(mixture.pmax())
+        except ValueError:
+            return None
     try:
         state = CP.AbstractState("HEOS", canonical)
         return float(state.trivial_keyed_output(CP.iP_triple)), float(state.pmax())

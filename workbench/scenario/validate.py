@@ -44,6 +44,7 @@ from workbench.components.catalog import (
 )
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.names import resolve_backend, resolve_fluid
+from workbench.scenario.blend_reach import check_blend_reach
 from workbench.scenario.branches import check_branches
 from workbench.scenario.charge_checks import check_charge
 from workbench.scenario.connectivity import check_connectivity
@@ -149,6 +150,7 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
     _check_couplings(scenario, flat, issues)
     issues.extend(check_charge(flat))
     issues.extend(check_critical_point(scenario, flat))
+    issues.extend(check_blend_reach(flat))
     origins = {
         (s.component.name, s.key): f"${s.ref} from {s.origin}" for s in expansion.substitutions
     }

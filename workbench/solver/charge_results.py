@@ -53,7 +53,8 @@ def charge_results(system: System, x: np.ndarray, result: Any) -> None:
     judged = cfg.charge_kg if cfg.charge_kg is not None else total
     h0 = cfg.release_height_m if cfg.release_height_m is not None else cfg.release_height
     try:
-        limits = charge_limits(flat.fluid, cfg.room_area_m2, h0, judged)
+        edition = 6 if cfg.standard.endswith(":2018") else 7
+        limits = charge_limits(flat.fluid, cfg.room_area_m2, h0, judged, edition)
     except KeyError as exc:
         result.warnings.append(f"safety: {exc.args[0]}")
         return
