@@ -343,6 +343,10 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         if self._fluid_issue:
             problems.insert(0, ScenarioIssue("fluid", self._fluid_issue))
         emptied = [json_path(p) for p in self._pending]
+        try:  # before the check: validation reads a blend's tables (their reach) too
+            self._build_tables()
+        except (WorkbenchError, ValueError) as exc:
+            problems.append(ScenarioIssue("fluid", str(exc)))
         try:
             flat = flatten(load_scenario(self._edits.checked_copy(self.document)))
         except ScenarioError as exc:
@@ -353,7 +357,6 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         else:
             if not problems:
                 try:
-                    self._build_tables()
                     prepare(flat)
                 except (WorkbenchError, ValueError) as exc:
                     problems.append(ScenarioIssue("", str(exc)))
