@@ -2,7 +2,7 @@
 
 Measured, in one process:
 
-- the time to build R454B's tables and store them (:func:`~workbench.fluids.blend_table_build.load_or_build`
+- the time to build R454B's tables and store them (:func:`~workbench.fluids.blend.table_build.load_or_build`
   into a new, empty ``WORKBENCH_HOME``; the default grid), once;
 - a cold solve of ``examples/scenarios/r454b_split_unit_v2.json`` (UA coils against air) once
   the tables exist, and of the same unit with ``fluid`` set to R410A and to R32: each repeat
@@ -31,8 +31,8 @@ import CoolProp
 import CoolProp.CoolProp as CP
 
 from workbench.fluids import get_backend
-from workbench.fluids.blend_table_build import load_or_build
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
+from workbench.fluids.blend.table_build import load_or_build
 from workbench.solver import solve
 
 EXAMPLE = (

@@ -1,7 +1,7 @@
 """Cold solves with and without the exchangers' step bound (what share of a gap a step keeps).
 
 A Newton step keeps at least ``GAP_KEPT`` of each exchanger's driving temperature difference
-(:mod:`workbench.components.step_share`): a UA coil's saturation temperature against its
+(:mod:`workbench.components.exchangers.zones.step_share`): a UA coil's saturation temperature against its
 secondary inlet, a thermal coupling's two saturation temperatures. Two families of cold solves:
 
 - **coils**: every example with UA coils against air or water, each such coil in turn with its
@@ -33,8 +33,8 @@ from typing import Any
 
 from bench_docs import machine_line, write_section
 
-from workbench.components import step_share
-from workbench.components.coils import Coil
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.zones import step_share
 from workbench.solver import solve
 from workbench.solver.couplings import ThermalCoupling
 from workbench.solver.solve import prepare

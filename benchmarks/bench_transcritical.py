@@ -29,8 +29,8 @@ from bench_docs import machine_line, write_section
 from CoolProp.CoolProp import PropsSI
 from scipy.optimize import brentq
 
-from workbench.components.gas_cooler import gas_cooler_heat_flow
-from workbench.components.profile import secondary_profile
+from workbench.components.exchangers.gas_cooler.component import gas_cooler_heat_flow
+from workbench.components.exchangers.zones.profile import secondary_profile
 from workbench.fluids import get_backend
 from workbench.scenario import load_scenario
 from workbench.solver import solve

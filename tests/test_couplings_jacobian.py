@@ -1,7 +1,7 @@
 """The thermal coupling's Jacobian by the implicit function theorem against differences of Q.
 
 The coupling's rows are differentiated through the exchanger's root
-(``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, :mod:`workbench.components.coupled_profile`); here every
+(``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, :mod:`workbench.components.exchangers.zones.coupled_profile`); here every
 column is compared with a central difference of the residuals themselves, each of which solves
 the root again, on the three cascade examples (one fluid; R744 under R290; R744 under R717).
 """
@@ -13,10 +13,10 @@ import json
 import numpy as np
 import pytest
 
-import workbench.components.coupled_profile as coupled_profile
+import workbench.components.exchangers.zones.coupled_profile as coupled_profile
 from workbench.components.base import Component
-from workbench.components.counterflow import find_root
-from workbench.components.coupled_jacobian import (
+from workbench.components.exchangers.zones.counterflow import find_root
+from workbench.components.exchangers.zones.coupled_jacobian import (
     PINCHED,
     REUSE_S,
     conductance_tangents,
@@ -24,10 +24,10 @@ from workbench.components.coupled_jacobian import (
     evaluated_near,
     pinch_sensitivity,
 )
-from workbench.components.coupled_profile import CoupledProfile
+from workbench.components.exchangers.zones.coupled_profile import CoupledProfile
 from workbench.solver import prepare, solve
 from workbench.solver.couplings import ThermalCoupling
-from workbench.solver.initial import initial_guess
+from workbench.solver.start.initial import initial_guess
 
 CASCADES = ["cascade_v2", "r744_r290_cascade_v2", "r744_r717_cascade_v2"]
 

@@ -1,6 +1,6 @@
 """The gas cooler's pressure tangents: a level's nodes moved to first order in the pressure.
 
-:mod:`workbench.components.gas_cooler_isobar` carries ``dh_j/dp`` and ``dT_j/dp`` through the
+:mod:`workbench.components.exchangers.gas_cooler.isobar` carries ``dh_j/dp`` and ``dT_j/dp`` through the
 steps of an isobaric level and serves a pressure within ``SHIFT_REACH`` of it (the Jacobian's
 pressure column) by moving the nodes instead of stepping new isobars. These tests check the
 backend's slopes against CoolProp differences, the nodes' derivatives against levels stepped
@@ -17,9 +17,9 @@ import CoolProp.CoolProp as CP
 import numpy as np
 import pytest
 
-import workbench.components.gas_cooler_isobar as isobar
-import workbench.components.gas_cooler_model as model
-from workbench.components.gas_cooler_levels import ShiftedLevel, TableCache
+import workbench.components.exchangers.gas_cooler.isobar as isobar
+import workbench.components.exchangers.gas_cooler.model as model
+from workbench.components.exchangers.gas_cooler.levels import ShiftedLevel, TableCache
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.solve import prepare

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from workbench.errors import ScenarioError
-from workbench.fluids.blends import blend_catalog, parse_blend
+from workbench.fluids.blend.spec import blend_catalog, parse_blend
 from workbench.notebook_ui import ScenarioBuilder
 from workbench.notebook_ui.blend_editor import compose_rows, fluid_options, tables_note
 from workbench.notebook_ui.results_view import result_html

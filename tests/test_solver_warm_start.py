@@ -1,9 +1,9 @@
 """Warm starts: never slower than a cold start, and far fewer iterations for small steps.
 
 ``solve(scenario, initial=previous)`` starts from the tangent (Euler) predictor when the
-parameters changed by numbers (:mod:`workbench.solver.tangent`) and it beats the guess; else
+parameters changed by numbers (:mod:`workbench.solver.start.tangent`) and it beats the guess; else
 from the best of the neighbour's solution moved by how the spec-derived guess moves, the
-neighbour's solution and the guess (:func:`workbench.solver.warm_start.start`); either is
+neighbour's solution and the guess (:func:`workbench.solver.start.warm_start.start`); either is
 corrected by one chord step with the Jacobian the previous solve ended with. Iterations are
 counted for every example.
 """
@@ -207,7 +207,7 @@ def test_the_tangent_is_first_order_in_the_step():
     # parameters: half the step gives half the move (to the difference's O(eps) error), and the
     # predictor lands far closer to the new solution than the neighbour's solution does
     from workbench.solver import prepare
-    from workbench.solver.tangent import changed_parameters, tangent_point
+    from workbench.solver.start.tangent import changed_parameters, tangent_point
 
     base = _example("cascade_v2")
     previous = solve(base)
@@ -233,7 +233,7 @@ def test_the_tangent_is_first_order_in_the_step():
 
 def test_no_tangent_without_a_numeric_path_between_the_parameters():
     from workbench.solver import prepare
-    from workbench.solver.tangent import changed_parameters
+    from workbench.solver.start.tangent import changed_parameters
 
     base = _example("heat_pump_v1")
     previous = solve(base)
@@ -307,7 +307,7 @@ def test_a_changed_control_loop_or_charge_has_no_tangent():
     # the tangent follows component parameters; a control loop's target moved between the two
     # solves is a change it cannot see, so the start falls back to the chord-corrected one
     from workbench.solver import prepare
-    from workbench.solver.tangent import changed_parameters
+    from workbench.solver.start.tangent import changed_parameters
 
     base = _example("superheat_control_v2")
     previous = solve(base)
@@ -400,7 +400,7 @@ def test_no_warm_start_is_slower_than_cold_for_any_one_kelvin_step(name):
 def test_a_tangent_far_off_at_a_pinch_gives_way_to_the_neighbours_solution():
     # r407c_heat_pump_v2's evaporator superheat 1 K lower: the tangent's largest residual (90)
     # exceeds TANGENT_TRUSTED, the neighbour's solution (9.5) is evaluated and starts instead
-    from workbench.solver.warm_start import TANGENT_TRUSTED
+    from workbench.solver.start.warm_start import TANGENT_TRUSTED
 
     base = _example("r407c_heat_pump_v2")
     previous = solve(base)

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from workbench.components.catalog import ComponentSpec, get_spec
+from workbench.components.catalog.specs import ComponentSpec, get_spec
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 

@@ -7,8 +7,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from workbench.errors import UnknownFluidError
-from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
-from workbench.fluids.blends import MIXTURE_BY_DEFAULT, is_blend_syntax, parse_blend
+from workbench.fluids.analytic.params import ANALYTIC_FLUIDS
+from workbench.fluids.blend.spec import MIXTURE_BY_DEFAULT, is_blend_syntax, parse_blend
 
 __all__ = [
     "ALIASES",
@@ -104,7 +104,7 @@ def available_fluids(backend: str | None = None) -> list[str]:
 def resolve_fluid(fluid: str, backend: str | None = None) -> str:
     """Canonical fluid name for a backend, accepting aliases (``R744`` = ``CO2``, ``R-134a``).
 
-    CoolProp also takes blends (:mod:`workbench.fluids.blends`): ``"R454B"`` (canonical
+    CoolProp also takes blends (:mod:`workbench.fluids.blend.spec`): ``"R454B"`` (canonical
     ``"R454B"``), ``"R407C"`` (the mixture model, as ``"R407C.mix"``), ``"R410A.mix"`` (the
     mixture model; plain ``"R410A"`` is CoolProp's pseudo-pure fluid, as are ``"R404A"`` and
     ``"R507A"``) and custom mass-percent compositions ``"R32/R1234yf 68.9/31.1"``.

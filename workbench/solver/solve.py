@@ -40,10 +40,10 @@ from workbench.solver.iteration import IterationLog, StopReason
 from workbench.solver.newton import STALLED, newton, safe_residuals
 from workbench.solver.picard import match_equations, picard
 from workbench.solver.results import SolveResult
+from workbench.solver.start.tangent import system_parameters
+from workbench.solver.start.warm_start import start
 from workbench.solver.system import System, build_system
 from workbench.solver.tables import collect_results
-from workbench.solver.tangent import system_parameters
-from workbench.solver.warm_start import start
 
 __all__ = ["assemble", "prepare", "solve"]
 
