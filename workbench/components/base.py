@@ -34,6 +34,7 @@ __all__ = [
     "PortVars",
     "ResidualKind",
     "StepFunction",
+    "ZoneCharge",
     "component_class",
     "register_component",
 ]
@@ -59,6 +60,29 @@ The solver converges when every scaled residual is below ``solver.tolerance`` (d
 that is mass balances to 1e-8 kg/s, pressures to 1e-3 Pa, enthalpies to 1e-4 J/kg,
 temperatures to 1e-8 K and heat flows to 1e-6 W.
 """
+
+
+@dataclass(frozen=True)
+class ZoneCharge:
+    """The refrigerant in one zone of a coil or HX side.
+
+    Attributes
+    ----------
+    zone : str
+        ``superheated``, ``two-phase``, ``subcooled`` or ``supercritical`` (prefixed ``hot.`` /
+        ``cold.`` for the sides of a heat exchanger).
+    volume_m3 : float
+        The zone's volume [m3].
+    density_kg_m3 : float
+        Its mean density [kg/m3].
+    kg : float
+        Its mass [kg].
+    """
+
+    zone: str
+    volume_m3: float
+    density_kg_m3: float
+    kg: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ fluids (air, water, glycols) come from :func:`get_secondary`.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from workbench.fluids.analytic.backend import AnalyticBackend
@@ -19,7 +20,7 @@ from workbench.fluids.analytic.params import ANALYTIC_FLUIDS, AnalyticFluid
 from workbench.fluids.base import PHASES, FluidBackend, FluidState, PropertyStats
 from workbench.fluids.blend.spec import BlendSpec, blend_spec, is_blend_name
 from workbench.fluids.names import BACKENDS, available_fluids, resolve_backend, resolve_fluid
-from workbench.fluids.pool import BackendPool, lease_backend
+from workbench.fluids.pool import BackendPool
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ _TABLES: dict[str, object] = {}
 
 
 def load_blend_tables(spec: BlendSpec) -> BlendTables:
-    """The blend's tables, loaded (or built) once per process (:func:`~.blend_table_build.load_or_build`)."""
+    """The blend's tables, loaded (or built) once per process (:func:`~workbench.fluids.blend.table_build.load_or_build`)."""
     from workbench.fluids.blend.table_build import load_or_build
 
     key = spec.cache_key()
@@ -104,6 +105,16 @@ def load_blend_tables(spec: BlendSpec) -> BlendTables:
     if found is None:
         found = _TABLES[key] = load_or_build(spec)
     return found  # type: ignore[return-value]
+
+
+_POOL = BackendPool(get_backend)
+
+
+def lease_backend(
+    fluid: str, backend: str | None = None, *, tabular: bool = False
+) -> AbstractContextManager[FluidBackend]:
+    """Lend a backend from the process's pool to a ``with`` block (see :class:`BackendPool`)."""
+    return _POOL.lease(fluid, backend, tabular=tabular)
 
 
 def __getattr__(name: str) -> object:

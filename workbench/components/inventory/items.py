@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.components.base import ZoneCharge
 from workbench.components.exchangers.coils.component import Coil
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.inventory.density import ZoneDensity, path_zones, point_density
@@ -60,29 +61,6 @@ VOLUME_PARAMS: tuple[str, ...] = (
     "cold_internal_volume_m3",
 )
 """Component parameters that give a refrigerant-side volume [m3]."""
-
-
-@dataclass(frozen=True)
-class ZoneCharge:
-    """The refrigerant in one zone of a coil or HX side.
-
-    Attributes
-    ----------
-    zone : str
-        ``superheated``, ``two-phase``, ``subcooled`` or ``supercritical`` (prefixed ``hot.`` /
-        ``cold.`` for the sides of a heat exchanger).
-    volume_m3 : float
-        The zone's volume [m3].
-    density_kg_m3 : float
-        Its mean density [kg/m3].
-    kg : float
-        Its mass [kg].
-    """
-
-    zone: str
-    volume_m3: float
-    density_kg_m3: float
-    kg: float
 
 
 @dataclass(frozen=True)

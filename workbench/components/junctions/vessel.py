@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, register_component
-from workbench.components.inventory.items import ZoneCharge
+from workbench.components.base import Component, Equation, ZoneCharge, register_component
 
 __all__ = ["Accumulator", "Receiver", "Vessel"]
 

@@ -141,7 +141,7 @@ def predefined_blends() -> dict[str, str]:
     """Normalised designation (``"R454B"``) -> CoolProp's predefined mixture name (``"R454B.mix"``)."""
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.names import normalise
+    from workbench.fluids.spelling import normalise
 
     table: dict[str, str] = {}
     for name in CP.get_global_param_string("predefined_mixtures").split(","):
@@ -157,7 +157,7 @@ def is_blend_syntax(fluid: str) -> bool:
 
 
 def _resolve_component(name: str, fluid: str) -> str:
-    from workbench.fluids.names import _coolprop_names, closest_fluid_names, normalise
+    from workbench.fluids.spelling import _coolprop_names, closest_fluid_names, normalise
 
     found = _coolprop_names().get(normalise(name))
     if found is None:
@@ -288,7 +288,7 @@ def parse_blend(fluid: str) -> BlendSpec | None:
         percentages that do not sum to 100, a pair without interaction parameters, or
         CoolProp's bracket (mole-fraction) form.
     """
-    from workbench.fluids.names import normalise
+    from workbench.fluids.spelling import normalise
 
     text = fluid.strip()
     if "[" in text or "&" in text:
@@ -317,7 +317,7 @@ def parse_blend(fluid: str) -> BlendSpec | None:
 
 def is_blend_name(name: str) -> bool:
     """True when a canonical CoolProp fluid name (from ``resolve_fluid``) is a blend."""
-    from workbench.fluids.names import _coolprop_names, normalise
+    from workbench.fluids.spelling import _coolprop_names, normalise
 
     if is_blend_syntax(name):
         return True

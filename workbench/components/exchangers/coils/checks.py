@@ -9,10 +9,9 @@ checked, a zone model whose conductance the fine profile contradicts). The fine 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from workbench.components.exchangers.coils.view import CoilView
 from workbench.components.exchangers.zones.profile import (
     NEAR_CRITICAL,
     ProfileCheck,
@@ -22,13 +21,10 @@ from workbench.components.exchangers.zones.profile import (
     secondary_profile,
 )
 
-if TYPE_CHECKING:
-    from workbench.components.exchangers.coils.component import Coil
-
 __all__ = ["coil_problems", "coil_profile", "coil_warnings"]
 
 
-def coil_problems(coil: Coil, x: np.ndarray) -> list[str]:
+def coil_problems(coil: CoilView, x: np.ndarray) -> list[str]:
     """Heat flowing the wrong way, or temperatures crossing the secondary stream.
 
     Checked: a negative refrigerant heat flow; the refrigerant outlet past the secondary inlet
@@ -66,7 +62,7 @@ def coil_problems(coil: Coil, x: np.ndarray) -> list[str]:
     return problems
 
 
-def coil_profile(coil: Coil, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+def coil_profile(coil: CoilView, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
     """The solved coil on a fine enthalpy grid, or why it could not be checked.
 
     ``(None, None)`` without a secondary flow (nothing to compare with) or when coupled.
@@ -89,7 +85,7 @@ def coil_profile(coil: Coil, x: np.ndarray) -> tuple[ProfileCheck | None, str | 
     )
 
 
-def _profile_problems(coil: Coil, x: np.ndarray) -> list[str]:
+def _profile_problems(coil: CoilView, x: np.ndarray) -> list[str]:
     """A crossing on the fine profile, as a problem naming where and why."""
     check, _why = coil_profile(coil, x)
     if check is None or check.q <= 0.0:
@@ -104,7 +100,7 @@ def _profile_problems(coil: Coil, x: np.ndarray) -> list[str]:
     return [text] if text else []
 
 
-def coil_warnings(coil: Coil, x: np.ndarray) -> list[str]:
+def coil_warnings(coil: CoilView, x: np.ndarray) -> list[str]:
     """Above the critical pressure, a failed profile check, an inaccurate zone model."""
     label = f"{coil.type_name} {coil.name!r}"
     p_in = coil.port(x, "inlet").p

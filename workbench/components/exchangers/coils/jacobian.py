@@ -10,21 +10,17 @@ kept per state by :meth:`~workbench.components.exchangers.coils.component.Coil.z
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from workbench.components.base import StepFunction
+from workbench.components.exchangers.coils.view import CoilView
 from workbench.errors import FluidPropertyError
-
-if TYPE_CHECKING:
-    from workbench.components.exchangers.coils.component import Coil
 
 __all__ = ["coil_jacobian"]
 
 
 def coil_jacobian(
-    coil: Coil, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    coil: CoilView, x: np.ndarray, f0: np.ndarray, step: StepFunction
 ) -> list[tuple[int, int, float]]:
     """Entries (row, column, value) of a coil's Jacobian block.
 
@@ -98,7 +94,7 @@ def coil_jacobian(
     return entries
 
 
-def _outlet_target_slope(coil: Coil, p: float, delta: float) -> float | None:
+def _outlet_target_slope(coil: CoilView, p: float, delta: float) -> float | None:
     """d(outlet spec enthalpy)/dp [J/(kg Pa)] at ``p`` [Pa] for a spec ``delta`` [K] > 0; or None.
 
     The spec's enthalpy is ``h(p, T_ref(p) -+ delta)`` (``T_ref`` the subcooling reference of a

@@ -28,24 +28,43 @@ solved state are the root-find's own last evaluation, carried by the
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from workbench.components.exchangers.gas_cooler.model import (
     Conductance,
     GasCoolerResult,
+    TableCache,
     TemperatureTable,
     conductance,
     table_of,
 )
+from workbench.fluids import FluidBackend
 
-if TYPE_CHECKING:
-    from workbench.components.exchangers.gas_cooler.component import GasCooler
+__all__ = ["CoolerParts", "Linearisation", "required_ua", "table_at"]
 
-__all__ = ["Linearisation", "required_ua", "table_at"]
+
+class CoolerParts(Protocol):
+    """What the linearisation reads of a gas cooler: its fluid, parameters and table cache.
+
+    :class:`~workbench.components.exchangers.gas_cooler.component.GasCooler` has them; naming
+    them here keeps this module below the component that calls it.
+    """
+
+    @property
+    def fluid(self) -> FluidBackend:
+        """The refrigerant's property backend."""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The component's parameters (``profile_segments`` is read)."""
+
+    @property
+    def _tables(self) -> TableCache:
+        """The cooler's cache of temperature tables."""
 
 
 def required_ua(
-    cooler: GasCooler,
+    cooler: CoolerParts,
     key: tuple[float, ...],
     q: float,
     near: TemperatureTable | None = None,
@@ -65,7 +84,7 @@ def required_ua(
     )
 
 
-def table_at(cooler: GasCooler, key: tuple[float, ...]) -> TemperatureTable | None:
+def table_at(cooler: CoolerParts, key: tuple[float, ...]) -> TemperatureTable | None:
     """The cooler model's temperature table at inputs ``key``, None without a heat flow."""
     p, h, m, dp, _ua, t_sec, c_sec = key
     segments = int(cooler.params["profile_segments"])
@@ -89,7 +108,7 @@ class Linearisation:
 
     @classmethod
     def at(
-        cls, cooler: GasCooler, key: tuple[float, ...], base: GasCoolerResult
+        cls, cooler: CoolerParts, key: tuple[float, ...], base: GasCoolerResult
     ) -> Linearisation | None:
         """The linearisation at inputs ``key`` and solved ``base``, or None (no heat flow)."""
         q, q_max = base.q, base.q_max
@@ -108,7 +127,7 @@ class Linearisation:
             return None
         return cls(key, base, g0, g_s, table)
 
-    def heat_flow(self, cooler: GasCooler, key: tuple[float, ...]) -> GasCoolerResult | None:
+    def heat_flow(self, cooler: CoolerParts, key: tuple[float, ...]) -> GasCoolerResult | None:
         """The linearised result at inputs ``key`` (None: off the model's range there)."""
         same_pressures = key[0] == self.key[0] and key[3] == self.key[3]
         near = self.table if same_pressures and key[1] != self.key[1] else None
