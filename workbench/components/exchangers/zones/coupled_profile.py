@@ -22,8 +22,8 @@ the cold outlet at the hot inlet temperature).
 At each cut one side's temperature is fixed by the cut itself (a saturation temperature, an
 inlet) and only the other side's moves with ``Q``: an evaluation costs one ``T(p, h)`` per cut
 (saturation states are remembered per pressure by :class:`SaturationMemo`). The root is found
-by Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``UA_z/UA - 1`` with the slope
-``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends, the latter as the cut
+by the exchangers' one root (:func:`~workbench.components.exchangers.zones.root.newton_in_s`):
+Newton's method in ``s = -ln(1 - Q/Q_max)`` on ``UA_z/UA - 1`` with the slope ``dUA_z/dQ`` (the LMTD partials and ``dT/dh`` at the moving ends, the latter as the cut
 states' own Newton iterations left it, to about 1e-6), inside a bracket that bisects when a
 step leaves it or meets an internal pinch. The derivatives of the root for the
 Newton system's Jacobian, ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)`` by the implicit function
@@ -41,11 +41,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from workbench.components.exchangers.zones.counterflow import (
-    counterflow_ua,
-    find_root,
-    lmtd_partials,
-)
+from workbench.components.exchangers.zones.counterflow import counterflow_ua, lmtd_partials
+from workbench.components.exchangers.zones.root import Residual, bracketed_root, newton_in_s
 from workbench.components.exchangers.zones.zone_profile import enthalpy_at
 from workbench.fluids import FluidBackend
 
@@ -57,15 +54,6 @@ __all__ = [
     "coupled_heat_flow",
     "coupled_root",
 ]
-
-_S_TOLERANCE = 1e-7
-"""Newton stops after a step in ``s`` below this; the quadratic error left is ~1e-14."""
-
-_Q_TOLERANCE = 1e-13
-"""Newton also stops when the error its last step leaves, measured by the quadratic
-convergence of the two steps before, is below this share of ``Q`` (:func:`_settled`)."""
-
-_MAX_EVALUATIONS = 60
 
 
 @dataclass(frozen=True)
@@ -293,68 +281,28 @@ class CoupledProfile:
         return total
 
     # == the root ==================================================================================
+    def residual(self, ua: float) -> Residual:
+        """``Q -> (UA_z/UA - 1, dUA_z/dQ / UA)``: the root's residual, ``inf`` at a pinch."""
+
+        def r(q: float) -> tuple[float, float | None]:
+            total = self.conductance(q)[0]
+            if math.isinf(total):
+                return math.inf, None
+            return total / ua - 1.0, self.slope(q) / ua
+
+        return r
+
     def solve(self, ua: float, q_guess: float | None) -> float | None:
         """The heat flow [W] at which the zones need ``ua`` [W/K], or None.
 
-        Newton's method in ``s`` on ``UA_z/UA - 1`` (module docstring) from ``q_guess`` (else
-        ``s = 1``), to a step below ``1e-7`` in ``s`` or ``1e-12 Q_max`` in ``Q`` (the
-        resolution of ``s`` close to the pinch, as the bracketed search's), or a step whose
-        error, measured by the quadratic convergence of the steps before, is below
-        :data:`_Q_TOLERANCE` of ``Q`` (:func:`_settled`); None when it does not settle (the
-        root at the edge of an internal pinch: the caller runs the bracketed search).
+        The exchangers' one root (:func:`~workbench.components.exchangers.zones.root.newton_in_s`)
+        on ``UA_z/UA - 1`` from ``q_guess`` (else ``s = 1``) to ``1e-12 Q_max``; None when it
+        does not settle (the root at the edge of an internal pinch: the caller runs the
+        bracketed search).
         """
-        q_hi = self.q_max
-        if not (q_hi > 0.0 and ua > 0.0):
+        if not (self.q_max > 0.0 and ua > 0.0):
             return None
-        q = q_guess if q_guess is not None and 0.0 < q_guess < q_hi else -q_hi * math.expm1(-1.0)
-        lo, hi = 0.0, q_hi
-        last_step = math.inf  # the last Newton step in s (inf after a bisection)
-        for _ in range(_MAX_EVALUATIONS):
-            total = self.conductance(q)[0]
-            q_next = -1.0
-            if math.isinf(total):
-                hi = q
-            else:
-                phi = total / ua - 1.0
-                if phi > 0.0:
-                    hi = q
-                elif phi < 0.0:
-                    lo = q
-                else:
-                    return q
-                slope = self.slope(q) / ua * (q_hi - q)
-                s = -math.log1p(-q / q_hi)
-                step = phi / slope if slope > 0.0 else math.inf
-                if s - step > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
-                    q_next = -q_hi * math.expm1(-(s - step))
-                    if lo <= q_next <= hi and (
-                        abs(step) <= _S_TOLERANCE
-                        or abs(q_next - q) <= 1e-12 * q_hi
-                        or _settled(step, last_step, q_hi - q_next, q_next)
-                    ):
-                        return q_next
-                last_step = step
-            if not lo < q_next < hi:
-                q_next = 0.5 * (lo + hi)
-                last_step = math.inf
-            if hi - lo <= 1e-13 * q_hi:
-                return None
-            q = q_next
-        return None
-
-
-def _settled(step: float, last_step: float, room: float, q: float) -> bool:
-    """Whether Newton's step ``step`` in ``s`` leaves ``q`` [W] within :data:`_Q_TOLERANCE`.
-
-    In the quadratic phase (``|step| <= 1e-3`` and at most a tenth of the last step
-    ``last_step``) the error left after a step is ``K step^2`` with ``K = |step| / last_step^2``
-    (two steps measure the constant); in ``Q`` that is ``(Q_max - Q) K step^2`` (``room`` =
-    ``Q_max - Q`` [W]). This saves the evaluation that would only confirm it.
-    """
-    if not (abs(step) <= 1e-3 and abs(step) <= 0.1 * abs(last_step)):
-        return False
-    error_s = abs(step) ** 3 / (last_step * last_step)
-    return room * error_s <= _Q_TOLERANCE * q
+        return newton_in_s(self.residual(ua), self.q_max, q_guess)
 
 
 def _slope_estimate(fluid: FluidBackend) -> Callable[[float, float], float]:
@@ -402,7 +350,8 @@ def coupled_heat_flow(
         their own saturation boundaries; each segment is a counterflow zone with conductance
         ``q_segment / LMTD`` (epsilon-NTU for constant capacity rates), and ``q`` makes the
         segments' conductances add up to ``ua``: :meth:`CoupledProfile.solve`, else Brent's
-        method (:func:`~workbench.components.exchangers.zones.counterflow.find_root`) to ``1e-12 Q_max``.
+        method (:func:`~workbench.components.exchangers.zones.root.bracketed_root`) to
+        ``1e-12 Q_max``.
     """
     prof = profile or CoupledProfile(fluid, cold_fluid or fluid, hot, cold, efficiency)
     q = coupled_root(prof, ua, q_guess)
@@ -416,19 +365,10 @@ def coupled_root(profile: CoupledProfile, ua: float, q_guess: float | None) -> f
     """The heat flow [W] of :func:`coupled_heat_flow` without its zones (0 without exchange).
 
     :meth:`CoupledProfile.solve`, else Brent's method
-    (:func:`~workbench.components.exchangers.zones.counterflow.find_root`) to ``1e-12 Q_max``.
+    (:func:`~workbench.components.exchangers.zones.root.bracketed_root`) to ``1e-12 Q_max``.
     """
     q_hi = profile.q_max
     if q_hi <= 0.0 or ua <= 0.0:
         return 0.0
     q = profile.solve(ua, q_guess)
-    if q is not None:
-        return q
-
-    def g(q: float) -> float:
-        if q >= q_hi:
-            return 0.5
-        total = profile.conductance(q)[0]
-        return 0.5 if math.isinf(total) else total / (total + ua) - 0.5
-
-    return find_root(g, q_hi, q_guess)
+    return q if q is not None else bracketed_root(profile.residual(ua), q_hi, q_guess)

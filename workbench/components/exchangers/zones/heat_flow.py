@@ -16,10 +16,11 @@ outlet reaching the secondary inlet temperature, or the secondary outlet reachin
 refrigerant inlet temperature). Temperatures never cross: a zone with a non-positive temperature
 difference at either end needs an infinite UA.
 
-How ``Q`` is found: Newton's method on ``phi = ln(UA_zones / UA)`` in the variable
-``s = -ln(1 - Q / Q_max)``, with the exact derivative ``dUA_zones/dQ`` (the LMTD partials, and
-``dT/dh`` of the refrigerant at the moving outlet), kept inside a bracket that shrinks with
-every evaluation (bisection when a step leaves it). Near the pinch ``UA_zones`` grows like
+How ``Q`` is found: the exchangers' one root
+(:func:`~workbench.components.exchangers.zones.root.newton_in_s`) on ``UA_zones / UA - 1`` in
+the variable ``s = -ln(1 - Q / Q_max)``, with the exact derivative ``dUA_zones/dQ`` (the LMTD
+partials, and ``dT/dh`` of the refrigerant at the moving outlet), Newton's method inside a
+bracket that bisects when a step leaves it. Near the pinch ``UA_zones`` grows like
 ``-ln(Q_max - Q)``, which is nearly linear in ``s``, and far from it ``s`` is nearly
 ``Q / Q_max``: from a nearby start (the last solution) two or three evaluations reach ``Q`` to
 1e-8 of ``Q_max``, each one property call at the outlet. :func:`coil_heat_flow_sensitivity` gives the derivatives of ``Q`` with
@@ -46,6 +47,7 @@ from workbench.components.exchangers.zones.counterflow import (
     find_root,
 )
 from workbench.components.exchangers.zones.coupled_profile import CoupledResult, coupled_heat_flow
+from workbench.components.exchangers.zones.root import bracketed_root, newton_in_s
 from workbench.components.exchangers.zones.zone_profile import ZoneProfile, enthalpy_at, zone_name
 from workbench.fluids import FluidBackend
 
@@ -66,10 +68,9 @@ __all__ = [
 ]
 
 Q_TOLERANCE = 1e-8
-"""The zone model's Newton stops when its step is below this share of the pinch limit ``Q_max``
-(the error after that last step is of the order of its square)."""
-
-_MAX_EVALUATIONS = 80
+"""The coil's root (:func:`~workbench.components.exchangers.zones.root.newton_in_s`) stops on a
+step below this share of the pinch limit ``Q_max`` (the error after it is of the order of its
+square)."""
 
 
 @dataclass(frozen=True)
@@ -189,45 +190,25 @@ def coil_heat_flow(
         q = q_guess
     else:  # all two-phase (Cr = 0): eps = 1 - exp(-NTU) on the secondary side
         q = q_hi * min(max(1.0 - math.exp(-ua / c_sec), 0.05), 0.95)
-    lo, hi, tol = 0.0, q_hi, Q_TOLERANCE * q_hi
-    for _ in range(_MAX_EVALUATIONS):
+    last: list[tuple[float, list[float], list[float], list[float]]] = []
+
+    def residual(q: float) -> tuple[float, float | None]:
+        """``UA_zones / UA - 1`` and its slope [1/W]; the evaluation is kept for the zones."""
         hs, ts = prof.points(q)
         dts = prof.differences(hs, ts)
         total, qs = prof.conductance(hs, dts)
+        last[:] = [(q, hs, dts, qs)]
         if math.isinf(total):
-            hi, q_next = q, 0.5 * (lo + q)
-        else:
-            phi = total / ua - 1.0
-            if phi > 0.0:
-                hi = q
-            elif phi < 0.0:
-                lo = q
-            else:
-                break
-            # Newton on UA_zones / UA - 1 in s = -ln(1 - q / Q_max): near the pinch UA_zones
-            # grows like -ln(Q_max - q), nearly linear in s (exactly for one two-phase zone
-            # against the secondary), and far from it s is nearly q / Q_max
-            slope = prof.slope(hs, dts) / ua * (q_hi - q)  # d(phi)/ds
-            q_next = -1.0
-            if slope > 0.0:
-                s_next = -math.log1p(-q / q_hi) - phi / slope
-                if s_next > 0.0:  # s <= 0 is q <= 0 (and exp(-s) may overflow): bisect instead
-                    q_next = -q_hi * math.expm1(-s_next)
-            if q_next >= hi == q_hi and phi < 0.0:
-                # Newton puts the root at the pinch to rounding: with UA_zones growing only
-                # like s, halving towards it would gain ln 2 of s per evaluation
-                if q_hi - q <= tol:
-                    break
-                q_next = q_hi - 0.5 * tol
-            elif not lo < q_next < hi:
-                q_next = 0.5 * (lo + hi)
-            elif abs(q_next - q) <= tol:
-                qs[-1] += q_next - q  # the last step is below tol: the outlet zone takes it
-                q = q_next
-                break
-        if hi - lo <= 1e-3 * tol:
-            break
-        q = q_next
+            return math.inf, None
+        return total / ua - 1.0, prof.slope(hs, dts) / ua
+
+    found = newton_in_s(residual, q_hi, q, tol=Q_TOLERANCE)
+    if found is None:
+        found = bracketed_root(residual, q_hi, q)
+        residual(found)
+    q_eval, hs, dts, qs = last[0]
+    qs[-1] += found - q_eval  # a last step taken without evaluating: the outlet zone takes it
+    q = found
     names = [zone_name(0.5 * (hs[k] + hs[k + 1]), prof.h_liq, prof.h_vap) for k in range(len(qs))]
     zones = [
         (name, qk, counterflow_ua(qk, dts[k], dts[k + 1]))
