@@ -68,12 +68,11 @@ from workbench.components.exchangers.zones.coupled_profile import (
 )
 from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
-    ProfileMemo,
     accuracy_warning,
     crossing_problem,
     near_critical_note,
-    two_stream_check,
 )
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo, two_stream_check
 from workbench.components.exchangers.zones.step_share import kept_fraction
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig

@@ -60,7 +60,8 @@ from workbench.components.exchangers.coils.jacobian import coil_jacobian
 from workbench.components.exchangers.coils.zone_memory import ZoneMemory
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
 from workbench.components.exchangers.zones.heat_flow import CoilSensitivity, ZoneResult
-from workbench.components.exchangers.zones.profile import ProfileCheck, ProfileMemo
+from workbench.components.exchangers.zones.profile import ProfileCheck
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.components.exchangers.zones.step_share import kept_fraction
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary

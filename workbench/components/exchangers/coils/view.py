@@ -13,7 +13,7 @@ import numpy as np
 
 from workbench.components.base import PortState, PortVars
 from workbench.components.exchangers.zones.heat_flow import CoilSensitivity, ZoneResult
-from workbench.components.exchangers.zones.profile import ProfileMemo
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.fluids import FluidBackend
 
 __all__ = ["CoilView"]

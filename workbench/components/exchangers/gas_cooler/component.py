@@ -105,10 +105,10 @@ from workbench.components.exchangers.gas_cooler.model import (
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
 from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
-    ProfileMemo,
     crossing_problem,
     secondary_profile,
 )
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.errors import FluidPropertyError
 from workbench.fluids import get_secondary
 from workbench.units import ZERO_CELSIUS_K, celsius_to_kelvin

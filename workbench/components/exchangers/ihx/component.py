@@ -37,12 +37,11 @@ from workbench.components.exchangers.ihx.model import TableCache, ihx_heat_flow
 from workbench.components.exchangers.zones.heat_flow import enthalpy_at
 from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
-    ProfileMemo,
     accuracy_warning,
     crossing_problem,
     near_critical_note,
-    two_stream_check,
 )
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo, two_stream_check
 from workbench.units import kw_k_to_w_k
 
 __all__ = ["HeatExchanger"]

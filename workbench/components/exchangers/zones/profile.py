@@ -45,14 +45,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.components.base import PortState
 from workbench.components.exchangers.zones.heat_flow import counterflow_ua
 from workbench.components.exchangers.zones.profile_grid import (
     _refine_minimum,
     _saturation_cuts,
     sample,
 )
-from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
 __all__ = [
@@ -62,13 +60,10 @@ __all__ = [
     "PROFILE_SEGMENTS",
     "UA_WARNING_RATIO",
     "ProfileCheck",
-    "ProfileMemo",
     "accuracy_warning",
     "crossing_problem",
     "near_critical_note",
-    "safe_check",
     "secondary_profile",
-    "two_stream_check",
     "two_stream_profile",
 ]
 
@@ -424,85 +419,4 @@ def accuracy_warning(
         f"{ua_model:.4g} W/K on a fine profile of the exchanger (smallest temperature difference "
         f"{check.min_dt:.2f} K): the zone model's heat flow is inaccurate here."
         f"{' ' + note if note else ''}"
-    )
-
-
-def safe_check(compute: Callable[[], ProfileCheck]) -> tuple[ProfileCheck | None, str | None]:
-    """Run a profile computation; a failed property call becomes a message instead."""
-    try:
-        return compute(), None
-    except FluidPropertyError as exc:
-        return None, f"the temperature profile could not be checked: {exc}"
-
-
-Found = tuple[ProfileCheck | None, str | None]
-"""A fine profile, or None and why it could not be computed (or None, None: nothing to check)."""
-
-
-class ProfileMemo:
-    """The fine profile of one exchanger at the last state it was asked for.
-
-    A result asks for it several times (outputs, checks, warnings); the profile is computed
-    once per distinct state. Every exchanger holds one.
-    """
-
-    __slots__ = ("_found", "_key")
-
-    def __init__(self) -> None:
-        self._key: tuple[float, ...] | None = None
-        self._found: Found = (None, None)
-
-    def get(self, key: tuple[float, ...], compute: Callable[[], ProfileCheck]) -> Found:
-        """The profile of the state ``key``, computed by ``compute`` unless it is the last one.
-
-        Parameters
-        ----------
-        key : tuple of float
-            Everything the profile depends on (SI).
-        compute : callable
-            Builds the profile; a failed property call becomes the reason (:func:`safe_check`).
-        """
-        if key != self._key:
-            self._found, self._key = safe_check(compute), key
-        return self._found
-
-
-def two_stream_check(
-    memo: ProfileMemo,
-    fluid: FluidBackend,
-    hot: tuple[PortState, PortState],
-    cold: tuple[PortState, PortState],
-    cold_fluid: FluidBackend | None = None,
-) -> Found:
-    """The fine profile of a solved exchanger between two refrigerant streams, remembered.
-
-    Parameters
-    ----------
-    memo : ProfileMemo
-        The exchanger's memo.
-    fluid : FluidBackend
-        Properties of both streams.
-    hot, cold : tuple of PortState
-        Inlet and outlet of each stream; the heat flow is the hot stream's loss [W].
-    cold_fluid : FluidBackend, optional
-        Properties of the cold stream when its fluid is another.
-
-    Returns
-    -------
-    tuple
-        The profile (None without heat flow) and why it could not be computed (or None).
-    """
-    (hi, ho), (ci, co) = hot, cold
-    q = hi.m * (hi.h - ho.h)
-    if q <= 0.0:
-        return None, None
-    return memo.get(
-        (hi.p, hi.h, ho.p, ho.h, ci.p, ci.h, co.p, co.h, q),
-        lambda: two_stream_profile(
-            fluid,
-            ((hi.p, hi.h), (ho.p, ho.h)),
-            ((ci.p, ci.h), (co.p, co.h)),
-            q,
-            cold_fluid=cold_fluid,
-        ),
     )
