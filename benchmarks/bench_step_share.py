@@ -17,7 +17,7 @@ rejected trials) over the solves that converge both ways, and the cases that got
 worse (by ``iterations + residual evaluations``). Counts, not times: they do not depend on the
 machine's load. Written into ``docs/benchmarks.md`` between the ``bench:step-share`` markers.
 
-    python benchmarks/bench_step_share.py [--no-write] [--share S ...]
+    python -m benchmarks.bench_step_share [--no-write] [--share S ...]
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_docs import machine_line, write_section
-
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.components.exchangers.coils.component import Coil
 from workbench.components.exchangers.zones import step_share
 from workbench.solver import solve
