@@ -36,6 +36,7 @@ __all__ = [
     "StepFunction",
     "ZoneCharge",
     "component_class",
+    "difference_columns",
     "register_component",
 ]
 
@@ -367,3 +368,44 @@ class Component:
             outside its range), naming the component; empty when there is nothing to say.
         """
         return []
+
+
+def difference_columns(
+    residuals: Callable[[np.ndarray], np.ndarray],
+    x: np.ndarray,
+    f0: np.ndarray,
+    step: StepFunction,
+    cols: list[int],
+) -> list[tuple[int, int, float]]:
+    """Forward-difference Jacobian entries of ``residuals`` for the columns ``cols``.
+
+    Parameters
+    ----------
+    residuals : callable
+        A block's residuals at a state vector.
+    x : numpy.ndarray
+        The state (SI); each column is moved by ``step(col, x[col])`` and restored.
+    f0 : numpy.ndarray
+        The residuals at ``x``.
+    step : callable
+        ``step(i, xi)``: the perturbation of unknown ``i``.
+    cols : list of int
+        The columns to difference (the ones without analytic derivatives).
+
+    Returns
+    -------
+    list of tuple
+        ``(local row, column, d residual / d x)`` for every nonzero derivative.
+    """
+    entries: list[tuple[int, int, float]] = []
+    for col in cols:
+        xi = x[col]
+        dx = step(col, xi)
+        x[col] = xi + dx
+        try:
+            f1 = residuals(x)
+        finally:
+            x[col] = xi
+        d = (f1 - f0) / dx
+        entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
+    return entries

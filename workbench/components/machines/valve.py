@@ -20,7 +20,13 @@ import math
 
 import numpy as np
 
-from workbench.components.base import Component, Equation, StepFunction, register_component
+from workbench.components.base import (
+    Component,
+    Equation,
+    StepFunction,
+    difference_columns,
+    register_component,
+)
 
 __all__ = ["ExpansionValve"]
 
@@ -83,18 +89,8 @@ class ExpansionValve(Component):
             (1, pin.h, -half_rho * float(fl.drho_dh_p(inlet.p, inlet.h))),
         ]
         ports = {i for pv in (pin, pout) for i in (pv.m, pv.p, pv.h)}
-        for col in self._local:
-            if col in ports:
-                continue
-            xi = x[col]
-            dx = step(col, xi)
-            x[col] = xi + dx
-            try:
-                d = (self.residuals(x) - f0) / dx
-            finally:
-                x[col] = xi
-            entries.extend((int(row), col, float(d[row])) for row in np.nonzero(d)[0])
-        return entries
+        others = [col for col in self._local if col not in ports]
+        return entries + difference_columns(self.residuals, x, f0, step, others)
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Flow, outlet state and pressure drop.

@@ -29,10 +29,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from workbench.components.base import Component
-from workbench.errors import FluidPropertyError, WorkbenchError
+from workbench.errors import WorkbenchError
 from workbench.solver.charge.block import CircuitCharge
 from workbench.solver.controls import ControlLoop
 from workbench.solver.extensions import attach
+from workbench.solver.iteration import NUMERIC_FAILURES
 from workbench.solver.newton import _solve_linear
 from workbench.solver.system import System, build_system
 
@@ -177,14 +178,7 @@ def tangent_point(
         f0 = _touched_residuals(at_old, x_prev, changes)
         f1 = _touched_residuals(near_old, x_prev, changes)
         dx = _solve_linear(system, jac, (f1 - f0) / TANGENT_STEP)
-    except (
-        FluidPropertyError,
-        ValueError,
-        ZeroDivisionError,
-        OverflowError,
-        RuntimeError,
-        np.linalg.LinAlgError,
-    ):
+    except NUMERIC_FAILURES:
         return None
     if not np.all(np.isfinite(dx)):
         return None

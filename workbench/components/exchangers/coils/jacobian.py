@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.components.base import StepFunction
+from workbench.components.base import StepFunction, difference_columns
 from workbench.components.exchangers.coils.view import CoilView
 from workbench.errors import FluidPropertyError
 
@@ -79,19 +79,8 @@ def coil_jacobian(
         entries += [(row, pout.h, 1.0), (row, pout.p, -float(slope))]
     # factors driven by a control loop: forward differences of every row
     ports = {pin.m, pin.p, pin.h, pout.m, pout.p, pout.h}
-    for col in coil._local:
-        if col in ports:
-            continue
-        xi = x[col]
-        dx = step(col, xi)
-        x[col] = xi + dx
-        try:
-            f1 = coil.residuals(x)
-        finally:
-            x[col] = xi
-        d = (f1 - f0) / dx
-        entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
-    return entries
+    others = [col for col in coil._local if col not in ports]
+    return entries + difference_columns(coil.residuals, x, f0, step, others)
 
 
 def _outlet_target_slope(coil: CoilView, p: float, delta: float) -> float | None:
