@@ -11,7 +11,6 @@ counted for every example.
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import math
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import workbench.solver.newton as newton_module
 from workbench.solver import solve
 
 STEPS = [
@@ -274,10 +274,17 @@ def test_a_bare_vector_with_the_larger_residual_starts_where_a_cold_solve_does()
 
 
 def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
-    # r290_heat_pump_charge_v2, condenser water 3 K colder, from the bare vector: Newton from the
-    # neighbour crawls below a largest residual of 0.3 (the condenser's subcooled zone
-    # shrinks); the run is abandoned once two iterations together leave more than a quarter of
-    # it and Newton starts again from the guess
+    # r290_heat_pump_charge_v2, condenser water 3 K colder, from the bare vector. Newton from the
+    # neighbour crawled here below a largest residual of 0.3 (the condenser's subcooled zone
+    # shrinks) until the exchangers shared one root (issue 39); it now converges in five
+    # iterations. The stall is declared at the third iteration (the rule itself, SLOW_RATE
+    # below STALL_BELOW, is newton._stalled): the run is abandoned and Newton starts again from
+    # the guess
+    stalled = newton_module._stalled
+
+    def stall_once(history: list[float], iterations: int) -> bool:
+        return len(history) == 3 or stalled(history, iterations)
+
     base = _example("r290_heat_pump_charge_v2")
     previous = solve(base)
     doc = copy.deepcopy(base)
@@ -286,10 +293,11 @@ def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
             comp["secondary_inlet_temp_k"] -= 3.0
             break
     cold = solve(doc)
+    monkeypatch.setattr(newton_module, "_stalled", stall_once)
     warm = solve(doc, initial=previous.x)
     assert warm.converged
-    # one iteration into Newton's region, two slow ones, then the cold run
-    assert warm.iterations <= cold.iterations + 4
+    # two iterations from the neighbour, then the cold run
+    assert warm.iterations <= cold.iterations + 3
     assert warm.residual_history[0] != pytest.approx(cold.residual_history[0], rel=1e-9)
     # the restart: the history goes back up to the cold start's residual
     assert any(
@@ -297,10 +305,12 @@ def test_a_warm_start_that_stalls_restarts_cold(monkeypatch):
     )
     scale = np.maximum(np.abs(cold.x), 1.0)
     assert np.max(np.abs(warm.x - cold.x) / scale) < 1e-6
-    solve_module = importlib.import_module("workbench.solver.solve")
-    monkeypatch.setattr(solve_module, "WARM_STALL_ITERATIONS", 10**6)
-    crawling = solve(doc, initial=previous.x)
-    assert crawling.iterations > 4 * warm.iterations
+    monkeypatch.setattr(newton_module, "_stalled", stalled)
+    kept = solve(doc, initial=previous.x)  # not stalled, the warm run goes on to the solution
+    assert kept.converged
+    assert all(
+        h != pytest.approx(cold.residual_history[0], rel=1e-9) for h in kept.residual_history
+    )
 
 
 def test_a_changed_control_loop_or_charge_has_no_tangent():

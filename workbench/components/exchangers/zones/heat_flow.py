@@ -23,7 +23,7 @@ partials, and ``dT/dh`` of the refrigerant at the moving outlet), Newton's metho
 bracket that bisects when a step leaves it. Near the pinch ``UA_zones`` grows like
 ``-ln(Q_max - Q)``, which is nearly linear in ``s``, and far from it ``s`` is nearly
 ``Q / Q_max``: from a nearby start (the last solution) two or three evaluations reach ``Q`` to
-1e-8 of ``Q_max``, each one property call at the outlet. :func:`coil_heat_flow_sensitivity` gives the derivatives of ``Q`` with
+1e-12 of ``Q_max``, each one property call at the outlet. :func:`coil_heat_flow_sensitivity` gives the derivatives of ``Q`` with
 respect to pressure, inlet enthalpy, mass flow, UA and secondary capacity rate by the implicit
 function theorem, ``dQ/dx = -(dUA_zones/dx) / (dUA_zones/dQ)``, from derivatives at states the
 solve already has: the coil's Jacobian without finite differences through the root-find.
@@ -47,7 +47,7 @@ from workbench.components.exchangers.zones.counterflow import (
     find_root,
 )
 from workbench.components.exchangers.zones.coupled_profile import CoupledResult, coupled_heat_flow
-from workbench.components.exchangers.zones.root import bracketed_root, newton_in_s
+from workbench.components.exchangers.zones.root import ROOT_TOLERANCE, bracketed_root, newton_in_s
 from workbench.components.exchangers.zones.zone_profile import ZoneProfile, enthalpy_at, zone_name
 from workbench.fluids import FluidBackend
 
@@ -67,10 +67,10 @@ __all__ = [
     "find_root",
 ]
 
-Q_TOLERANCE = 1e-8
+Q_TOLERANCE = ROOT_TOLERANCE
 """The coil's root (:func:`~workbench.components.exchangers.zones.root.newton_in_s`) stops on a
-step below this share of the pinch limit ``Q_max`` (the error after it is of the order of its
-square)."""
+step that leaves an error below this share of the pinch limit ``Q_max`` (the one tolerance of
+every exchanger's root)."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def coil_heat_flow(
             return math.inf, None
         return total / ua - 1.0, prof.slope(hs, dts) / ua
 
-    found = newton_in_s(residual, q_hi, q, tol=Q_TOLERANCE)
+    found = newton_in_s(residual, q_hi, q)
     if found is None:
         found = bracketed_root(residual, q_hi, q)
         residual(found)

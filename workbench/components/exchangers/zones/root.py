@@ -42,6 +42,7 @@ from collections.abc import Callable
 from workbench.components.exchangers.zones.counterflow import find_root
 
 __all__ = [
+    "ESTIMATE_MARGIN",
     "MAX_EVALUATIONS",
     "RESIDUAL_TOLERANCE",
     "ROOT_TOLERANCE",
@@ -58,6 +59,11 @@ RESIDUAL_TOLERANCE = 1e-6
 """A point with ``|r|`` at most this [-] is a root: its last small step needs no confirming."""
 
 MAX_EVALUATIONS = 60
+"""Residual evaluations before :func:`newton_in_s` gives up (the caller falls back)."""
+
+ESTIMATE_MARGIN = 10.0
+"""The quadratic-phase error estimate is trusted to this factor [-] (two steps measure its
+constant only roughly)."""
 """Residual evaluations before :func:`newton_in_s` gives up (the caller falls back)."""
 
 Residual = Callable[[float], tuple[float, float | None]]
@@ -152,12 +158,13 @@ def _error_after(step: float, last_step: float, dq: float, room: float) -> float
 
     The step itself, ``|dq|``; in Newton's quadratic phase (``|step| <= 1e-3`` and at most a
     tenth of the Newton step before, ``last_step``, inf after a bisection) the error after it is ``K step^2`` with
-    ``K = |step| / last_step^2`` (two steps measure the constant), in ``Q`` that times the room
+    ``K = |step| / last_step^2`` (two steps measure the constant; :data:`ESTIMATE_MARGIN` for its
+    error), in ``Q`` that times the room
     to the pinch ``room = Q_max - Q`` [W]: the evaluation that would only confirm it is saved.
     """
     error = abs(dq)
     if math.isfinite(last_step) and abs(step) <= 1e-3 and abs(step) <= 0.1 * abs(last_step):
-        error = min(error, room * abs(step) ** 3 / (last_step * last_step))
+        error = min(error, ESTIMATE_MARGIN * room * abs(step) ** 3 / (last_step * last_step))
     return error
 
 
