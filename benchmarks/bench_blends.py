@@ -2,7 +2,7 @@
 
 Measured, in one process:
 
-- the time to build R454B's tables and store them (:func:`~workbench.fluids.blend_table_build.load_or_build`
+- the time to build R454B's tables and store them (:func:`~workbench.fluids.blend.table_build.load_or_build`
   into a new, empty ``WORKBENCH_HOME``; the default grid), once;
 - a cold solve of ``examples/scenarios/r454b_split_unit_v2.json`` (UA coils against air) once
   the tables exist, and of the same unit with ``fluid`` set to R410A and to R32: each repeat
@@ -12,7 +12,7 @@ Measured, in one process:
 - direct HEOS: the cost of one CoolProp HEOS mixture (p, h) flash of R454B times the property
   calls the blend solve made (an estimate: such a solve was not run, it would take minutes).
 
-Run: ``python benchmarks/bench_blends.py`` (about a minute); the table goes to
+Run: ``python -m benchmarks.bench_blends`` (about a minute); the table goes to
 docs/benchmarks.md between the ``bench:blends`` markers.
 """
 
@@ -31,8 +31,8 @@ import CoolProp
 import CoolProp.CoolProp as CP
 
 from workbench.fluids import get_backend
-from workbench.fluids.blend_table_build import load_or_build
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
+from workbench.fluids.blend.table_build import load_or_build
 from workbench.solver import solve
 
 EXAMPLE = (
@@ -94,7 +94,7 @@ def main() -> str:
         "the mean of three flashes) "
         f"| {blend_calls * flash:.0f} | {blend_calls} |"
     )
-    from bench_docs import machine_line
+    from benchmarks.bench_docs import machine_line
 
     return "\n".join(
         [
@@ -114,10 +114,7 @@ def main() -> str:
 
 
 if __name__ == "__main__":
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_docs import write_section
+    from benchmarks.bench_docs import write_section
 
     with tempfile.TemporaryDirectory() as home:
         os.environ["WORKBENCH_HOME"] = home

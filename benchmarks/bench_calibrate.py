@@ -16,16 +16,12 @@ import argparse
 import copy
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_docs import machine_line, write_section
-
+from benchmarks.bench_docs import machine_line, write_section
 from workbench import solve
 from workbench.calibrate import calibrate, read_quantity, resolve_quantity
 from workbench.scenario import as_flat

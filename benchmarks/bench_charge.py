@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_charge.py [--repeat 5] [--no-write]
+    python -m benchmarks.bench_charge [--repeat 5] [--no-write]
 
 The R290 heat pump of ``examples/scenarios/r290_heat_pump_charge_v2.json``, cold solves
 (validate, flatten, build, solve, result tables; median wall time, Newton iterations, property
@@ -21,8 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bench_docs import machine_line, write_section
-
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]

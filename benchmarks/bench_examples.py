@@ -13,7 +13,7 @@ The goal of issue 27 is a cold solve under 15 ms per example on this machine. Th
 printed and written into ``docs/benchmarks.md`` between the ``bench:examples`` markers with the
 date, the machine and its load (the machine may be shared: the load average says how busy).
 
-    python benchmarks/bench_examples.py [--repeat 7] [--no-write]
+    python -m benchmarks.bench_examples [--repeat 7] [--no-write]
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_docs import machine_line, write_section
-
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.solver import solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"

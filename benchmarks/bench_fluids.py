@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_fluids.py [--fluid R134a] [--points 200] [--repeat 7] [--no-write]
+    python -m benchmarks.bench_fluids [--fluid R134a] [--points 200] [--repeat 7] [--no-write]
 
 Every case loops over ``--points`` distinct inputs (so no layer can answer from a cache of
 the previous call) and reports the best of ``--repeat`` runs, in microseconds per call. The
@@ -26,8 +26,8 @@ from pathlib import Path
 import CoolProp
 import CoolProp.CoolProp as CP
 import numpy as np
-from bench_docs import write_section as write_doc_section
 
+from benchmarks.bench_docs import write_section as write_doc_section
 from workbench.fluids import get_backend
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"

@@ -3,8 +3,8 @@
 A throwaway embedded database, a disk cache of embeddings, and the ``docs/benchmarks.md``
 section writer.
 
-Run the scripts from a checkout with the package installed (``pip install -e .``); Python puts
-``benchmarks/`` on the import path of a script it runs, so nothing here edits ``sys.path``.
+Run the scripts from the checkout's root as modules (``python -m benchmarks.bench_notes_scale``)
+with the package installed (``pip install -e .``); nothing here edits ``sys.path``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import psycopg
-from bench_docs import BENCHMARKS_MD, machine_line, write_section
 
+from benchmarks.bench_docs import BENCHMARKS_MD, machine_line, write_section
 from workbench.notes import db
 from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.migrations import migrate

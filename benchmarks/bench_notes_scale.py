@@ -12,7 +12,7 @@ Vectors come from a synthetic provider: each note belongs to one of ``--clusters
 vector is the topic's random unit centroid plus Gaussian noise, and its text mixes the topic's
 words with general words, so keyword and semantic branches both have signal::
 
-    python benchmarks/bench_notes_scale.py [--notes 100000] [--queries 200] [--no-write]
+    python -m benchmarks.bench_notes_scale [--notes 100000] [--queries 200] [--no-write]
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import sys
 import time
 
 import numpy as np
-from bench_notes_common import bench_database, machine_line, write_section
 
+from benchmarks.bench_notes_common import bench_database, machine_line, write_section
 from workbench.notes.embeddings import EmbeddingProvider, to_vector_literal
 from workbench.notes.maintenance import reindex
 from workbench.notes.search import SearchSettings, search

@@ -11,7 +11,7 @@ branch); the defaults of :class:`~workbench.notes.search.SearchSettings` are the
 The data stays in ``../shared/eval/scifact`` (evaluation only). Embeddings are cached on disk
 outside the repository (``~/.cache/workbench-bench``), so a rerun skips the model::
 
-    python benchmarks/bench_notes_scifact.py [--data DIR] [--no-write]
+    python -m benchmarks.bench_notes_scifact [--data DIR] [--no-write]
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from bench_notes_common import (
+
+from benchmarks.bench_notes_common import (
     REPO,
     CachedProvider,
     bench_database,
@@ -38,7 +39,6 @@ from bench_notes_common import (
     machine_line,
     write_section,
 )
-
 from workbench.notes.embeddings import EmbeddingProvider, LocalMiniLMProvider
 from workbench.notes.search import SearchSettings, search
 from workbench.notes.service.serving import free_port

@@ -7,7 +7,7 @@ flatten, build the system, solve the test points with the speed found by root fi
 bin method) for each climate, with the solver calls it needed, and the pure bin method alone.
 Times are minimums over repeats (the machine is shared); the last row is one whole new Python
 process (imports included), as the command line pays it. The goal: rating the example in under
-5 s. Run ``python benchmarks/bench_seasonal.py`` (``--no-write`` only prints); it replaces the
+5 s. Run ``python -m benchmarks.bench_seasonal`` (``--no-write`` only prints); it replaces the
 ``bench:seasonal`` section of docs/benchmarks.md.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_docs import machine_line, write_section
+from benchmarks.bench_docs import machine_line, write_section
 
 EXAMPLE = (
     Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def measure(repeat: int = 3) -> str:
             "",
             f"Goal: rating the example in under {GOAL_S:g} s in a process that has its imports "
             f"({verdict}: slowest climate {worst:.2f} s); a new process adds the imports, "
-            "CoolProp's above all (last row). `python benchmarks/bench_seasonal.py`.",
+            "CoolProp's above all (last row). `python -m benchmarks.bench_seasonal`.",
             "",
             "| what | time [s] | solver calls | result |",
             "|---|---|---|---|",

@@ -14,7 +14,7 @@ the set of note ids must be unchanged and validate must pass.
 Latency is measured by the clients (request to response); the table goes into
 docs/benchmarks.md between the ``bench:service-load`` markers::
 
-    python benchmarks/bench_service_load.py [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
+    python -m benchmarks.bench_service_load [--notes 2000] [--clients 8] [--seconds 30] [--no-write]
         [--writers 4] [--mixed-seconds 20] [--embed-policy batch|idle|normal] [--skip-reindex]
 
 A last, mixed phase (issue 28) runs the search clients next to ``--writers`` writer clients that
@@ -44,8 +44,8 @@ from pathlib import Path
 
 import httpx
 import psycopg
-from bench_notes_common import REPO, machine_line, write_section
 
+from benchmarks.bench_notes_common import REPO, machine_line, write_section
 from workbench.notes import db
 from workbench.notes.migrations import migrate
 from workbench.notes.service.serving import free_port

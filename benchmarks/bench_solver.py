@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_solver.py [--repeat 7] [--points 100] [--profile] [--no-write]
+    python -m benchmarks.bench_solver [--repeat 7] [--points 100] [--profile] [--no-write]
 
 Cases, all in one process and one run (TESPy needs ``pip install tespy``):
 
@@ -51,11 +51,11 @@ import CoolProp
 import CoolProp.CoolProp as CP
 import numpy as np
 import scipy
-from bench_docs import write_section as write_doc_section
-from bench_ua import CASES as UA_CASES
-from bench_ua import measure as measure_ua
-from bench_ua import render as render_ua
 
+from benchmarks.bench_docs import write_section as write_doc_section
+from benchmarks.bench_ua import CASES as UA_CASES
+from benchmarks.bench_ua import measure as measure_ua
+from benchmarks.bench_ua import render as render_ua
 from workbench.scenario.reference_cases import textbook_r134a
 from workbench.solver import prepare, solve
 from workbench.sweep import sweep as workbench_sweep

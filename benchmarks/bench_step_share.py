@@ -1,7 +1,7 @@
 """Cold solves with and without the exchangers' step bound (what share of a gap a step keeps).
 
 A Newton step keeps at least ``GAP_KEPT`` of each exchanger's driving temperature difference
-(:mod:`workbench.components.step_share`): a UA coil's saturation temperature against its
+(:mod:`workbench.components.exchangers.zones.step_share`): a UA coil's saturation temperature against its
 secondary inlet, a thermal coupling's two saturation temperatures. Two families of cold solves:
 
 - **coils**: every example with UA coils against air or water, each such coil in turn with its
@@ -17,7 +17,7 @@ rejected trials) over the solves that converge both ways, and the cases that got
 worse (by ``iterations + residual evaluations``). Counts, not times: they do not depend on the
 machine's load. Written into ``docs/benchmarks.md`` between the ``bench:step-share`` markers.
 
-    python benchmarks/bench_step_share.py [--no-write] [--share S ...]
+    python -m benchmarks.bench_step_share [--no-write] [--share S ...]
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_docs import machine_line, write_section
-
-from workbench.components import step_share
-from workbench.components.coils import Coil
+from benchmarks.bench_docs import machine_line, write_section
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.zones import step_share
 from workbench.solver import solve
 from workbench.solver.couplings import ThermalCoupling
 from workbench.solver.solve import prepare

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_strategies.py [--no-write]
+    python -m benchmarks.bench_strategies [--no-write]
 
 The 60 cases are 20 random variations (seed 15) of three UA-mode cycles of
 ``workbench/scenario/reference_cases.py``: the air-to-water heat pump (evaporator fan speed and
@@ -23,8 +23,8 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
-from bench_docs import machine_line, write_section
 
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.scenario.reference_cases import split_unit_r410a, ua_heat_pump, water_heat_pump
 from workbench.solver import solve
 

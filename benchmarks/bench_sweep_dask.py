@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_sweep_dask.py [--points 100] [--workers 1 2] [--no-write]
+    python -m benchmarks.bench_sweep_dask [--points 100] [--workers 1 2] [--no-write]
 
 The case is the R410A split unit with UA coils and a superheat control loop
 (``split_unit_r410a(superheat_loop=True)``), swept over a grid of the indoor (evaporator) and
@@ -29,8 +29,8 @@ import time
 from typing import Any
 
 import numpy as np
-from bench_docs import machine_line, write_section
 
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.scenario.reference_cases import split_unit_r410a
 from workbench.sweep import sweep
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_transcritical.py [--repeat 5] [--no-write]
+    python -m benchmarks.bench_transcritical [--repeat 5] [--no-write]
 
 1. Cold solves (validate, flatten, build, solve, result tables) of the R744 examples:
    median wall time, Newton iterations, property calls and flashes.
@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_docs import machine_line, write_section
 from CoolProp.CoolProp import PropsSI
 from scipy.optimize import brentq
 
-from workbench.components.gas_cooler import gas_cooler_heat_flow
-from workbench.components.profile import secondary_profile
+from benchmarks.bench_docs import machine_line, write_section
+from workbench.components.exchangers.gas_cooler.component import gas_cooler_heat_flow
+from workbench.components.exchangers.zones.profile import secondary_profile
 from workbench.fluids import get_backend
 from workbench.scenario import load_scenario
 from workbench.solver import solve

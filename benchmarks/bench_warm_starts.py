@@ -16,7 +16,7 @@ Iteration counts do not depend on the machine's load. Issue 27 asks that a warm 
 be slower than a cold one and save at least half of the iterations for a 1 K step. The table is
 printed and written into ``docs/benchmarks.md`` between the ``bench:warm-starts`` markers.
 
-    python benchmarks/bench_warm_starts.py [--no-write] [--only NAME ...]
+    python -m benchmarks.bench_warm_starts [--no-write] [--only NAME ...]
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench_docs import machine_line, write_section
-
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.solver import solve
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"

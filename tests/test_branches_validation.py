@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from scenario_docs import issues_of
 
-from workbench.components.catalog import get_spec, port_role
+from workbench.components.catalog.specs import get_spec, port_role
 from workbench.components.models import COMPONENT_CLASSES
 from workbench.errors import SpecificationError
 from workbench.scenario import load_scenario

@@ -11,7 +11,7 @@ from calibration_cases import EXAMPLE, TRUE, WRONG_START, heat_pump_points
 
 from workbench import solve
 from workbench.cli.main import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
-from workbench.components.compressor import ahri540
+from workbench.components.machines.compressor import ahri540
 
 MASS_FLOW = [5.2e-2, 1.9e-3, -1.2e-4, 2.6e-5, -1.1e-5, 1.5e-6, 1.2e-7, -9.0e-8, 6.0e-8, -1.0e-8]
 POWER = [1.1e3, 9.0, 3.1e1, -1.5e-1, 5.5e-1, 2.2e-1, -1.1e-3, 2.0e-3, -1.5e-3, 1.4e-3]

@@ -15,7 +15,7 @@ from workbench.calibrate import (
     fit_compressor_map,
     read_compressor_table,
 )
-from workbench.components.compressor import ahri540
+from workbench.components.machines.compressor import ahri540
 from workbench.errors import CalibrationError
 
 # a scroll compressor's map shape: flow rises with suction, power with discharge temperature

@@ -23,7 +23,7 @@ import pytest
 from workbench.components.inventory.density import path_zones
 from workbench.components.inventory.void_fraction import void_fraction
 from workbench.fluids import get_backend
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
 
 MODELS = ("homogeneous", "zivi", "smith", "lockhart_martinelli")
 

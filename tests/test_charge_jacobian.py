@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from charge_cases import charge_doc
 
-import workbench.components.coil_zone_memory as zone_memory_module
-import workbench.solver.charge_inventory as inventory_module
-from workbench.components.coils import Coil
+import workbench.components.exchangers.coils.zone_memory as zone_memory_module
+import workbench.solver.charge.inventory as inventory_module
+from workbench.components.exchangers.coils.component import Coil
 from workbench.solver import prepare, solve
-from workbench.solver.charge_block import FD_STEP, CircuitCharge
-from workbench.solver.charge_inventory import circuit_charge
-from workbench.solver.initial import initial_guess
+from workbench.solver.charge.block import FD_STEP, CircuitCharge
+from workbench.solver.charge.inventory import circuit_charge
+from workbench.solver.start.initial import initial_guess
 
 
 def _block(system):

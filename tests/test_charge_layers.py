@@ -43,7 +43,8 @@ def test_charge_layers_no_import_runs_upward(layer: str) -> None:
 def test_charge_layers_public_names_are_the_lower_layers_objects() -> None:
     import workbench.charge as charge
     from workbench.components.inventory import density, items, void_fraction
-    from workbench.solver import charge_inventory, charge_results
+    from workbench.solver.charge import inventory as charge_inventory
+    from workbench.solver.charge import results as charge_results
 
     assert charge.inventory is charge_inventory.inventory
     assert charge.Inventory is charge_inventory.Inventory

@@ -14,7 +14,7 @@ from pathlib import Path
 import platformdirs, matplotlib
 from jupyter_core import paths as jp
 from IPython.paths import get_ipython_dir
-from workbench.fluids.blend_table_build import blend_cache_dir
+from workbench.fluids.blend.table_build import blend_cache_dir
 from workbench.notes.db import embedded_data_dir, workbench_home
 pip = subprocess.run([sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True)
 print(json.dumps({

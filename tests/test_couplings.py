@@ -11,15 +11,15 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 
 from workbench.components.base import PortVars
-from workbench.components.coils import Condenser, Evaporator
-from workbench.components.step_share import GAP_KEPT
+from workbench.components.exchangers.coils.component import Condenser, Evaporator
+from workbench.components.exchangers.zones.step_share import GAP_KEPT
 from workbench.errors import SpecificationError
 from workbench.fluids import get_backend
 from workbench.scenario.models import ThermalCouplingConfig
 from workbench.solver import solve
 from workbench.solver.couplings import ThermalCoupling
 from workbench.solver.newton import _jacobian, _solve_linear, limit_step, safe_residuals
-from workbench.solver.warm_start import start
+from workbench.solver.start.warm_start import start
 
 newton_module = importlib.import_module("workbench.solver.newton")
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from workbench.components import coupled_profile
+from workbench.components.exchangers.zones import coupled_profile
 from workbench.solver import prepare, solve
 from workbench.solver.couplings import COUPLING_WARNING_RATIO, ThermalCoupling
 

@@ -10,8 +10,8 @@ import pytest
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids import get_backend
-from workbench.fluids.blend_table_build import load_or_build
-from workbench.fluids.blends import mass_to_mole, parse_blend
+from workbench.fluids.blend.spec import mass_to_mole, parse_blend
+from workbench.fluids.blend.table_build import load_or_build
 from workbench.fluids.names import resolve_fluid
 
 
@@ -176,7 +176,7 @@ def test_blend_tables_cache_is_keyed_and_reused(tmp_path):
 
 
 def test_blend_catalog_and_composition_editor_helpers():
-    from workbench.fluids.blends import blend_catalog, compose_blend
+    from workbench.fluids.blend.spec import blend_catalog, compose_blend
 
     catalog = dict(blend_catalog())
     assert catalog["R454B"] == "R32/R1234yf 68.9/31.1"

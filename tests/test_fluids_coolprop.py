@@ -39,7 +39,7 @@ def test_coolprop_matches_raw_abstractstate():
 
 
 def test_coolprop_remembers_recent_states_and_answers_as_a_fresh_flash():
-    from workbench.fluids.coolprop_backend import MEMO_SIZE
+    from workbench.fluids.coolprop.backend import MEMO_SIZE
 
     b = get_backend("R134a", "CoolProp")
     t1 = b.T_ph(3e5, 420e3)

@@ -13,7 +13,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 
 from workbench.fluids import get_backend
-from workbench.fluids.coolprop_isobars import NEAR_ISOBARS
+from workbench.fluids.coolprop.isobars import NEAR_ISOBARS
 
 PURE = ["R134a", "R744", "R717", "R290"]
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from workbench.fluids import get_backend
-from workbench.fluids.coolprop_super_isobars import ISOBARS_KEPT, IsobarAnchors, hermite
+from workbench.fluids.coolprop.supercritical_isobars import ISOBARS_KEPT, IsobarAnchors, hermite
 
 
 def test_hermite_is_exact_for_a_cubic():

@@ -22,7 +22,10 @@ from gas_cooler_reference import (
     optimal_pressure_bar,
 )
 
-from workbench.components.gas_cooler import gas_cooler_heat_flow, liao_optimal_pressure
+from workbench.components.exchangers.gas_cooler.component import (
+    gas_cooler_heat_flow,
+    liao_optimal_pressure,
+)
 from workbench.errors import SpecificationError
 from workbench.fluids import get_backend, get_secondary
 from workbench.scenario import load_scenario

@@ -68,7 +68,7 @@ def test_ift_jacobian_runs_no_root_find_per_column(monkeypatch):
     gc = system.components["gas_cooler"]
     x[gc.ports["inlet"].h] += 1e3
     f0 = gc.residuals(x)  # the root at x itself
-    import workbench.components.gas_cooler as module
+    import workbench.components.exchangers.gas_cooler.component as module
 
     calls = []
     real = module.gas_cooler_heat_flow

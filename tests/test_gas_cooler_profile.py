@@ -1,8 +1,8 @@
 """The lean isobaric profile of the gas cooler model against the general one.
 
-:mod:`workbench.components.gas_cooler_profile` evaluates an isobaric table's required
+:mod:`workbench.components.exchangers.gas_cooler.profile` evaluates an isobaric table's required
 conductance from arrays formed once per table and state; the general profile of
-:mod:`workbench.components.gas_cooler_model` (path fractions, a pressure drop) must give the
+:mod:`workbench.components.exchangers.gas_cooler.model` (path fractions, a pressure drop) must give the
 same conductance, smallest difference and slope on the same table, and the slope must be the
 derivative of the conductance.
 """
@@ -14,9 +14,9 @@ import math
 import numpy as np
 import pytest
 
-import workbench.components.gas_cooler_model as model
-from workbench.components.gas_cooler_levels import TableCache
-from workbench.components.gas_cooler_profile import smallest_between_nodes
+import workbench.components.exchangers.gas_cooler.model as model
+from workbench.components.exchangers.gas_cooler.levels import TableCache
+from workbench.components.exchangers.gas_cooler.profile import smallest_between_nodes
 from workbench.fluids import get_backend
 
 T_SEC = 288.15

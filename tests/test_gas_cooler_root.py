@@ -1,6 +1,6 @@
 """The gas cooler's root in ``s = -ln(1 - Q/Q_max)`` and its reuse by the Jacobian.
 
-:func:`workbench.components.pinch_root.root_in_s` runs Newton's method on ``1/UA - 1/UA_z``;
+:func:`workbench.components.exchangers.zones.root.root_in_s` runs Newton's method on ``1/UA - 1/UA_z``;
 checked against a bracketed Brent search on required conductances with an end pinch and with
 an internal pinch (where ``UA_z`` blows up like ``-ln(s_pinch - s)``), and at the edge of an
 internal pinch that the conductance never reaches. The model's result carries its root's
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from scipy.optimize import brentq
 
-from workbench.components.gas_cooler_jacobian import Linearisation
-from workbench.components.pinch_root import root_in_s
+from workbench.components.exchangers.gas_cooler.jacobian import Linearisation
+from workbench.components.exchangers.zones.root import root_in_s
 from workbench.solver import solve
 from workbench.solver.solve import prepare
 

@@ -1,6 +1,6 @@
 """The gas cooler's temperature tables: once per pressure level, reused for every inlet.
 
-:mod:`workbench.components.gas_cooler_isobar` keeps one set of isobar nodes per pressure
+:mod:`workbench.components.exchangers.gas_cooler.isobar` keeps one set of isobar nodes per pressure
 level; these tests count the levels a solve builds, check that a level's table is the same
 model as a table built for that inlet alone (to the discretisation), that it moves
 continuously with the inlet enthalpy, that the profile's analytic slope is its derivative, and
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from test_gas_cooler import cycle
 
-import workbench.components.gas_cooler_model as model
+import workbench.components.exchangers.gas_cooler.model as model
 from workbench.components.base import Component
-from workbench.components.gas_cooler_isobar import LEVEL_TOLERANCE
-from workbench.components.gas_cooler_levels import TableCache
-from workbench.components.gas_cooler_model import gas_cooler_heat_flow
+from workbench.components.exchangers.gas_cooler.isobar import LEVEL_TOLERANCE
+from workbench.components.exchangers.gas_cooler.levels import TableCache
+from workbench.components.exchangers.gas_cooler.model import gas_cooler_heat_flow
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.solve import prepare

@@ -1,6 +1,6 @@
 """The gas cooler's pressure tangents: a level's nodes moved to first order in the pressure.
 
-:mod:`workbench.components.gas_cooler_isobar` carries ``dh_j/dp`` and ``dT_j/dp`` through the
+:mod:`workbench.components.exchangers.gas_cooler.isobar` carries ``dh_j/dp`` and ``dT_j/dp`` through the
 steps of an isobaric level and serves a pressure within ``SHIFT_REACH`` of it (the Jacobian's
 pressure column) by moving the nodes instead of stepping new isobars. These tests check the
 backend's slopes against CoolProp differences, the nodes' derivatives against levels stepped
@@ -17,9 +17,9 @@ import CoolProp.CoolProp as CP
 import numpy as np
 import pytest
 
-import workbench.components.gas_cooler_isobar as isobar
-import workbench.components.gas_cooler_model as model
-from workbench.components.gas_cooler_levels import ShiftedLevel, TableCache
+import workbench.components.exchangers.gas_cooler.isobar as isobar
+import workbench.components.exchangers.gas_cooler.model as model
+from workbench.components.exchangers.gas_cooler.levels import ShiftedLevel, TableCache
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.solve import prepare
@@ -142,14 +142,16 @@ def test_a_solve_with_shifted_levels_gives_the_same_results(monkeypatch):
     plain = solve(doc, system=plain_system)
     assert plain_system.components["gas_cooler"]._tables.levels_shifted == 0
     assert plain.iterations == result.iterations
-    np.testing.assert_allclose(result.x, plain.x, rtol=1e-11)
+    # the two solves differ by what each root leaves (its estimated error below 1e-12 Q_max)
+    np.testing.assert_allclose(result.x, plain.x, rtol=1e-10)
     ours, theirs = dict(_flatten(result.to_dict())), dict(_flatten(plain.to_dict()))
     skip = ("residual", "time", "elapsed", "sensitivity", "energy_balance", "property_calls")
     checked = 0
     for key, value in theirs.items():
         if any(s in key for s in skip) or abs(value) < 1e-6:
             continue
-        assert ours[key] == pytest.approx(value, rel=1e-10), key
+        # (the approach temperature is read on the root's last evaluation: 1e-9 of it)
+        assert ours[key] == pytest.approx(value, rel=1e-9), key
         checked += 1
     assert checked > 50
 

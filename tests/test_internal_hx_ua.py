@@ -17,7 +17,7 @@ from CoolProp.CoolProp import PropsSI
 from scipy.optimize import brentq
 
 from workbench.components.base import PortVars
-from workbench.components.internal_hx import HeatExchanger
+from workbench.components.exchangers.ihx.component import HeatExchanger
 from workbench.fluids import get_backend
 from workbench.scenario.reference_cases import textbook_r134a
 from workbench.solver import solve

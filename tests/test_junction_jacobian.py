@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.components.mixer import Mixer
-from workbench.components.splitter import Splitter
+from workbench.components.junctions.mixer import Mixer
+from workbench.components.junctions.splitter import Splitter
 from workbench.solver import solve
 from workbench.solver.solve import prepare
 

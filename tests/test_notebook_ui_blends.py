@@ -12,7 +12,7 @@ import json
 import pytest
 
 from workbench.errors import ScenarioError
-from workbench.fluids.blends import blend_catalog, parse_blend
+from workbench.fluids.blend.spec import blend_catalog, parse_blend
 from workbench.notebook_ui import ScenarioBuilder
 from workbench.notebook_ui.blend_editor import compose_rows, fluid_options, tables_note
 from workbench.notebook_ui.results_view import result_html
@@ -206,8 +206,8 @@ def test_status_says_tables_are_built_for_a_new_composition(tmp_path, monkeypatc
 
 
 def test_table_build_reports_to_a_callable_and_nothing_to_stderr(tmp_path, capfd):
-    from workbench.fluids.blend_table_build import load_or_build
-    from workbench.fluids.blends import blend_spec
+    from workbench.fluids.blend.spec import blend_spec
+    from workbench.fluids.blend.table_build import load_or_build
 
     calls = []
     tables = load_or_build(

@@ -75,7 +75,7 @@ def test_builder_units_from_the_catalog_beside_each_field():
     assert "= 1.8 kW/K" in ua.unit.value
     assert builder.document["circuits"][0]["components"][1]["ua"] == 1800
     assert set(CONTROL_OUTPUT_UNITS) == set(
-        __import__("workbench.components.catalog", fromlist=["x"]).CONTROL_OUTPUTS
+        __import__("workbench.components.catalog.specs", fromlist=["x"]).CONTROL_OUTPUTS
     )
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import workbench
-from workbench.components.catalog import get_spec
+from workbench.components.catalog.specs import get_spec
 from workbench.errors import NoteStoreError, ScenarioError
 from workbench.notes.runs import (
     document_changes,

@@ -15,7 +15,7 @@ import CoolProp.CoolProp as CP
 import numpy as np
 import pytest
 
-from workbench.components.coil_jacobian import _outlet_target_slope
+from workbench.components.exchangers.coils.jacobian import _outlet_target_slope
 from workbench.fluids import get_backend
 from workbench.solver import solve
 from workbench.solver.solve import prepare
@@ -69,7 +69,7 @@ def test_outlet_spec_slope_matches_the_targets_central_difference(name):
 
 def test_the_slope_saves_the_shifted_flashes():
     # the same solution to rounding, and fewer flashes than the forward difference took
-    import workbench.components.coil_jacobian as cj
+    import workbench.components.exchangers.coils.jacobian as cj
 
     with open("examples/scenarios/cascade_v2.json") as fh:
         doc = json.load(fh)

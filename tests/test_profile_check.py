@@ -1,7 +1,7 @@
 """Heat exchangers stay honest near the critical point: no converged result hides a crossing.
 
 Every solved exchanger is rebuilt here from its solved states with PropsSI on 400 enthalpy
-segments (independent of ``workbench.components.profile``); whenever that profile crosses, the
+segments (independent of ``workbench.components.exchangers.zones.profile``); whenever that profile crosses, the
 result must not be a plain "converged": it is not converged with the crossing as its reason, or
 it carries a warning naming the crossing.
 """
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from workbench.components.base import PortVars
-from workbench.components.internal_hx import HeatExchanger
-from workbench.components.profile import (
+from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.exchangers.zones.profile import (
     PINCHED_K,
     ProfileCheck,
     accuracy_warning,

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.components.catalog import COMPONENT_TYPES
+from workbench.components.catalog.specs import COMPONENT_TYPES
 from workbench.scenario import flatten, load_scenario
 
 CHAIN_TYPES = [t for t, spec in COMPONENT_TYPES.items() if spec.ports == ("inlet", "outlet")]

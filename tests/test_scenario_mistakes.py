@@ -276,7 +276,7 @@ def test_too_many_components_are_refused_before_the_models_are_built():
 
 def test_a_solve_names_the_component_and_parameter_of_a_property_failure():
     from workbench.solver import prepare, solve
-    from workbench.solver.initial import initial_guess
+    from workbench.solver.start.initial import initial_guess
 
     # a prepared system whose value was changed past the checks (programmatic use)
     system = prepare(water_heat_pump())
@@ -303,7 +303,7 @@ def test_a_solve_names_the_component_and_parameter_of_a_property_failure():
 def test_a_property_failure_during_the_solve_names_the_block_and_parameter():
     from workbench.errors import FluidPropertyError
     from workbench.solver import StopReason, prepare, solve
-    from workbench.solver.initial import initial_guess
+    from workbench.solver.start.initial import initial_guess
 
     system = prepare(textbook_r134a())
     evap = system.components["evap"]

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 from scenario_docs import EXAMPLES, example, heat_pump, split_units
 
-from workbench.components.catalog import COMPONENT_TYPES
+from workbench.components.catalog.specs import COMPONENT_TYPES
 from workbench.scenario import flatten, load_scenario, scenario_json_schema
 from workbench.scenario.catalog_doc import END, START, render_catalog_markdown
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from scenario_docs import cascade, heat_pump, issues_of, split_units
 
-from workbench.components.catalog import COMPONENT_TYPES
+from workbench.components.catalog.specs import COMPONENT_TYPES
 from workbench.scenario import flatten, load_scenario
 
 Doc = dict[str, Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import CoolProp.CoolProp as CP
 import pytest
 
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
 from workbench.scenario.reference_cases import loop_edges
 from workbench.solver import solve
 
@@ -205,7 +205,7 @@ def _segment_model_q(fluid, p, h_in, m, t_air_in, c_air, ua, segments=300):
     [(275.15, 246e3, 0.03, 293.15, 1000.0, 300.0), (275.15, 246e3, 0.03, 285.15, 700.0, 600.0)],
 )
 def test_r407c_ua_evaporator_agrees_with_a_300_segment_heos_model(t_dew, h_in, m, t_air, c_air, ua):
-    from workbench.components.zones import coil_heat_flow
+    from workbench.components.exchangers.zones.heat_flow import coil_heat_flow
     from workbench.fluids import get_backend
 
     fluid = get_backend("R407C", "CoolProp")

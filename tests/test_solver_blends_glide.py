@@ -1,7 +1,7 @@
 """UA coils of zeotropic blends against a 400-segment HEOS model, down to 1 K approach.
 
 The two-phase zone's temperature glide is curved in enthalpy; the zone model cuts it into
-:data:`~workbench.components.zone_profile.GLIDE_CUTS` straight pieces. The reference here is
+:data:`~workbench.components.exchangers.zones.zone_profile.GLIDE_CUTS` straight pieces. The reference here is
 independent: the refrigerant's T(h) from CoolProp's own HEOS mixture flashes ((p, Q) in the
 dome, (p, T) outside), 400 equal enthalpy segments, each a counterflow LMTD zone, and the heat
 flow whose segments need exactly the coil's UA.
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from workbench.components.zones import coil_heat_flow
+from workbench.components.exchangers.zones.heat_flow import coil_heat_flow
 from workbench.fluids import get_backend
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
 
 
 def _heos_curve(fluid: str, p: float, t_lo: float, t_hi: float, n: int = 1200):
@@ -109,7 +109,7 @@ def test_a_glide_coil_agrees_with_a_400_segment_heos_model(
 def test_the_glide_cuts_move_with_the_pressure_in_the_jacobian():
     # the implicit-function derivative of the heat flow in p (the cuts inside the glide move
     # along the dome) against a central difference of the root-found heat flow
-    from workbench.components.zones import coil_heat_flow_sensitivity
+    from workbench.components.exchangers.zones.heat_flow import coil_heat_flow_sensitivity
 
     fl = get_backend("R455A", "CoolProp")
     p = fl.p_sat(313.15)

@@ -1,7 +1,7 @@
 """Blends in transcritical cycles: exact HEOS above the dome, checked by hand with CoolProp.
 
 Above a blend's cricondenbar every state is single-phase; the blend backend finds it on the
-HEOS mixture (:mod:`workbench.fluids.blend_super`). The hand calculations here use CoolProp's
+HEOS mixture (:mod:`workbench.fluids.blend.supercritical`). The hand calculations here use CoolProp's
 own (unimposed, slow) HEOS mixture flashes, which choose the stable phase themselves.
 """
 
@@ -12,7 +12,7 @@ import pytest
 
 from workbench.errors import FluidPropertyError, ScenarioError
 from workbench.fluids import get_backend
-from workbench.fluids.blends import parse_blend
+from workbench.fluids.blend.spec import parse_blend
 from workbench.scenario import load_scenario
 from workbench.scenario.reference_cases import loop_edges
 from workbench.solver import solve

@@ -6,7 +6,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 from solver_cases import textbook_r134a, ua_heat_pump
 
-from workbench.components.compressor import ahri540
+from workbench.components.machines.compressor import ahri540
 from workbench.solver import solve
 
 SUCTION_LINE_HX_EDGES = [

@@ -177,8 +177,8 @@ def test_a_file_with_a_byte_order_mark_is_read(tmp_path, capsys):
 
 def test_the_near_critical_note_of_an_evaporator_does_not_mention_heat_rejection():
     from workbench.components.base import PortVars
-    from workbench.components.coils import Condenser, Evaporator
-    from workbench.components.profile import near_critical_note
+    from workbench.components.exchangers.coils.component import Condenser, Evaporator
+    from workbench.components.exchangers.zones.profile import near_critical_note
     from workbench.fluids import get_backend
 
     fluid = get_backend("R134a", "CoolProp")
@@ -256,7 +256,7 @@ def test_a_state_beyond_the_fluid_gives_the_physical_reason_before_coolprops():
 def test_a_jacobian_that_overflows_stops_as_singular_naming_the_entry(monkeypatch):
     # a real system whose condenser's derivative overflows (monkeypatched: no physical case
     # of the examples reaches it): Newton stops with the entry named, LAPACK never sees it
-    from workbench.components.coils import Coil
+    from workbench.components.exchangers.coils.component import Coil
 
     original = Coil.jacobian
 

@@ -9,8 +9,8 @@ import numpy as np
 from CoolProp.CoolProp import PropsSI
 
 from workbench.solver import prepare, solve
-from workbench.solver.initial import initial_guess
-from workbench.solver.initial_balance import refine_branched
+from workbench.solver.start.balance import refine_branched
+from workbench.solver.start.initial import initial_guess
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
 

@@ -15,8 +15,12 @@ import math
 import numpy as np
 import pytest
 
-from workbench.components.profile import PROFILE_SEGMENTS, _profile, secondary_profile
-from workbench.components.profile_grid import _grid, _refine_minimum, sample
+from workbench.components.exchangers.zones.profile import (
+    PROFILE_SEGMENTS,
+    _profile,
+    secondary_profile,
+)
+from workbench.components.exchangers.zones.profile_grid import _grid, _refine_minimum, sample
 from workbench.fluids import get_backend
 from workbench.solver import prepare, solve
 
@@ -136,7 +140,7 @@ def test_a_sampled_condenser_profile_matches_the_full_grid():
     counted.clear()
     full = secondary_profile(*args, segments=64)  # the same call: the sampled grid again
     assert full.min_dt == sampled.min_dt
-    profile_module = importlib.import_module("workbench.components.profile")
+    profile_module = importlib.import_module("workbench.components.exchangers.zones.profile")
     monkey_full = profile_module.sample
     try:
         profile_module.sample = lambda f, n, cuts: (_grid(n, cuts), [f(x) for x in _grid(n, cuts)])

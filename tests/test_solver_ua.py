@@ -8,7 +8,7 @@ import pytest
 from CoolProp.CoolProp import PropsSI
 from solver_cases import ua_heat_pump
 
-from workbench.components.zones import counterflow_ntu
+from workbench.components.exchangers.zones.heat_flow import counterflow_ntu
 from workbench.solver import solve
 from workbench.solver.solve import prepare
 

@@ -15,7 +15,7 @@ import math
 import pytest
 from CoolProp.CoolProp import PropsSI
 
-from workbench.components.zones import counterflow_ntu
+from workbench.components.exchangers.zones.heat_flow import counterflow_ntu
 from workbench.scenario.reference_cases import split_unit_r410a, ua_heat_pump, water_heat_pump
 from workbench.solver import solve
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.components.coils import Coil
-from workbench.components.step_share import GAP_KEPT, kept_fraction
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.zones.step_share import GAP_KEPT, kept_fraction
 from workbench.errors import FluidPropertyError
 from workbench.solver import solve
 from workbench.solver.newton import _jacobian, _solve_linear, limit_step, safe_residuals
-from workbench.solver.warm_start import start
+from workbench.solver.start.warm_start import start
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "scenarios"
 newton_module = importlib.import_module("workbench.solver.newton")

@@ -7,8 +7,8 @@ import math
 import pytest
 from CoolProp.CoolProp import PropsSI
 
-from workbench.components import zone_profile
-from workbench.components.zones import Q_TOLERANCE, coil_heat_flow
+from workbench.components.exchangers.zones import zone_profile
+from workbench.components.exchangers.zones.heat_flow import Q_TOLERANCE, coil_heat_flow
 from workbench.fluids import get_backend
 
 

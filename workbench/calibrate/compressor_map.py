@@ -1,8 +1,8 @@
 """AHRI 540 compressor maps fitted to a catalogue table (a pure calculation, no solve).
 
 Each mapped quantity ``Y`` (mass flow [kg/s], power [W], capacity [W]) is the ten-coefficient
-polynomial of AHRI 540 in the form :class:`~workbench.components.compressor.Compressor` uses
-(:func:`~workbench.components.compressor.ahri540`, coefficients in the same order)::
+polynomial of AHRI 540 in the form :class:`~workbench.components.machines.compressor.Compressor` uses
+(:func:`~workbench.components.machines.compressor.ahri540`, coefficients in the same order)::
 
     Y = C1 + C2 S + C3 D + C4 S^2 + C5 S D + C6 D^2 + C7 S^3 + C8 D S^2 + C9 S D^2 + C10 D^3
 
@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.components.compressor import ahri540
+from workbench.components.machines.compressor import ahri540
 from workbench.errors import CalibrationError
 
 __all__ = [

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.calibrate.quantities import Quantity, resolve_quantity
-from workbench.components.catalog import get_spec
+from workbench.components.catalog.specs import get_spec
 from workbench.errors import CalibrationError, ScenarioError, ScenarioIssue
 from workbench.scenario import load_scenario
 from workbench.sweep.paths import SweepPath, case_document, resolve_path

@@ -6,9 +6,9 @@ The layers (imports only go downward):
   (:mod:`~workbench.components.inventory.void_fraction`: void fraction models with their
   references; :mod:`~workbench.components.inventory.density`: mean density of single-phase and
   two-phase zones; :mod:`~workbench.components.inventory.items`: kg per zone and item).
-- the solver: :mod:`workbench.solver.charge_inventory` sums the items of every circuit,
-  :mod:`workbench.solver.charge_block` is the charge residual of a circuit with ``charge_kg``
-  (one of the solver's equations, like a control loop), :mod:`workbench.solver.charge_results`
+- the solver: :mod:`workbench.solver.charge.inventory` sums the items of every circuit,
+  :mod:`workbench.solver.charge.block` is the charge residual of a circuit with ``charge_kg``
+  (one of the solver's equations, like a control loop), :mod:`workbench.solver.charge.results`
   fills ``result.charge``, ``summary.charge_kg`` and the safety verdict.
 - here, above the solver and the sweep: :mod:`~workbench.charge.curve`, the charge curve
   (subcooling and COP against charge) by a sweep over ``circuits[i].charge_kg``.
@@ -31,8 +31,8 @@ from workbench.components.inventory.void_fraction import (
     VOID_FRACTION_MODELS,
     void_fraction,
 )
-from workbench.solver.charge_inventory import Inventory, inventory
-from workbench.solver.charge_results import charge_table
+from workbench.solver.charge.inventory import Inventory, inventory
+from workbench.solver.charge.results import charge_table
 
 __all__ = [
     "DEFAULT_VOID_FRACTION",

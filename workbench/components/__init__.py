@@ -4,7 +4,7 @@ The catalog is light and imported by scenario validation; the model classes (whi
 fluid backends) live in :mod:`workbench.components.models`, one module per family.
 """
 
-from workbench.components.catalog import (
+from workbench.components.catalog.specs import (
     CALIBRATION_FACTORS,
     COMPONENT_TYPES,
     CONTROL_OUTPUTS,

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from workbench.components.catalog import ComponentSpec, get_spec
+from workbench.components.catalog.specs import ComponentSpec, get_spec
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.fluids import FluidBackend
 
@@ -34,7 +34,9 @@ __all__ = [
     "PortVars",
     "ResidualKind",
     "StepFunction",
+    "ZoneCharge",
     "component_class",
+    "difference_columns",
     "register_component",
 ]
 
@@ -59,6 +61,29 @@ The solver converges when every scaled residual is below ``solver.tolerance`` (d
 that is mass balances to 1e-8 kg/s, pressures to 1e-3 Pa, enthalpies to 1e-4 J/kg,
 temperatures to 1e-8 K and heat flows to 1e-6 W.
 """
+
+
+@dataclass(frozen=True)
+class ZoneCharge:
+    """The refrigerant in one zone of a coil or HX side.
+
+    Attributes
+    ----------
+    zone : str
+        ``superheated``, ``two-phase``, ``subcooled`` or ``supercritical`` (prefixed ``hot.`` /
+        ``cold.`` for the sides of a heat exchanger).
+    volume_m3 : float
+        The zone's volume [m3].
+    density_kg_m3 : float
+        Its mean density [kg/m3].
+    kg : float
+        Its mass [kg].
+    """
+
+    zone: str
+    volume_m3: float
+    density_kg_m3: float
+    kg: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,3 +368,44 @@ class Component:
             outside its range), naming the component; empty when there is nothing to say.
         """
         return []
+
+
+def difference_columns(
+    residuals: Callable[[np.ndarray], np.ndarray],
+    x: np.ndarray,
+    f0: np.ndarray,
+    step: StepFunction,
+    cols: list[int],
+) -> list[tuple[int, int, float]]:
+    """Forward-difference Jacobian entries of ``residuals`` for the columns ``cols``.
+
+    Parameters
+    ----------
+    residuals : callable
+        A block's residuals at a state vector.
+    x : numpy.ndarray
+        The state (SI); each column is moved by ``step(col, x[col])`` and restored.
+    f0 : numpy.ndarray
+        The residuals at ``x``.
+    step : callable
+        ``step(i, xi)``: the perturbation of unknown ``i``.
+    cols : list of int
+        The columns to difference (the ones without analytic derivatives).
+
+    Returns
+    -------
+    list of tuple
+        ``(local row, column, d residual / d x)`` for every nonzero derivative.
+    """
+    entries: list[tuple[int, int, float]] = []
+    for col in cols:
+        xi = x[col]
+        dx = step(col, xi)
+        x[col] = xi + dx
+        try:
+            f1 = residuals(x)
+        finally:
+            x[col] = xi
+        d = (f1 - f0) / dx
+        entries += [(int(r), col, float(d[r])) for r in np.nonzero(d)[0]]
+    return entries

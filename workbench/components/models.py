@@ -1,17 +1,17 @@
 """Every component model class, registered by type name (import this to fill the registry)."""
 
 from workbench.components.base import COMPONENT_CLASSES, Component, component_class
-from workbench.components.coils import Condenser, Evaporator
-from workbench.components.compressor import Compressor
-from workbench.components.flash_tank import FlashTank
-from workbench.components.gas_cooler import GasCooler
-from workbench.components.injection_compressor import InjectionCompressor
-from workbench.components.internal_hx import HeatExchanger
-from workbench.components.junction import Junction
-from workbench.components.mixer import Mixer
-from workbench.components.splitter import Splitter
-from workbench.components.valve import ExpansionValve
-from workbench.components.vessel import Accumulator, Receiver
+from workbench.components.exchangers.coils.component import Condenser, Evaporator
+from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.junctions.flash_tank import FlashTank
+from workbench.components.junctions.junction import Junction
+from workbench.components.junctions.mixer import Mixer
+from workbench.components.junctions.splitter import Splitter
+from workbench.components.junctions.vessel import Accumulator, Receiver
+from workbench.components.machines.compressor import Compressor
+from workbench.components.machines.injection_compressor import InjectionCompressor
+from workbench.components.machines.valve import ExpansionValve
 
 __all__ = [
     "COMPONENT_CLASSES",

@@ -13,19 +13,20 @@ fluids (air, water, glycols) come from :func:`get_secondary`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from workbench.fluids.analytic import AnalyticBackend
-from workbench.fluids.analytic_params import ANALYTIC_FLUIDS, AnalyticFluid
+from workbench.fluids.analytic.backend import AnalyticBackend
+from workbench.fluids.analytic.params import ANALYTIC_FLUIDS, AnalyticFluid
 from workbench.fluids.base import PHASES, FluidBackend, FluidState, PropertyStats
-from workbench.fluids.blends import BlendSpec, blend_spec, is_blend_name
+from workbench.fluids.blend.spec import BlendSpec, blend_spec, is_blend_name
 from workbench.fluids.names import BACKENDS, available_fluids, resolve_backend, resolve_fluid
-from workbench.fluids.pool import BackendPool, lease_backend
+from workbench.fluids.pool import BackendPool
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
 
 if TYPE_CHECKING:
-    from workbench.fluids.blend_tables import BlendTables
-    from workbench.fluids.coolprop_backend import CoolPropBackend
+    from workbench.fluids.blend.tables import BlendTables
+    from workbench.fluids.coolprop.backend import CoolPropBackend
 
 __all__ = [
     "ANALYTIC_FLUIDS",
@@ -64,9 +65,9 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
         ``"CoolProp"``; case-insensitive.
     tabular : bool
         CoolProp only: use ``BICUBIC&HEOS`` tables (fast sweeps) instead of ``HEOS``. Blends
-        (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``, :mod:`workbench.fluids.blends`) always get a
-        :class:`~workbench.fluids.blend_backend.BlendBackend`, whose tables are built on first
-        use and cached on disk (:mod:`workbench.fluids.blend_tables`).
+        (``"R454B"``, ``"R32/R1234yf 68.9/31.1"``, :mod:`workbench.fluids.blend.spec`) always get a
+        :class:`~workbench.fluids.blend.backend.BlendBackend`, whose tables are built on first
+        use and cached on disk (:mod:`workbench.fluids.blend.tables`).
 
     Returns
     -------
@@ -84,11 +85,11 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
     if name == "Test":
         return AnalyticBackend(ANALYTIC_FLUIDS[canonical])
     if is_blend_name(canonical):
-        from workbench.fluids.blend_backend import BlendBackend
+        from workbench.fluids.blend.backend import BlendBackend
 
         spec = blend_spec(canonical)
         return BlendBackend(spec, load_blend_tables(spec))
-    from workbench.fluids.coolprop_backend import CoolPropBackend
+    from workbench.fluids.coolprop.backend import CoolPropBackend
 
     return CoolPropBackend(canonical, tabular=bool(tabular))
 
@@ -99,7 +100,7 @@ _TABLES: dict[str, object] = {}
 def load_blend_tables(
     spec: BlendSpec, progress: bool | Callable[[int, int], None] = True
 ) -> BlendTables:
-    """The blend's tables, loaded (or built) once per process (:func:`~.blend_table_build.load_or_build`).
+    """The blend's tables, loaded (or built) once per process (:func:`~workbench.fluids.blend.table_build.load_or_build`).
 
     Parameters
     ----------
@@ -107,9 +108,9 @@ def load_blend_tables(
         The blend.
     progress : bool or callable
         How a build reports: True a progress bar, False nothing, ``report(done, total)`` after
-        each pressure node (:data:`~.blend_table_build.BuildProgress`).
+        each pressure node (:data:`~workbench.fluids.blend.table_build.BuildProgress`).
     """
-    from workbench.fluids.blend_table_build import load_or_build
+    from workbench.fluids.blend.table_build import load_or_build
 
     key = spec.cache_key()
     found = _TABLES.get(key)
@@ -118,9 +119,19 @@ def load_blend_tables(
     return found  # type: ignore[return-value]
 
 
+_POOL = BackendPool(get_backend)
+
+
+def lease_backend(
+    fluid: str, backend: str | None = None, *, tabular: bool = False
+) -> AbstractContextManager[FluidBackend]:
+    """Lend a backend from the process's pool to a ``with`` block (see :class:`BackendPool`)."""
+    return _POOL.lease(fluid, backend, tabular=tabular)
+
+
 def __getattr__(name: str) -> object:
     if name == "CoolPropBackend":
-        from workbench.fluids.coolprop_backend import CoolPropBackend
+        from workbench.fluids.coolprop.backend import CoolPropBackend
 
         return CoolPropBackend
     raise AttributeError(f"module 'workbench.fluids' has no attribute {name!r}")

@@ -109,7 +109,7 @@ class FluidBackend(ABC):
     backend_name : str
         ``"Test"`` or ``"CoolProp"``.
     zeotropic : bool
-        A blend with a glide (:class:`~workbench.fluids.blend_backend.BlendBackend`).
+        A blend with a glide (:class:`~workbench.fluids.blend.backend.BlendBackend`).
     T_crit : float
         Critical temperature [K].
     p_crit : float

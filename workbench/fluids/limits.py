@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
+from workbench.fluids.analytic.params import ANALYTIC_FLUIDS
 from workbench.fluids.names import resolve_backend, resolve_fluid
 
 __all__ = ["TemperatureLimits", "temperature_limits"]
@@ -59,8 +59,8 @@ def temperature_limits(fluid: str, backend: str | None = None) -> TemperatureLim
         return TemperatureLimits(canonical, p.T_min, p.T_crit - 0.5, p.T_crit, p.T_max)
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.blend_table_build import critical_point
-    from workbench.fluids.blends import blend_spec, is_blend_name
+    from workbench.fluids.blend.spec import blend_spec, is_blend_name
+    from workbench.fluids.blend.table_build import critical_point
 
     if is_blend_name(canonical):
         spec = blend_spec(canonical)

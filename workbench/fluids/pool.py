@@ -16,21 +16,35 @@ of a sweep.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from workbench.fluids.base import FluidBackend
+from workbench.fluids.names import resolve_backend, resolve_fluid
 
-__all__ = ["MAX_IDLE", "BackendPool", "lease_backend"]
+__all__ = ["MAX_IDLE", "BackendMaker", "BackendPool"]
 
 MAX_IDLE = 8
 """Idle backends kept per (fluid, backend, tabular); more are dropped when returned."""
 
 
-class BackendPool:
-    """Idle backends by (fluid, backend, tabular); see the module docstring."""
+BackendMaker = Callable[..., FluidBackend]
+"""Makes a new backend: called as ``make(fluid, backend, tabular=...)`` (as ``get_backend``)."""
 
-    def __init__(self, max_idle: int = MAX_IDLE) -> None:
+
+class BackendPool:
+    """Idle backends by (fluid, backend, tabular); see the module docstring.
+
+    Parameters
+    ----------
+    make : callable
+        Makes a backend when none is idle (:func:`workbench.fluids.get_backend`).
+    max_idle : int
+        Idle backends kept per key.
+    """
+
+    def __init__(self, make: BackendMaker, max_idle: int = MAX_IDLE) -> None:
+        self.make = make
         self.max_idle = max_idle
         self._idle: dict[tuple[str, str, bool], list[FluidBackend]] = {}
         self._lock = threading.Lock()  # held only to take or return one backend
@@ -46,16 +60,13 @@ class BackendPool:
         UnknownFluidError
             Unknown fluid or backend name.
         """
-        from workbench.fluids import get_backend
-        from workbench.fluids.names import resolve_backend, resolve_fluid
-
         name = resolve_backend(backend)
         key = (resolve_fluid(fluid, name), name, bool(tabular) and name == "CoolProp")
         with self._lock:
             idle = self._idle.get(key)
             lent = idle.pop() if idle else None
         if lent is None:
-            lent = get_backend(key[0], key[1], tabular=key[2])
+            lent = self.make(key[0], key[1], tabular=key[2])
         try:
             yield lent
         finally:
@@ -63,13 +74,3 @@ class BackendPool:
                 idle = self._idle.setdefault(key, [])
                 if len(idle) < self.max_idle:
                     idle.append(lent)
-
-
-_POOL = BackendPool()
-
-
-def lease_backend(
-    fluid: str, backend: str | None = None, *, tabular: bool = False
-) -> AbstractContextManager[FluidBackend]:
-    """Lend a backend from the process's pool to a ``with`` block (see :class:`BackendPool`)."""
-    return _POOL.lease(fluid, backend, tabular=tabular)

@@ -1,12 +1,12 @@
 """The builder's fluid choice for blends: the list, the composition editor and the table note.
 
 - :func:`fluid_options` is what the fluid box lists: the backend's pure fluids, then the
-  refrigerant blends CoolProp can build (:func:`~workbench.fluids.blends.blend_catalog`). A
+  refrigerant blends CoolProp can build (:func:`~workbench.fluids.blend.spec.blend_catalog`). A
   blend needs ``fluid_backend`` ``"CoolProp"``: picking one while the form is on the ``Test``
   backend switches the backend to CoolProp and says so (:func:`needs_coolprop`), since a person
   who picks R454B from the list wants R454B, not an issue to fix.
 - :class:`CompositionEditor` edits a custom blend as rows of component and mass percentage.
-  Every change is composed with :func:`~workbench.fluids.blends.compose_blend`: a valid
+  Every change is composed with :func:`~workbench.fluids.blend.spec.compose_blend`: a valid
   composition becomes the fluid (its canonical mass form); an incomplete or wrong one is one
   issue at the fluid's JSON path (:func:`compose_rows`), and the fluid keeps its last value.
   Rows follow the form's rule (:mod:`~workbench.notebook_ui.form`): they never move or get
@@ -27,7 +27,7 @@ import ipywidgets as w
 
 from workbench.errors import UnknownFluidError
 from workbench.fluids import available_fluids
-from workbench.fluids.blends import BlendSpec, blend_catalog, compose_blend, parse_blend
+from workbench.fluids.blend.spec import BlendSpec, blend_catalog, compose_blend, parse_blend
 
 __all__ = [
     "CompositionEditor",
@@ -103,7 +103,7 @@ def compose_rows(rows: list[tuple[str, str]]) -> tuple[str | None, str | None]:
 
 def missing_tables(fluids: list[str]) -> list[BlendSpec]:
     """The blends among ``fluids`` whose property tables are not on disk yet (a solve builds them)."""
-    from workbench.fluids.blend_table_build import tables_cached
+    from workbench.fluids.blend.table_build import tables_cached
 
     missing = []
     for fluid in fluids:

@@ -33,7 +33,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from workbench.components.catalog import get_spec
+from workbench.components.catalog.specs import get_spec
 from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
 from workbench.notebook_ui.blend_editor import (
     compose_rows,
@@ -188,7 +188,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         """Type a custom blend into the composition editor (components and mass %).
 
         A valid composition becomes the fluid (its canonical mass form, see
-        :func:`~workbench.fluids.blends.compose_blend`); an invalid one is an issue at
+        :func:`~workbench.fluids.blend.spec.compose_blend`); an invalid one is an issue at
         ``fluid`` and the fluid keeps its last value.
         """
         self._composition.set_rows(list(zip(components, mass_percent)))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.components.catalog import CONTROL_OUTPUT_UNITS, ParamSpec, get_spec
+from workbench.components.catalog.specs import CONTROL_OUTPUT_UNITS, ParamSpec, get_spec
 from workbench.notebook_ui.run import parse_parameter
 
 __all__ = [

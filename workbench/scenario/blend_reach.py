@@ -1,7 +1,7 @@
 """Checks against a blend's tables: specifications the blend backend cannot reach are refused.
 
 A zeotropic blend's saturation and two-phase states come from tables
-(:mod:`workbench.fluids.blend_tables`) that end where CoolProp's (p, Q) flash of the mixture
+(:mod:`workbench.fluids.blend.tables`) that end where CoolProp's (p, Q) flash of the mixture
 stops converging: for the predefined blends at 0.81-0.92 of the critical pressure (R454B at
 43.1 bar, 0.81), well below the critical temperature. Above the blend's cricondenbar every
 state is single-phase and exact HEOS (a gas cooler's high side, :mod:`workbench.fluids.
@@ -87,7 +87,7 @@ def _c(t_k: float) -> str:
 def blend_reach(fluid: str, backend: str | None) -> BlendReach | None:
     """The reach of ``fluid``'s tables; None when it is not a blend with the CoolProp backend."""
     from workbench.fluids import get_backend
-    from workbench.fluids.blends import is_blend_name
+    from workbench.fluids.blend.spec import is_blend_name
     from workbench.fluids.names import resolve_backend, resolve_fluid
 
     try:

@@ -1,7 +1,7 @@
 """Branches and junctions of a flat scenario: tracing the graph and checking that flows balance.
 
 A *junction* is a component without through streams (``Mixer``, ``Splitter``, ``FlashTank``:
-:attr:`~workbench.components.catalog.ComponentSpec.junction`); every other component carries
+:attr:`~workbench.components.catalog.specs.ComponentSpec.junction`); every other component carries
 each inlet on to one outlet (its catalog ``streams``). Following the edges through the
 streams cuts a circuit into *chains* of edges that share one mass flow:
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from workbench.components.catalog import ComponentSpec, get_spec, port_role
+from workbench.components.catalog.specs import ComponentSpec, get_spec, port_role
 from workbench.errors import ScenarioIssue
 from workbench.scenario.flat import FlatScenario
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.components.catalog import COMPONENT_TYPES, ComponentSpec, ParamSpec
+from workbench.components.catalog.specs import COMPONENT_TYPES, ComponentSpec, ParamSpec
 from workbench.scenario.params import describe_range
 
 __all__ = ["END", "START", "main", "render_catalog_markdown", "replace_catalog_section"]
@@ -68,7 +68,7 @@ def render_catalog_markdown() -> str:
     """The generated Markdown section (markers included)."""
     lines = [
         START,
-        "<!-- generated from workbench/components/catalog.py by "
+        "<!-- generated from workbench/components/catalog/specs.py by "
         "`python -m workbench.scenario.catalog_doc docs/scenario-format.md`; do not edit -->",
         "",
     ]

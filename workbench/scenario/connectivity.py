@@ -19,7 +19,7 @@ checks only read the flat scenario.
 
 from __future__ import annotations
 
-from workbench.components.catalog import get_spec
+from workbench.components.catalog.specs import get_spec
 from workbench.errors import ScenarioIssue
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.paths import allowed

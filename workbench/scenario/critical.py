@@ -26,7 +26,7 @@ from typing import Any
 
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids import get_backend
-from workbench.fluids.analytic_params import ANALYTIC_FLUIDS
+from workbench.fluids.analytic.params import ANALYTIC_FLUIDS
 from workbench.fluids.names import resolve_backend, resolve_fluid
 from workbench.scenario.flat import FlatComponent, FlatScenario
 from workbench.scenario.models import ScenarioConfig
@@ -54,8 +54,8 @@ def critical_point(fluid: str, backend: str | None) -> tuple[str, float, float] 
         return canonical, params.T_crit, params.p_crit
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.blend_table_build import critical_point as blend_critical_point
-    from workbench.fluids.blends import blend_spec, is_blend_name
+    from workbench.fluids.blend.spec import blend_spec, is_blend_name
+    from workbench.fluids.blend.table_build import critical_point as blend_critical_point
 
     if is_blend_name(canonical):
         found = blend_critical_point(blend_spec(canonical))

@@ -11,7 +11,7 @@ controls, couplings, templates) live in :mod:`workbench.scenario.validate`.
 Component parameters are kept loose here on purpose: the scenario contract's typed component fields
 (``fan_speed``, ``ua_nominal_kw_k`` ...) and the extra keys may hold a ``"$name"`` reference inside
 a subsystem template, and their kinds and bounds come from
-:mod:`workbench.components.catalog`, the single source of truth for parameters.
+:mod:`workbench.components.catalog.specs`, the single source of truth for parameters.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class ComponentConfig(BaseModel):
     """One component. Keys beyond the listed ones are component parameters.
 
     The parameters a type accepts (with kinds, bounds and defaults) are listed in
-    :data:`workbench.components.catalog.COMPONENT_TYPES`.
+    :data:`workbench.components.catalog.specs.COMPONENT_TYPES`.
     """
 
     model_config = ConfigDict(

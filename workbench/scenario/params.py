@@ -1,6 +1,6 @@
 """Component parameter checks against the component catalog.
 
-The catalog (:mod:`workbench.components.catalog`) is the only place where parameter names,
+The catalog (:mod:`workbench.components.catalog.specs`) is the only place where parameter names,
 kinds, bounds and alternative groups are defined; this module only reads it.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from workbench.components.catalog import COMPONENT_TYPES, ComponentSpec, ParamSpec, get_spec
+from workbench.components.catalog.specs import COMPONENT_TYPES, ComponentSpec, ParamSpec, get_spec
 from workbench.errors import ScenarioIssue
 from workbench.scenario.models import ComponentConfig, CondenserBankConfig
 from workbench.scenario.paths import allowed, format_path, key, suggest

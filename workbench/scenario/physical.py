@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from workbench.components.catalog import ParamSpec, get_spec
+from workbench.components.catalog.specs import ParamSpec, get_spec
 from workbench.errors import ScenarioIssue, UnknownFluidError
 from workbench.fluids.limits import TemperatureLimits, temperature_limits
 from workbench.fluids.secondary import get_secondary

@@ -61,7 +61,7 @@ def pressure_limits(fluid: str, backend: str | None) -> tuple[float, float] | No
         return None  # subcritical only: workbench.scenario.critical bounds its pressures
     import CoolProp.CoolProp as CP
 
-    from workbench.fluids.blends import blend_spec, is_blend_name
+    from workbench.fluids.blend.spec import blend_spec, is_blend_name
 
     if is_blend_name(canonical):  # a mixture has no triple point: only its highest pressure
         spec = blend_spec(canonical)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.components.catalog import CALIBRATION_FACTORS, normalise_factor
+from workbench.components.catalog.specs import CALIBRATION_FACTORS, normalise_factor
 from workbench.scenario.models import PARAM_REF_PATTERN
 
 __all__ = [

@@ -8,7 +8,7 @@ whose ends lie in two circuits is an error pointing to ``thermal_couplings``.
 
 from __future__ import annotations
 
-from workbench.components.catalog import get_spec
+from workbench.components.catalog.specs import get_spec
 from workbench.errors import ScenarioIssue
 from workbench.scenario.flat import FlatComponent, FlatEdge, FlatScenario
 from workbench.scenario.models import EdgeConfig, ScenarioConfig

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.components.catalog import COMPONENT_TYPES, ParamSpec
+from workbench.components.catalog.specs import COMPONENT_TYPES, ParamSpec
 from workbench.scenario.models import PARAM_REF_PATTERN, CondenserBankConfig, ScenarioConfig
 
 __all__ = ["param_json_schema", "scenario_json_schema"]

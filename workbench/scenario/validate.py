@@ -36,7 +36,7 @@ scenario; :func:`workbench.scenario.compile.flatten` runs expand -> check -> rai
 
 from __future__ import annotations
 
-from workbench.components.catalog import (
+from workbench.components.catalog.specs import (
     CALIBRATION_FACTORS,
     get_spec,
     normalise_factor,

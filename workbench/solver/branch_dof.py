@@ -22,13 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component
-from workbench.components.coils import Coil
-from workbench.components.compressor import Compressor
-from workbench.components.flash_tank import FlashTank
-from workbench.components.injection_compressor import InjectionCompressor
-from workbench.components.junction import Junction
-from workbench.components.splitter import Splitter
-from workbench.components.valve import ExpansionValve
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.junctions.flash_tank import FlashTank
+from workbench.components.junctions.junction import Junction
+from workbench.components.junctions.splitter import Splitter
+from workbench.components.machines.compressor import Compressor
+from workbench.components.machines.injection_compressor import InjectionCompressor
+from workbench.components.machines.valve import ExpansionValve
 from workbench.solver.system import System
 from workbench.solver.topology import Branch
 

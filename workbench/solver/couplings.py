@@ -8,7 +8,7 @@ on each side.
 
 The exchanger is counterflow with conductance ``ua`` [W/K], solved zone by zone on both
 refrigerant profiles, each side in its own circuit's fluid
-(:mod:`workbench.components.coupled_profile`). Of the heat ``Q`` leaving the hot refrigerant,
+(:mod:`workbench.components.exchangers.zones.coupled_profile`). Of the heat ``Q`` leaving the hot refrigerant,
 ``efficiency * Q`` reaches the cold refrigerant and ``(1 - efficiency) * Q`` is lost to
 ambient (reported). Equations (SI)::
 
@@ -20,14 +20,14 @@ cold inlet ``m``, ``p``, ``h``), found by Newton's method from a start predicted
 Jacobian (``Q + dQ/dx (x - x_last)``, close to second order along a Newton step); a residual
 evaluation solves it once and the Jacobian at the same ``x`` reuses it. The Jacobian block is
 differentiated through that root by the implicit function theorem, as the coils'
-(:mod:`workbench.components.coil_jacobian`): ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with
+(:mod:`workbench.components.exchangers.coils.jacobian`): ``dQ/dx = -(dUA_z/dx) / (dUA_z/dQ)``, with
 ``dUA_z/dx`` analytic from the same profile
-(:func:`~workbench.components.coupled_jacobian.coupled_sensitivity`, on the cuts of the root's
+(:func:`~workbench.components.exchangers.zones.coupled_jacobian.coupled_sensitivity`, on the cuts of the root's
 last evaluation when that is within 1e-6 of the root in ``s``): no root-find per column. Within 1e-6 of the pinch limit ``Q_max`` the derivatives are those of ``Q_max``; only
 where neither exists (no heat flow, the edge of an internal pinch) the block falls back to
 forward differences.
 
-A Newton step keeps at least :data:`~workbench.components.step_share.GAP_KEPT` of the
+A Newton step keeps at least :data:`~workbench.components.exchangers.zones.step_share.GAP_KEPT` of the
 exchanger's driving temperature difference, the hot side's minus the cold side's saturation
 (dew) temperature at their inlets (:meth:`ThermalCoupling.step_fraction`, applied by
 :func:`workbench.solver.newton.limit_step`): a cold start puts the coupled coils 8 K apart
@@ -41,11 +41,11 @@ each circuit gains one equation and keeps its charge spec (``subcooling_k`` or `
 the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
 
 Like every other exchanger, the solved cascade exchanger is checked on a fine temperature
-profile (:func:`workbench.components.profile.two_stream_profile`, both refrigerant streams
+profile (:func:`workbench.components.exchangers.zones.profile.two_stream_profile`, both refrigerant streams
 linear in enthalpy and pressure): a crossing the zone model missed makes the result not
 converged, with the place and size of the crossing; a zone model whose heat flow
 needs a conductance more than 1 % (:data:`COUPLING_WARNING_RATIO`) away from ``ua`` on the
-fine profile (unless the exchanger is pinched, :data:`~workbench.components.profile.PINCHED_K`), or a profile that cannot be
+fine profile (unless the exchanger is pinched, :data:`~workbench.components.exchangers.zones.profile.PINCHED_K`), or a profile that cannot be
 computed, is a warning. The fine profile's smallest difference is reported as
 ``profile_min_temperature_difference``.
 """
@@ -55,23 +55,25 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
-from workbench.components.coils import Coil
-from workbench.components.coupled_jacobian import coupled_sensitivity, evaluated_near
-from workbench.components.coupled_profile import (
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.zones.coupled_jacobian import (
+    coupled_sensitivity,
+    evaluated_near,
+)
+from workbench.components.exchangers.zones.coupled_profile import (
     CoupledProfile,
     CoupledResult,
     SaturationMemo,
     coupled_root,
 )
-from workbench.components.profile import (
+from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
-    ProfileMemo,
     accuracy_warning,
     crossing_problem,
     near_critical_note,
-    two_stream_check,
 )
-from workbench.components.step_share import kept_fraction
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo, two_stream_check
+from workbench.components.exchangers.zones.step_share import kept_fraction
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig
 
@@ -81,7 +83,7 @@ COUPLING_WARNING_RATIO = 0.01
 """A cascade exchanger whose solved heat flow needs a conductance more than this share [-] away
 from ``ua`` on the fine profile gets a warning (a coil's threshold is 10 %). The zone model
 follows the fine profile to 0.1 % (the curved segments' sub-cuts,
-:data:`~workbench.components.coupled_profile.SUB_CUTS`); before them a cascade could be 3 %
+:data:`~workbench.components.exchangers.zones.coupled_profile.SUB_CUTS`); before them a cascade could be 3 %
 off, a 0.3 % error in its COP, and say nothing."""
 
 
@@ -158,7 +160,7 @@ class ThermalCoupling:
     def _solved(self, x: np.ndarray) -> tuple[tuple[float, ...], CoupledProfile, float]:
         """The inlet states at ``x``, their profile and heat flow [W] (remembered for the last).
 
-        The root of :func:`~workbench.components.coupled_profile.coupled_heat_flow` without its
+        The root of :func:`~workbench.components.exchangers.zones.coupled_profile.coupled_heat_flow` without its
         zones (the residuals need only ``Q``), from :meth:`_predicted_q`.
         """
         key = self._inlets(x)
@@ -221,12 +223,12 @@ class ThermalCoupling:
     def implicit_jacobian(self, x: np.ndarray) -> list[tuple[int, int, float]] | None:
         """The block by the implicit function theorem, or None where it has no finite value.
 
-        ``dQ/dx`` from :func:`~workbench.components.coupled_jacobian.coupled_sensitivity`
+        ``dQ/dx`` from :func:`~workbench.components.exchangers.zones.coupled_jacobian.coupled_sensitivity`
         at the heat flow the residuals solved (remembered), then the chain rule through the
         two energy balances. Kept as the start of the next root-find (:meth:`_predicted_q`).
         The derivatives are taken on the profile of the root's last evaluation when that is
-        within :data:`~workbench.components.coupled_jacobian.REUSE_S` of the root in ``s``
-        (:func:`~workbench.components.coupled_jacobian.evaluated_near`: the root's last Newton
+        within :data:`~workbench.components.exchangers.zones.coupled_jacobian.REUSE_S` of the root in ``s``
+        (:func:`~workbench.components.exchangers.zones.coupled_jacobian.evaluated_near`: the root's last Newton
         step is not evaluated, and the cuts there cost a property call each).
         """
         eff = float(self.config.efficiency)
@@ -261,8 +263,8 @@ class ThermalCoupling:
         """The largest fraction up to ``alpha`` of the step ``ds`` from ``xs`` that keeps the gap.
 
         The gap is the hot inlet's minus the cold inlet's dew temperature [K];
-        :func:`~workbench.components.step_share.kept_fraction` keeps
-        :data:`~workbench.components.step_share.GAP_KEPT` of it.
+        :func:`~workbench.components.exchangers.zones.step_share.kept_fraction` keeps
+        :data:`~workbench.components.exchangers.zones.step_share.GAP_KEPT` of it.
         """
         hp, cp = self.hot.ports["inlet"].p, self.cold.ports["inlet"].p
         if ds[hp] == 0.0 and ds[cp] == 0.0:

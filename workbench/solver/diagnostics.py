@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.components.base import Component
-from workbench.components.coils import Coil
-from workbench.components.compressor import Compressor
-from workbench.components.gas_cooler import GasCooler
-from workbench.components.valve import ExpansionValve
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.machines.compressor import Compressor
+from workbench.components.machines.valve import ExpansionValve
 from workbench.errors import SpecificationError
 from workbench.solver.branch_dof import (
     branch_tips_extra,

@@ -35,14 +35,49 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 
 from workbench.errors import FluidPropertyError, WorkbenchError
-from workbench.solver.results import SolveResult
+from workbench.solver.states import EdgeState
 
-__all__ = ["PURPOSES", "ComponentExergy", "ExergyAnalysis", "HeatExergy", "exergy_analysis"]
+__all__ = [
+    "PURPOSES",
+    "ComponentExergy",
+    "ExergyAnalysis",
+    "HeatExergy",
+    "SolvedCycle",
+    "exergy_analysis",
+]
+
+
+class SolvedCycle(Protocol):
+    """What the analysis reads of a solve: :class:`~workbench.solver.results.SolveResult` has it.
+
+    Named here so that this module sits below the result (whose ``exergy`` method calls it).
+    """
+
+    @property
+    def components(self) -> dict[str, dict[str, Any]]:
+        """Outputs per component (SI with unit suffixes, as in the result tables)."""
+
+    @property
+    def couplings(self) -> list[dict[str, Any]]:
+        """Thermal couplings between circuits with their heat flows."""
+
+    @property
+    def edge_states(self) -> list[EdgeState]:
+        """Every edge's state (pressure, enthalpy, temperature, mass flow)."""
+
+    @property
+    def fluid(self) -> str | None:
+        """The working fluid."""
+
+    @property
+    def fluid_backend(self) -> str | None:
+        """The working fluid's backend."""
+
 
 PURPOSES = ("auto", "cooling", "heating")
 """What the cycle is for: it selects which outside bodies' exergy gain is the product."""
@@ -222,7 +257,7 @@ class _Row:
     """(heat into refrigerant, body entropy gain, body exergy gain, body kind) per body."""
 
 
-def _dead_state(result: SolveResult, t0: float, p0: float) -> tuple[float, float]:
+def _dead_state(result: SolvedCycle, t0: float, p0: float) -> tuple[float, float]:
     """Enthalpy [J/kg] and entropy [J/(kg K)] of the working fluid at the dead state."""
     if not result.fluid:
         return 0.0, 0.0
@@ -257,7 +292,7 @@ def _body(
 
 
 def exergy_analysis(
-    result: SolveResult,
+    result: SolvedCycle,
     ambient_k: float,
     *,
     ambient_pa: float = 101325.0,
@@ -268,7 +303,7 @@ def exergy_analysis(
 
     Parameters
     ----------
-    result : SolveResult
+    result : SolvedCycle
         A solve result with edge states (a converged one: at a failed solve the balance does
         not close).
     ambient_k : float
@@ -418,7 +453,7 @@ def exergy_analysis(
     )
 
 
-def _rows(result: SolveResult) -> list[_Row]:
+def _rows(result: SolvedCycle) -> list[_Row]:
     """One row per component; the two coils of a thermal coupling share one row."""
     coupled: dict[str, str] = {}
     rows: list[_Row] = []

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.components.coils import Coil
-from workbench.solver.charge_block import attach_charges
+from workbench.components.exchangers.coils.component import Coil
+from workbench.solver.charge.block import attach_charges
 from workbench.solver.controls import ControlLoop
 from workbench.solver.couplings import ThermalCoupling, find_coupled_coils
 from workbench.solver.links import link_suction_pressures

@@ -15,7 +15,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["IterationLog", "StopReason"]
+from workbench.errors import FluidPropertyError
+
+__all__ = ["NUMERIC_FAILURES", "IterationLog", "StopReason"]
+
+NUMERIC_FAILURES: tuple[type[Exception], ...] = (
+    FluidPropertyError,
+    ValueError,
+    ZeroDivisionError,
+    OverflowError,
+    RuntimeError,
+    np.linalg.LinAlgError,
+)
+"""What a trial evaluation away from the solution may raise (a property outside its range, a
+singular matrix, an overflow): a side calculation that meets one gives up, the solve goes on."""
 
 log = logging.getLogger("workbench.solver")
 

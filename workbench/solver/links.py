@@ -1,6 +1,6 @@
 """Unknowns a component reads beyond its own ports, found from the circuit graph.
 
-A :class:`~workbench.components.gas_cooler.GasCooler` whose pressure follows an
+A :class:`~workbench.components.exchangers.gas_cooler.component.GasCooler` whose pressure follows an
 optimal-pressure correlation needs the evaporating temperature, which it takes from the
 suction pressure of the compressor that feeds it: the edges are followed upstream from the
 gas cooler's inlet, through each component's stream, to the first compressor, and that
@@ -9,8 +9,8 @@ compressor's inlet pressure becomes an unknown of the gas cooler.
 
 from __future__ import annotations
 
-from workbench.components.compressor import Compressor
-from workbench.components.gas_cooler import GasCooler
+from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.machines.compressor import Compressor
 from workbench.errors import SpecificationError
 from workbench.solver.system import System
 

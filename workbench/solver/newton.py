@@ -9,7 +9,7 @@ pressures stay positive and inside the backend's range, pressures change by at m
 enthalpies (each paired with its state's pressure through the named unknowns) stay between
 the backend's ``h_min(p)`` and ``h_max(p)``, and every exchanger keeps a share of its
 driving temperature difference (the blocks' ``step_fraction``,
-:mod:`workbench.components.step_share`); then backtracking (Armijo, halving) on the
+:mod:`workbench.components.exchangers.zones.step_share`); then backtracking (Armijo, halving) on the
 Euclidean norm of the scaled residuals (after two failed trials from a cold start, the
 secant of their residuals proposes the next fraction: :func:`_secant_alpha`). Property
 failures during a trial step count as a failed trial. The run stops when the largest scaled

@@ -133,7 +133,7 @@ class SolveResult:
         start from this result corrects its predicted start by one chord step with it.
     parameters : dict
         Component name -> the parameters it was solved with: a warm start from this result
-        follows the solution's tangent from them to the new ones (:mod:`workbench.solver.tangent`).
+        follows the solution's tangent from them to the new ones (:mod:`workbench.solver.start.tangent`).
     var_names, eq_names : list of str
         Names of the unknowns and equations.
     edge_states : list of EdgeState

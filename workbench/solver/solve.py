@@ -36,14 +36,14 @@ from workbench.solver.diagnostics import (
     worst_residuals,
 )
 from workbench.solver.extensions import attach
-from workbench.solver.iteration import IterationLog, StopReason
+from workbench.solver.iteration import NUMERIC_FAILURES, IterationLog, StopReason
 from workbench.solver.newton import STALLED, newton, safe_residuals
 from workbench.solver.picard import match_equations, picard
 from workbench.solver.results import SolveResult
+from workbench.solver.start.tangent import system_parameters
+from workbench.solver.start.warm_start import start
 from workbench.solver.system import System, build_system
 from workbench.solver.tables import collect_results
-from workbench.solver.tangent import system_parameters
-from workbench.solver.warm_start import start
 
 __all__ = ["assemble", "prepare", "solve"]
 
@@ -371,14 +371,7 @@ def _control_sensitivities(system: System, x: np.ndarray) -> dict[str, float | N
             y0 = loop.measured.measure(xs, c.measure.output)
             y1 = loop.measured.measure(xs + t * dxda, c.measure.output)
             out[c.id] = (y1 - y0) / t
-        except (
-            FluidPropertyError,
-            ValueError,
-            ZeroDivisionError,
-            OverflowError,
-            RuntimeError,
-            np.linalg.LinAlgError,
-        ):
+        except NUMERIC_FAILURES:
             out[c.id] = None
         finally:
             loop.fixed, loop.linear = None, False

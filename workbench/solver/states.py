@@ -130,7 +130,7 @@ class JunctionState:
 
 
 def _spec(component_type: str | None) -> Any:
-    from workbench.components.catalog import get_spec
+    from workbench.components.catalog.specs import get_spec
 
     return get_spec(component_type) if component_type is not None else None
 

@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.components.coils import Coil
-from workbench.components.compressor import Compressor
-from workbench.components.gas_cooler import GasCooler
-from workbench.components.injection_compressor import InjectionCompressor
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.machines.compressor import Compressor
+from workbench.components.machines.injection_compressor import InjectionCompressor
 from workbench.errors import FluidPropertyError
-from workbench.solver.charge_results import charge_results
+from workbench.solver.charge.results import charge_results
 from workbench.solver.context import with_context
 from workbench.solver.controls import ControlLoop
 from workbench.solver.results import EdgeState, SolveResult

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.components.base import Component, PortVars
-from workbench.components.junction import Junction
+from workbench.components.junctions.junction import Junction
 from workbench.errors import SpecificationError
 from workbench.scenario import FlatEdge, FlatScenario
 from workbench.scenario.branches import reference_junctions, trace_branches

@@ -45,7 +45,7 @@ def _context() -> multiprocessing.context.BaseContext:
         ctx.set_forkserver_preload(
             [
                 "workbench.sweep.runner",
-                "workbench.fluids.coolprop_backend",
+                "workbench.fluids.coolprop.backend",
                 "workbench.scenario.physical",
             ]
         )

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.components.catalog import get_spec, normalise_factor
+from workbench.components.catalog.specs import get_spec, normalise_factor
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from workbench.errors import WorkbenchError
 from workbench.solver import prepare
-from workbench.solver.charge_block import CircuitCharge
+from workbench.solver.charge.block import CircuitCharge
 from workbench.solver.controls import ControlLoop
 from workbench.solver.system import System
 from workbench.sweep.paths import SweepPath, case_document, plain_value

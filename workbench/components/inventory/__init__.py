@@ -8,7 +8,7 @@
   per edge with a volume.
 
 Who reads it: the components (a vessel's liquid and vapour zones) and the solver, which sums
-the items of a circuit (:mod:`workbench.solver.charge_inventory`) for ``result.charge`` and
+the items of a circuit (:mod:`workbench.solver.charge.inventory`) for ``result.charge`` and
 for the charge equation of a circuit with a fixed charge. Nothing here reads the system.
 The function ``void_fraction`` is not re-exported: its name is the submodule's.
 """

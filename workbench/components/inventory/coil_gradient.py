@@ -1,17 +1,17 @@
 """Derivatives of a UA coil's charge without a zone-model root-find per column.
 
-Who reads it: the charge residual's Jacobian (:mod:`workbench.solver.charge_block`), one row
+Who reads it: the charge residual's Jacobian (:mod:`workbench.solver.charge.block`), one row
 per circuit with a fixed charge. A UA coil's charge (:func:`~workbench.components.inventory.items.coil_item`)
 splits its volume by the zones' conductances, which come from the zone model's root ``Q``
-(:func:`workbench.components.zones.coil_heat_flow`). A forward difference over the zone
+(:func:`workbench.components.exchangers.zones.heat_flow.coil_heat_flow`). A forward difference over the zone
 model's inputs ``theta`` (inlet pressure, inlet enthalpy, mass flow) would run that root-find
 once per column; here the root is moved along its implicit-function derivative instead::
 
     Q(theta + d) = Q(theta) + dQ/dtheta * d                    (first order, exact derivative)
     UA_zone(theta + d) = q_zone / LMTD  at that Q              (ZoneProfile.split, no root)
 
-``dQ/dtheta`` is :func:`~workbench.components.zones.coil_heat_flow_sensitivity`, which the
-coil's own Jacobian computes at the same state (:meth:`~workbench.components.coils.Coil.zone_sensitivity`
+``dQ/dtheta`` is :func:`~workbench.components.exchangers.zones.heat_flow.coil_heat_flow_sensitivity`, which the
+coil's own Jacobian computes at the same state (:meth:`~workbench.components.exchangers.coils.component.Coil.zone_sensitivity`
 keeps it). The difference quotient of the charge then has the same first-order term as the
 difference through the root-find: the charge row is the same derivative, the charge itself
 (the residual) is untouched. Columns the zone model does not read (the outlet enthalpy) and
@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from workbench.components.exchangers.zones.zone_profile import ZoneProfile
 from workbench.components.inventory.density import moved_zones, path_zones
 from workbench.components.inventory.items import coil_item, item_columns
 from workbench.components.inventory.void_fraction import Premoli, VoidFraction
-from workbench.components.zone_profile import ZoneProfile
 
 __all__ = ["coil_charge_gradient", "linearised_root"]
 

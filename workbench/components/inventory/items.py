@@ -1,8 +1,8 @@
 """The refrigerant one component or edge holds at a state: kg per item and per zone.
 
 Who reads it: the solver, which sums the items of a circuit
-(:func:`workbench.solver.charge_inventory.inventory`) for ``result.charge`` and for the charge
-residual of a circuit with a fixed charge (:mod:`workbench.solver.charge_block`); a vessel,
+(:func:`workbench.solver.charge.inventory.inventory`) for ``result.charge`` and for the charge
+residual of a circuit with a fixed charge (:mod:`workbench.solver.charge.block`); a vessel,
 whose liquid and vapour are :class:`ZoneCharge` records; the charge chart.
 
 What holds refrigerant (volumes are the refrigerant side, given in the scenario):
@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.components.coils import Coil
-from workbench.components.gas_cooler import GasCooler
+from workbench.components.base import ZoneCharge
+from workbench.components.exchangers.coils.component import Coil
+from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.inventory.density import ZoneDensity, path_zones, point_density
 from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
@@ -60,29 +61,6 @@ VOLUME_PARAMS: tuple[str, ...] = (
     "cold_internal_volume_m3",
 )
 """Component parameters that give a refrigerant-side volume [m3]."""
-
-
-@dataclass(frozen=True)
-class ZoneCharge:
-    """The refrigerant in one zone of a coil or HX side.
-
-    Attributes
-    ----------
-    zone : str
-        ``superheated``, ``two-phase``, ``subcooled`` or ``supercritical`` (prefixed ``hot.`` /
-        ``cold.`` for the sides of a heat exchanger).
-    volume_m3 : float
-        The zone's volume [m3].
-    density_kg_m3 : float
-        Its mean density [kg/m3].
-    kg : float
-        Its mass [kg].
-    """
-
-    zone: str
-    volume_m3: float
-    density_kg_m3: float
-    kg: float
 
 
 @dataclass(frozen=True)
@@ -298,7 +276,7 @@ def item_columns(comp: Any) -> list[int]:
     pressure); in UA mode, not coupled, also what its zone split reads (the inlet mass flow and
     any factor a control loop drives); an HX side reads the same three of its side; a vessel
     every unknown of its own. The charge residual differentiates each item over these columns
-    only (:mod:`workbench.solver.charge_block`).
+    only (:mod:`workbench.solver.charge.block`).
 
     Parameters
     ----------

@@ -34,7 +34,7 @@ def _finite(value: float) -> float | None:
 
 
 def _unit(doc: Mapping[str, Any], path: str) -> str:
-    from workbench.components.catalog import get_spec
+    from workbench.components.catalog.specs import get_spec
     from workbench.errors import ScenarioError
     from workbench.sweep.paths import resolve_path
 

@@ -66,7 +66,7 @@ def swept_columns(frame: Any) -> list[str]:
 
 
 def _unit(flat: FlatScenario, path: str) -> str:
-    from workbench.components.catalog import get_spec
+    from workbench.components.catalog.specs import get_spec
     from workbench.sweep.paths import resolve_path
 
     try:

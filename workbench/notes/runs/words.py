@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from workbench.components.catalog import CONTROL_OUTPUT_UNITS, get_spec
+from workbench.components.catalog.specs import CONTROL_OUTPUT_UNITS, get_spec
 from workbench.errors import SpecificationError
 from workbench.fluids.names import ALIASES, normalise
 from workbench.scenario import FlatScenario, SolverConfig

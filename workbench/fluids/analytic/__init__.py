@@ -1,0 +1,4 @@
+"""The analytic test backend: fitted closed-form properties and their derivatives.
+
+May import: ``fluids.base``, ``errors``; never another backend.
+"""
