@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from workbench.seasonal.bins import (
-    RatingInputError,
-    SeasonalCooling,
-    SeasonalHeating,
-    scop_from_declared,
-    seer_from_declared,
-)
+from workbench.seasonal.bins import scop_from_declared, seer_from_declared
+from workbench.seasonal.declared import DeclaredPoint, Inconsistency, RatingInputError
+from workbench.seasonal.figures import SeasonalCooling, SeasonalHeating, matched_convention
 from workbench.seasonal.partload import PartLoadResult, part_load_sweep, solve_for_capacity
 from workbench.seasonal.rating import SeasonalRating, rate
 from workbench.seasonal.us import USRating, hspf2_from_declared, seer2_from_declared
 
 __all__ = [
+    "DeclaredPoint",
+    "Inconsistency",
     "PartLoadResult",
     "RatingInputError",
     "SeasonalCooling",
@@ -21,6 +19,7 @@ __all__ = [
     "SeasonalRating",
     "USRating",
     "hspf2_from_declared",
+    "matched_convention",
     "part_load_sweep",
     "rate",
     "scop_from_declared",
