@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from workbench.seasonal import en14825
 from workbench.seasonal.declared import (
@@ -201,19 +200,17 @@ class _Points:
     cr: np.ndarray
     cop_bin: np.ndarray
 
-    def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "name": self.names,
-                "t_c": self.t,
-                "capacity_kw": self.capacity,
-                "cop_declared": self.cop,
-                "cd": self.cd,
-                "load_kw": self.load,
-                "capacity_ratio": self.cr,
-                "cop_bin": self.cop_bin,
-            }
-        )
+    def columns(self) -> dict[str, Any]:
+        return {
+            "name": self.names,
+            "t_c": self.t,
+            "capacity_kw": self.capacity,
+            "cop_declared": self.cop,
+            "cd": self.cd,
+            "load_kw": self.load,
+            "capacity_ratio": self.cr,
+            "cop_bin": self.cop_bin,
+        }
 
 
 def _points(
@@ -375,26 +372,23 @@ def scop_from_declared(
     off_kwh = _off_mode_energy(off_mode_kw, season)
     annual = demand / scop_on + off_kwh
     scop = demand / annual
-    bins = pd.DataFrame(
-        {
-            "t_c": t,
-            "hours": hours,
-            "part_load": pl,
-            "load_kw": load,
-            "capacity_kw": cap,
-            "capacity_ratio": cr,
-            "cop": cop,
-            "backup_kw": backup,
-            "heat_kwh": heat_kwh,
-            "electricity_kwh": electricity_kwh,
-        },
-        columns=list(BIN_COLUMNS),
-    )
+    bins = {
+        "t_c": t,
+        "hours": hours,
+        "part_load": pl,
+        "load_kw": load,
+        "capacity_kw": cap,
+        "capacity_ratio": cr,
+        "cop": cop,
+        "backup_kw": backup,
+        "heat_kwh": heat_kwh,
+        "electricity_kwh": electricity_kwh,
+    }
     return SeasonalHeating(
         climate=climate,
         design_load_kw=design_load_kw,
-        points=pts.frame(),
-        bins=bins,
+        point_columns=pts.columns(),
+        bin_columns=bins,
         scop_on=scop_on,
         scop_net=scop_net,
         scop=scop,
@@ -462,21 +456,18 @@ def seer_from_declared(
         raise RatingInputError(f"bin {t[i]:g} degC: the interpolated EERbin is {eer[i]:.3f}")
     heat_kwh = hours * load
     electricity_kwh = heat_kwh / eer
-    bins = pd.DataFrame(
-        {
-            "t_c": t,
-            "hours": hours,
-            "part_load": pl,
-            "load_kw": load,
-            "capacity_kw": cap,
-            "capacity_ratio": np.minimum(1.0, load / cap),
-            "cop": eer,
-            "backup_kw": np.zeros_like(t),
-            "heat_kwh": heat_kwh,
-            "electricity_kwh": electricity_kwh,
-        },
-        columns=list(BIN_COLUMNS),
-    )
+    bins = {
+        "t_c": t,
+        "hours": hours,
+        "part_load": pl,
+        "load_kw": load,
+        "capacity_kw": cap,
+        "capacity_ratio": np.minimum(1.0, load / cap),
+        "cop": eer,
+        "backup_kw": np.zeros_like(t),
+        "heat_kwh": heat_kwh,
+        "electricity_kwh": electricity_kwh,
+    }
     seer_on = float(heat_kwh.sum() / electricity_kwh.sum())
     demand = design_load_kw * season.equivalent_hours
     off_kwh = _off_mode_energy(off_mode_kw, season)
@@ -485,8 +476,8 @@ def seer_from_declared(
     return SeasonalCooling(
         climate="cooling",
         design_load_kw=design_load_kw,
-        points=pts.frame(),
-        bins=bins,
+        point_columns=pts.columns(),
+        bin_columns=bins,
         seer_on=seer_on,
         seer=seer,
         eta_s=100.0 * seer / cc - corrections_pct,

@@ -12,8 +12,10 @@ one with it. :func:`matched_convention` says which one a stated figure matches.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -75,12 +77,30 @@ def matched_convention(
 
 @dataclass
 class Table:
-    """Bins and figures common to heating and cooling ratings."""
+    """Bins and figures common to heating and cooling ratings.
+
+    ``points`` and ``bins`` are built from the columns on first access (a table of 10,000
+    declarations reads the figures only, and pandas frames cost more than the rating).
+    """
 
     climate: str
     design_load_kw: float
-    points: pd.DataFrame
-    bins: pd.DataFrame
+    point_columns: dict[str, Any] = field(default_factory=dict, repr=False)
+    bin_columns: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @functools.cached_property
+    def points(self) -> pd.DataFrame:
+        """The declared points with their load, CR and COPbin.
+
+        Columns ``name``, ``t_c``, ``capacity_kw``, ``cop_declared``, ``cd``, ``load_kw``,
+        ``capacity_ratio``, ``cop_bin``.
+        """
+        return pd.DataFrame(self.point_columns)
+
+    @functools.cached_property
+    def bins(self) -> pd.DataFrame:
+        """One row per bin (``BIN_COLUMNS`` of :mod:`workbench.seasonal.bins`)."""
+        return pd.DataFrame(self.bin_columns)
 
 
 @dataclass
