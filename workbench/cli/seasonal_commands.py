@@ -62,6 +62,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scheduler", metavar="ADDRESS", help="Dask scheduler for 'fit' (one product a task)"
     )
     p.add_argument(
+        "--free",
+        action="append",
+        metavar="PATH",
+        help="free path of 'fit' (repeat; default: displacement, isentropic efficiency, both UAs)",
+    )
+    p.add_argument(
         "--climate", choices=("average", "warmer", "colder"), help="override seasonal.climate"
     )
     p.add_argument("--application", choices=("low", "medium"), help="override seasonal.application")
@@ -76,9 +82,7 @@ def run_seasonal(args: argparse.Namespace) -> int:
     from workbench.seasonal import rate
 
     if args.file is not None and str(args.file) == "fit":
-        from workbench.cli.seasonal_fit import run_fit
-
-        return run_fit(args)
+        return _run_fit(args)
     if args.declared is not None:
         if args.file is not None:
             print("error: give a scenario file or --declared TABLE.csv, not both", file=sys.stderr)
@@ -153,6 +157,43 @@ def _run_declared(args: argparse.Namespace) -> int:
     flagged = int((rated["flags"] != "").sum())
     print(f"{len(rated)} declarations, {flagged} flagged", file=sys.stderr)
     return EXIT_OK
+
+
+def _run_fit(args: argparse.Namespace) -> int:
+    """Fit a base scenario to each product of a points table (``fit``)."""
+    from workbench.cli.sweep_commands import SchedulerError, _client
+    from workbench.errors import ScenarioError
+    from workbench.seasonal.product_table import (
+        PointsTableError,
+        fit_declared_table,
+        read_points_table,
+    )
+
+    for flag, value in (("--declared", args.declared), ("--scenario", args.scenario)):
+        if value is None:
+            print(f"error: fit needs {flag}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if not value.exists():
+            print(f"error: {value}: no such file", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    try:
+        table = read_points_table(args.declared)
+        with _client(args.scheduler) as client:
+            fitted = fit_declared_table(table, args.scenario, free=args.free, client=client)
+    except (PointsTableError, ScenarioError, SchedulerError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.output:
+        fitted.to_csv(args.output, index=False)
+        print(f"{len(fitted)} products fitted; table written to {args.output}", file=sys.stderr)
+    if args.json:
+        records = fitted.astype(object).where(fitted.notna(), None).to_dict(orient="records")
+        print(json.dumps(records, indent=2))
+    elif not args.output:
+        print(fitted.to_string(index=False, float_format="%.6g"))
+    ok = int(fitted["success"].astype(bool).sum())
+    print(f"{len(fitted)} products, {ok} fitted", file=sys.stderr)
+    return EXIT_OK if ok == len(fitted) else EXIT_FAILED
 
 
 def _print_tables(rating: object) -> None:

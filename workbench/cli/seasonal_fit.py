@@ -1,2 +1,0 @@
-def run_fit(args):
-    return 2

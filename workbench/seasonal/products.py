@@ -1,0 +1,398 @@
+"""A real product as a model: a scenario fitted to a certificate's declared points.
+
+Who reads it: the user who has a product's EN 14825 declaration (capacity and COP at A..F, at a
+35 degC water outlet) and wants what was not measured (the 55 degC declaration, another
+climate, a part-load sweep); ``workbench seasonal fit`` (:mod:`workbench.seasonal.product_table`)
+fits many products. It is an analysis above the solver: each declared point is solved with the
+part-load machinery (:class:`workbench.seasonal.partload.CapacitySolver`: the outdoor air at
+``t_c``, the water held at its outlet ``supply_c``, the compressor speed found so the capacity
+equals the declared ``capacity_kw``), and the calibration's statistics
+(:func:`workbench.calibrate.statistics.parameter_statistics`) turn the fit into a
+:class:`workbench.calibrate.CalibrationResult`.
+
+The fit: weighted least squares (:func:`scipy.optimize.least_squares`, trust region, bounds)
+over the free parameters, each scaled by its start value, with two residuals per point::
+
+    r_cop = (COP_model - COP_declared) / (0.01 COP_declared)            (sigma: 1 % of COP)
+    r_cap = (Q_model - Q_declared) / (0.01 Q_declared)                   (0 unless at a limit)
+
+The capacity residual is zero while the speed found lies in the compressor's range; at full
+speed (``limit: max``, the model unit too small) or at minimum speed (``limit: min``, the model
+unit too large to run that slowly) it measures how far the model misses the declared capacity.
+That is what ties the unit's size (``compressor.displacement_m3``) to the declaration beyond the
+efficiency's dependence on speed.
+
+Default free set (:data:`DEFAULT_FREE`): the compressor's displacement (the unit's size) and
+isentropic efficiency, the condenser's UA and the evaporator's nominal UA: four parameters for
+the five or six points of a declaration. The speed curves, volumetric efficiency, superheat,
+subcooling and water flow stay at the base scenario's values.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import least_squares
+
+from workbench.calibrate.inputs import free_parameters
+from workbench.calibrate.result import CalibrationResult
+from workbench.calibrate.statistics import parameter_statistics
+from workbench.errors import ScenarioError, ScenarioIssue
+from workbench.scenario import ScenarioConfig, ScenarioLike, as_flat, flatten, load_scenario
+from workbench.seasonal.partload import CapacitySolver
+from workbench.solver import SolveResult
+from workbench.sweep.paths import SweepPath, case_document, resolve_path
+from workbench.sweep.prepared import apply_values
+from workbench.units import ZERO_CELSIUS_K
+
+__all__ = [
+    "DEFAULT_FREE",
+    "PREDICTION_COLUMNS",
+    "fit_declared",
+    "predict_declared",
+]
+
+DEFAULT_FREE = (
+    "compressor.displacement_m3",
+    "compressor.isentropic_efficiency",
+    "condenser.ua",
+    "evaporator.ua_nominal_kw_k",
+)
+"""Free parameters of :func:`fit_declared` when ``free`` is None: the unit's size, the
+compressor's efficiency and the two exchangers' conductances."""
+
+DEFAULT_RANGE = {
+    "compressor.displacement_m3": (0.2, 5.0),
+    "compressor.isentropic_efficiency": (0.3, 0.95),
+    "condenser.ua": (0.1, 10.0),
+    "evaporator.ua_nominal_kw_k": (0.1, 10.0),
+}
+"""Bounds of the default free parameters: factors on the start value, except the isentropic
+efficiency's absolute range [-]."""
+
+PREDICTION_COLUMNS = ("t_c", "supply_c", "capacity_kw", "cop", "speed_hz", "converged", "limit")
+"""Columns of :func:`predict_declared`."""
+
+SIGMA_RELATIVE = 0.01
+"""Standard uncertainty of a declared COP and capacity, relative [-] (only ratios matter)."""
+
+FAILED_RESIDUAL = 1.0e3
+"""Residual of a point that does not solve at a trial step [-]."""
+
+DIFF_STEP = 1.0e-4
+"""Relative finite-difference step on the scaled parameters [-] (the speed search settles the
+capacity to 1e-9, far inside it)."""
+
+_POINT_KEYS = ("t_c", "supply_c", "capacity_kw")
+
+
+def _issue(path: str, message: str) -> ScenarioError:
+    return ScenarioError([ScenarioIssue(path, message)], source="declared points")
+
+
+def _points(points: Sequence[Mapping[str, Any]] | pd.DataFrame, need_cop: bool) -> pd.DataFrame:
+    frame = pd.DataFrame(points) if not isinstance(points, pd.DataFrame) else points.copy()
+    keys = (*_POINT_KEYS, "cop") if need_cop else _POINT_KEYS
+    for key in keys:
+        if key not in frame.columns:
+            raise _issue(f"points.{key}", "missing: points need t_c, supply_c, capacity_kw, cop")
+        values = pd.to_numeric(frame[key], errors="coerce")
+        bad = ~np.isfinite(values.to_numpy(float))
+        if key in ("capacity_kw", "cop"):
+            bad |= values.to_numpy(float) <= 0
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise _issue(
+                f"points[{i}].{key}",
+                f"must be a finite number > 0 here, got {frame[key].iloc[i]!r}",
+            )
+        frame[key] = values.astype(float)
+    if frame.empty:
+        raise _issue("points", "no declared points")
+    return frame.reset_index(drop=True)
+
+
+class _Paths:
+    """The paths a declared point is set through: from the ``seasonal`` block, or the defaults."""
+
+    def __init__(self, config: ScenarioConfig) -> None:
+        s = config.seasonal
+        self.outdoor = s.outdoor if s is not None else "evaporator.air_inlet_temp_c"
+        self.water = s.water.parameter if s is not None else "condenser.secondary_inlet_temp_k"
+        self.control = s.capacity.parameter if s is not None else "compressor.speed_hz"
+        self.output = s.capacity.output if s is not None else "condenser.capacity"
+
+
+def _temperature(path: str, t_c: float) -> float:
+    return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
+
+
+class _PointSolver(CapacitySolver):
+    """The capacity solver of one product's points, remembering each point between evaluations.
+
+    Each point's speed search starts from the speed it had at the last evaluation (not full
+    speed), its water inlet from the last inlet and its Newton solve from the last solution: a
+    fit changes the parameters a little at a time, so two or three solves settle a point.
+    """
+
+    start_speed: float | None = None
+
+    def _start_control(self) -> float:
+        return self.start_speed if self.start_speed is not None else self.hi
+
+
+class _Points:
+    """One prepared system for a product's points; free values set on it per evaluation."""
+
+    def __init__(self, doc: dict[str, Any], paths: _Paths, frame: pd.DataFrame) -> None:
+        flat = as_flat(doc)
+        owner = resolve_path(flat, paths.control).owner
+        params = flat.components[owner].params
+        lo, hi = params.get("min_speed_hz"), params.get("max_speed_hz")
+        if lo is None or hi is None or not lo < hi:
+            raise _issue(
+                paths.control, f"no speed range ({lo}..{hi}): give min_speed_hz/max_speed_hz"
+            )
+        self.solver = _PointSolver(
+            flat, paths.outdoor, paths.water, paths.control, paths.output, (float(lo), float(hi))
+        )
+        self.paths, self.frame = paths, frame
+        water = self.solver.specs[1]
+        self.water0 = float(self.solver.system.components[water.owner].params[water.key])
+        self.memory: dict[int, tuple[float, float, SolveResult]] = {}
+
+    def solve(
+        self, specs: Sequence[SweepPath] = (), values: Sequence[float] = ()
+    ) -> list[dict[str, Any]]:
+        """Each point solved for its capacity at ``values`` of ``specs``, warmest first."""
+        solver, paths, frame = self.solver, self.paths, self.frame
+        if specs:
+            apply_values(solver.system, list(specs), tuple(values))
+        out: list[dict[str, Any]] = [{} for _ in range(len(frame))]
+        water_in = self.water0
+        for i in (int(k) for k in np.argsort(-frame["t_c"].to_numpy(float), kind="stable")):
+            row = frame.iloc[i]
+            if i in self.memory:
+                solver.start_speed, water_in, solver.last = self.memory[i]
+            else:
+                solver.start_speed = None
+            point = solver.solve_for(
+                _temperature(paths.outdoor, float(row["t_c"])),
+                float(row["capacity_kw"]) * 1e3,
+                _temperature(paths.water, float(row["supply_c"])),
+                water_in,
+            )
+            if point.converged and point.result is not None:
+                water_in = point.water_inlet
+                self.memory[i] = (point.control, point.water_inlet, point.result)
+            out[i] = {
+                "t_c": float(row["t_c"]),
+                "supply_c": float(row["supply_c"]),
+                "capacity_kw": point.capacity_w / 1e3,
+                "cop": point.cop,
+                "speed_hz": point.control,
+                "converged": point.converged,
+                "limit": point.limit,
+                "hint": point.hint,
+            }
+        return out
+
+
+def predict_declared(
+    scenario: ScenarioLike, points: Sequence[Mapping[str, Any]] | pd.DataFrame
+) -> pd.DataFrame:
+    """What a scenario says at declared conditions: each point solved for its capacity.
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, dict, str or path
+        The (fitted) scenario. Its ``seasonal`` block, if any, names the outdoor, water and
+        control paths; without one: ``evaporator.air_inlet_temp_c``,
+        ``condenser.secondary_inlet_temp_k`` (held at the outlet), ``compressor.speed_hz`` and
+        ``condenser.capacity``.
+    points : sequence of mapping or pandas.DataFrame
+        ``t_c`` outdoor air [degC], ``supply_c`` water outlet [degC], ``capacity_kw`` [kW]
+        (``cop`` is not needed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point, in the given order (:data:`PREDICTION_COLUMNS`): the capacity reached
+        [kW] (the declared one unless at a speed limit), the model's COP [-], the speed found
+        [Hz], ``converged`` and ``limit`` (``max``, ``min`` or None).
+
+    Raises
+    ------
+    ScenarioError
+        Invalid scenario, a point without a needed value, or no speed range.
+    """
+    config = scenario if isinstance(scenario, ScenarioConfig) else load_scenario(scenario)
+    frame = _points(points, need_cop=False)
+    rows = _Points(flatten(config).to_dict(), _Paths(config), frame).solve()
+    return pd.DataFrame(rows, columns=list(PREDICTION_COLUMNS))
+
+
+def _residuals(rows: list[dict[str, Any]], frame: pd.DataFrame) -> np.ndarray:
+    out = []
+    for row, (_, declared) in zip(rows, frame.iterrows()):
+        if not row["converged"]:
+            out += [FAILED_RESIDUAL, FAILED_RESIDUAL]
+            continue
+        out.append((row["cop"] / declared["cop"] - 1.0) / SIGMA_RELATIVE)
+        out.append((row["capacity_kw"] / declared["capacity_kw"] - 1.0) / SIGMA_RELATIVE)
+    return np.array(out)
+
+
+def _residual_table(rows: list[dict[str, Any]], frame: pd.DataFrame) -> pd.DataFrame:
+    table = []
+    for k, (row, (_, declared)) in enumerate(zip(rows, frame.iterrows())):
+        label = str(declared.get("name", f"{declared['t_c']:g}/{declared['supply_c']:g}"))
+        if "name" not in frame.columns:
+            label = f"points[{k}] {declared['t_c']:g}/{declared['supply_c']:g} degC"
+        for quantity in ("cop", "capacity_kw"):
+            measured = float(declared[quantity])
+            model = float(row[quantity]) if row["converged"] else math.nan
+            sigma = SIGMA_RELATIVE * measured
+            table.append(
+                {
+                    "point": label,
+                    "quantity": quantity,
+                    "measured": measured,
+                    "model": model,
+                    "residual": model - measured,
+                    "sigma": sigma,
+                    "weighted": (model - measured) / sigma,
+                    "outlier": False,
+                }
+            )
+    return pd.DataFrame(table)
+
+
+def fit_declared(
+    scenario: ScenarioLike,
+    points: Sequence[Mapping[str, Any]] | pd.DataFrame,
+    free: Sequence[str] | None = None,
+    *,
+    start: Mapping[str, float] | None = None,
+    bounds: Mapping[str, tuple[float | None, float | None]] | None = None,
+    max_evaluations: int = 60,
+) -> CalibrationResult:
+    """Fit a scenario to a product's declared points (module docstring: method, free set).
+
+    Parameters
+    ----------
+    scenario : ScenarioConfig, dict, str or path
+        The base scenario (refrigerant, circuit; its values are the start). Paths as for
+        :func:`predict_declared`.
+    points : sequence of mapping or pandas.DataFrame
+        ``t_c`` [degC], ``supply_c`` water outlet [degC], ``capacity_kw`` [kW], ``cop`` [-]
+        (optional ``name``).
+    free : sequence of str, optional
+        Free paths; None: :data:`DEFAULT_FREE` (which includes the unit's size).
+    start : mapping, optional
+        Start values in place of the scenario's [their units].
+    bounds : mapping, optional
+        Path -> (low, high) in place of :data:`DEFAULT_RANGE` or the calibration's catalog.
+    max_evaluations : int
+        Evaluations of all points the optimiser may spend (finite differences included).
+
+    Returns
+    -------
+    CalibrationResult
+        ``values``, ``intervals``, ``std_errors``, ``unidentifiable``, ``residuals`` (``cop``
+        and ``capacity_kw`` per point), ``failed`` and ``scenario`` (the fitted document).
+
+    Raises
+    ------
+    ScenarioError
+        Invalid scenario or points, an unknown free path, a start outside its bounds.
+    """
+    t0 = time.perf_counter()
+    config = scenario if isinstance(scenario, ScenarioConfig) else load_scenario(scenario)
+    frame = _points(points, need_cop=True)
+    base = flatten(config).to_dict()
+    flat = as_flat(base)
+    names = list(free) if free is not None else list(DEFAULT_FREE)
+    given = dict(bounds or {})
+    for path in names:
+        if path in DEFAULT_RANGE and path not in given and (start or {}).get(path) is None:
+            value = float(
+                flat.components[resolve_path(flat, path).owner].params[path.split(".")[1]]
+            )
+            lo, hi = DEFAULT_RANGE[path]
+            given[path] = (
+                (lo, hi) if path.endswith("isentropic_efficiency") else (lo * value, hi * value)
+            )
+    specs, theta0, limits = free_parameters(flat, names, start, given)
+    problem = _Points(base, _Paths(config), frame)
+    calls = {"evaluations": 0}
+
+    def rows_at(u: np.ndarray) -> list[dict[str, Any]]:
+        calls["evaluations"] += 1
+        return problem.solve(specs, tuple(float(v) for v in u * theta0))
+
+    def fun(u: np.ndarray) -> np.ndarray:
+        return _residuals(rows_at(u), frame)
+
+    lower = np.array([lo for lo, _ in limits]) / theta0
+    upper = np.array([hi for _, hi in limits]) / theta0
+    fit = least_squares(
+        fun,
+        np.ones(len(theta0)),
+        bounds=(lower, upper),
+        diff_step=DIFF_STEP,
+        x_scale=1.0,
+        max_nfev=max_evaluations,
+        ftol=1e-8,
+        xtol=1e-8,
+    )
+    theta = fit.x * theta0
+    final = rows_at(fit.x)
+    r = _residuals(final, frame)
+    # statistics on the COP rows and the capacity rows of points held at a speed limit
+    keep = [2 * k for k in range(len(final))]
+    keep += [2 * k + 1 for k, row in enumerate(final) if row["limit"] is not None]
+    keep.sort()
+    jac_theta = fit.jac[keep] / theta0
+    found = parameter_statistics(jac_theta, r[keep], theta, names)
+    values = {p: float(v) for p, v in zip(names, theta)}
+    intervals = {}
+    for k, p in enumerate(names):
+        if k in found.reasons:
+            intervals[p] = limits[k]
+        else:
+            h = found.half_widths[k]
+            intervals[p] = (max(theta[k] - h, limits[k][0]), min(theta[k] + h, limits[k][1]))
+    residuals = _residual_table(final, frame)
+    failed = [
+        {"point": f"points[{k}]", "error": row["hint"]}
+        for k, row in enumerate(final)
+        if not row["converged"]
+    ]
+    return CalibrationResult(
+        values=values,
+        std_errors={p: float(found.std_errors[k]) for k, p in enumerate(names)},
+        intervals=intervals,
+        unidentifiable={names[k]: why for k, why in sorted(found.reasons.items())},
+        residuals=residuals,
+        outliers=residuals[residuals["outlier"]].reset_index(drop=True),
+        failed=pd.DataFrame(failed, columns=["point", "error"]),
+        scenario=case_document(base, specs, tuple(values.values())),
+        start={p: float(v) for p, v in zip(names, theta0)},
+        bounds=dict(zip(names, limits)),
+        correlation=pd.DataFrame(found.correlation, index=names, columns=names),
+        success=bool(fit.success),
+        message=str(fit.message),
+        cost=float(0.5 * r @ r),
+        residual_sigma=found.sigma,
+        evaluations=calls["evaluations"],
+        solves=problem.solver.solves,
+        elapsed_s=time.perf_counter() - t0,
+        conditions=["t_c", "supply_c", "capacity_kw"],
+        quantities=["cop", "capacity_kw"],
+    )
