@@ -22,10 +22,18 @@ unit too large to run that slowly) it measures how far the model misses the decl
 That is what ties the unit's size (``compressor.displacement_m3``) to the declaration beyond the
 efficiency's dependence on speed.
 
-Default free set (:data:`DEFAULT_FREE`): the compressor's displacement (the unit's size) and
-isentropic efficiency, the condenser's UA and the evaporator's nominal UA: four parameters for
-the five or six points of a declaration. The speed curves, volumetric efficiency, superheat,
-subcooling and water flow stay at the base scenario's values.
+The compressor description: isentropic efficiency as a function of speed,
+``eta_s(n) = eta_s,rated (c0 + c1 r + c2 r^2)`` with ``r = n / n_rated`` and
+``c0 = 1 - c1 - c2`` (1 at the rated speed; :mod:`workbench.components.compressor`). Across a
+declaration the speed runs from the minimum (D, cycling) to near the maximum (E), so the fall of
+efficiency away from the rated speed shapes the COP line as much as the rated efficiency does;
+the pressure ratio enters through the isentropic enthalpy rise.
+
+Default free set (:data:`DEFAULT_FREE`): the compressor's displacement (the unit's size), its
+isentropic efficiency at the rated speed and the curve's shape c2 (:data:`SPEED_SHAPE`), the
+condenser's UA and the evaporator's nominal UA: five parameters for the five or six points of a
+declaration (ten residuals with the capacities). The volumetric efficiency and its curve,
+superheat, subcooling and water flow stay at the base scenario's values.
 """
 
 from __future__ import annotations
@@ -57,14 +65,23 @@ __all__ = [
     "predict_declared",
 ]
 
+SPEED_SHAPE = "compressor.isentropic_speed_curve[2]"
+"""The free path of the speed curve's shape: its quadratic coefficient c2, with c0 following as
+``1 - c1 - c2`` so that the curve stays 1 at the rated speed (c1 stays the base's)."""
+
 DEFAULT_FREE = (
     "compressor.displacement_m3",
     "compressor.isentropic_efficiency",
+    SPEED_SHAPE,
     "condenser.ua",
     "evaporator.ua_nominal_kw_k",
 )
 """Free parameters of :func:`fit_declared` when ``free`` is None: the unit's size, the
-compressor's efficiency and the two exchangers' conductances."""
+compressor's efficiency at its rated speed and how it falls off away from it, and the two
+exchangers' conductances."""
+
+CURVE_FLOOR = 0.05
+"""Lowest speed factor the shape may give anywhere in the speed range [-] (bounds on c2)."""
 
 DEFAULT_RANGE = {
     "compressor.displacement_m3": (0.2, 5.0),
@@ -130,6 +147,49 @@ class _Paths:
 
 def _temperature(path: str, t_c: float) -> float:
     return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
+
+
+class _SpeedShape:
+    """The speed curve's shape c2 as a free parameter (:data:`SPEED_SHAPE`)."""
+
+    def __init__(
+        self,
+        flat: Any,
+        start: float | None,
+        bounds: tuple[float | None, float | None] | None,
+    ) -> None:
+        owner = resolve_path(flat, "compressor.isentropic_efficiency").owner
+        key = "isentropic_speed_curve"
+        self.spec = SweepPath(f"{owner}.{key}", "component", owner, key)
+        params = flat.components[self.spec.owner].params
+        curve = params.get("isentropic_speed_curve") or [1.0, 0.0, 0.0]
+        self.c1 = float(curve[1])
+        self.start = float(curve[2]) if start is None else float(start)
+        rated = float(params.get("rated_speed_hz", 50.0))
+        lo_r = float(params.get("min_speed_hz", rated)) / rated
+        hi_r = float(params.get("max_speed_hz", rated)) / rated
+        low, high = -math.inf, math.inf
+        for r in (lo_r, hi_r):  # (1 - c1) + c1 r + c2 (r^2 - 1) >= CURVE_FLOOR
+            rest = (1.0 - self.c1) + self.c1 * r - CURVE_FLOOR
+            if r < 1.0:
+                high = min(high, rest / (1.0 - r * r))
+            elif r > 1.0:
+                low = max(low, -rest / (r * r - 1.0))
+        given = bounds or (None, None)
+        self.bounds = (
+            low if given[0] is None else float(given[0]),
+            high if given[1] is None else float(given[1]),
+        )
+        if not self.bounds[0] <= self.start <= self.bounds[1]:
+            raise _issue(
+                f"free[{SPEED_SHAPE!r}]",
+                f"start {self.start:g} outside the bounds {self.bounds} (the curve must stay "
+                f">= {CURVE_FLOOR} over the speed range)",
+            )
+
+    def curve(self, c2: float) -> list[float]:
+        """``[c0, c1, c2]`` with the curve 1 at the rated speed."""
+        return [1.0 - self.c1 - c2, self.c1, c2]
 
 
 class _PointSolver(CapacitySolver):
@@ -321,29 +381,52 @@ def fit_declared(
     given = dict(bounds or {})
     for path in names:
         if path in DEFAULT_RANGE and path not in given and (start or {}).get(path) is None:
-            value = float(
-                flat.components[resolve_path(flat, path).owner].params[path.split(".")[1]]
-            )
+            owner = resolve_path(flat, path).owner
+            value = float(flat.components[owner].params[path.split(".", 1)[1]])
             lo, hi = DEFAULT_RANGE[path]
-            given[path] = (
-                (lo, hi) if path.endswith("isentropic_efficiency") else (lo * value, hi * value)
-            )
-    specs, theta0, limits = free_parameters(flat, names, start, given)
+            absolute = path.endswith("isentropic_efficiency")
+            given[path] = (lo, hi) if absolute else (lo * value, hi * value)
+    regular = [p for p in names if p != SPEED_SHAPE]
+    specs, theta_r, limits_r = (
+        free_parameters(flat, regular, start, {k: v for k, v in given.items() if k != SPEED_SHAPE})
+        if regular
+        else ([], np.zeros(0), [])
+    )
+    shape = (
+        _SpeedShape(flat, (start or {}).get(SPEED_SHAPE), given.get(SPEED_SHAPE))
+        if SPEED_SHAPE in names
+        else None
+    )
+    order = {p: k for k, p in enumerate(names)}
+    theta0 = np.zeros(len(names))
+    limits: list[tuple[float, float]] = [(0.0, 0.0)] * len(names)
+    for p, v, lim in zip(regular, theta_r, limits_r):
+        theta0[order[p]], limits[order[p]] = v, lim
+    if shape is not None:
+        theta0[order[SPEED_SHAPE]], limits[order[SPEED_SHAPE]] = shape.start, shape.bounds
+    scale = np.where(np.abs(theta0) > 0, np.abs(theta0), 1.0)
     problem = _Points(base, _Paths(config), frame)
     calls = {"evaluations": 0}
 
+    def set_values(theta: np.ndarray) -> tuple[list[SweepPath], tuple[Any, ...]]:
+        out_specs, out_values = list(specs), [float(theta[order[p]]) for p in regular]
+        if shape is not None:
+            out_specs.append(shape.spec)
+            out_values.append(shape.curve(float(theta[order[SPEED_SHAPE]])))
+        return out_specs, tuple(out_values)
+
     def rows_at(u: np.ndarray) -> list[dict[str, Any]]:
         calls["evaluations"] += 1
-        return problem.solve(specs, tuple(float(v) for v in u * theta0))
+        return problem.solve(*set_values(u * scale))
 
     def fun(u: np.ndarray) -> np.ndarray:
         return _residuals(rows_at(u), frame)
 
-    lower = np.array([lo for lo, _ in limits]) / theta0
-    upper = np.array([hi for _, hi in limits]) / theta0
+    lower = np.array([lo for lo, _ in limits]) / scale
+    upper = np.array([hi for _, hi in limits]) / scale
     fit = least_squares(
         fun,
-        np.ones(len(theta0)),
+        theta0 / scale,
         bounds=(lower, upper),
         diff_step=DIFF_STEP,
         x_scale=1.0,
@@ -351,14 +434,14 @@ def fit_declared(
         ftol=1e-8,
         xtol=1e-8,
     )
-    theta = fit.x * theta0
+    theta = fit.x * scale
     final = rows_at(fit.x)
     r = _residuals(final, frame)
     # statistics on the COP rows and the capacity rows of points held at a speed limit
     keep = [2 * k for k in range(len(final))]
     keep += [2 * k + 1 for k, row in enumerate(final) if row["limit"] is not None]
     keep.sort()
-    jac_theta = fit.jac[keep] / theta0
+    jac_theta = fit.jac[keep] / scale
     found = parameter_statistics(jac_theta, r[keep], theta, names)
     values = {p: float(v) for p, v in zip(names, theta)}
     intervals = {}
@@ -382,7 +465,7 @@ def fit_declared(
         residuals=residuals,
         outliers=residuals[residuals["outlier"]].reset_index(drop=True),
         failed=pd.DataFrame(failed, columns=["point", "error"]),
-        scenario=case_document(base, specs, tuple(values.values())),
+        scenario=case_document(base, *set_values(theta)),
         start={p: float(v) for p, v in zip(names, theta0)},
         bounds=dict(zip(names, limits)),
         correlation=pd.DataFrame(found.correlation, index=names, columns=names),
