@@ -18,6 +18,7 @@ from workbench.cli.main import main
 from workbench.errors import ScenarioError
 from workbench.seasonal import fit_declared, predict_declared, rate
 from workbench.seasonal.product_table import fit_declared_table
+from workbench.seasonal.products import SPEED_SHAPE
 
 EXAMPLE = (
     Path(__file__).resolve().parents[1]
@@ -29,22 +30,23 @@ BASE = json.loads(EXAMPLE.read_text())
 COLUMNS = ["t_c", "supply_c", "capacity_kw", "cop"]
 
 
-def _truth(displacement=4.2e-5, eta=0.62):
+def _truth(displacement=4.2e-5, eta=0.62, c2=-0.3):
     doc = copy.deepcopy(BASE)
     comp = doc["circuits"][0]["components"][0]
     comp["displacement_m3"], comp["isentropic_efficiency"] = displacement, eta
+    comp["isentropic_speed_curve"] = [1.0 - 0.7 - c2, 0.7, c2]  # the base's when c2 = -0.3
     return doc
 
 
 @pytest.fixture(scope="module")
 def declarations():
-    truth = _truth()
+    truth = _truth(c2=-0.2)
     return rate(truth).test_points, rate(truth, application="medium").test_points
 
 
 def test_products_predict_reproduces_the_rating_test_points(declarations):
     low, _ = declarations
-    pred = predict_declared(_truth(), low[COLUMNS[:3]])
+    pred = predict_declared(_truth(c2=-0.2), low[COLUMNS[:3]])
     assert list(pred.columns) == [*COLUMNS, "speed_hz", "converged", "limit"]
     assert pred["converged"].all()
     # the rating solved each point for its load; asked for the capacity it reported, the
@@ -53,19 +55,24 @@ def test_products_predict_reproduces_the_rating_test_points(declarations):
     assert pred["capacity_kw"].to_numpy() == pytest.approx(low["capacity_kw"].to_numpy(), rel=1e-8)
     assert pred["speed_hz"].to_numpy() == pytest.approx(low["speed_hz"].to_numpy(), rel=1e-5)
     # beyond the unit's reach the capacity falls short and the limit says so
-    big = predict_declared(_truth(), [{"t_c": -10.0, "supply_c": 35.0, "capacity_kw": 30.0}])
+    big = predict_declared(_truth(c2=-0.2), [{"t_c": -10.0, "supply_c": 35.0, "capacity_kw": 30.0}])
     assert big.loc[0, "limit"] == "max"
     assert big.loc[0, "capacity_kw"] < 30.0
 
 
-def test_products_fit_recovers_hidden_size_and_efficiency_and_predicts_55c(declarations):
+def test_products_fit_recovers_hidden_size_efficiency_and_speed_shape_and_predicts_55c(
+    declarations,
+):
     low, med = declarations
-    free = ["compressor.displacement_m3", "compressor.isentropic_efficiency"]
+    free = ["compressor.displacement_m3", "compressor.isentropic_efficiency", SPEED_SHAPE]
     fit = fit_declared(BASE, low[COLUMNS], free)
     assert fit.success
-    assert fit.start == {free[0]: 3.6e-5, free[1]: 0.68}
-    assert fit.values[free[0]] == pytest.approx(4.2e-5, rel=1e-4)
-    assert fit.values[free[1]] == pytest.approx(0.62, rel=1e-4)
+    assert fit.start == {free[0]: 3.6e-5, free[1]: 0.68, free[2]: -0.3}
+    assert fit.values[free[0]] == pytest.approx(4.2e-5, rel=1e-3)
+    assert fit.values[free[1]] == pytest.approx(0.62, rel=1e-3)
+    assert fit.values[free[2]] == pytest.approx(-0.2, abs=1e-3)
+    curve = fit.scenario["circuits"][0]["components"][0]["isentropic_speed_curve"]
+    assert sum(curve) == pytest.approx(1.0, rel=1e-12)  # 1 at the rated speed
     for path in free:
         low_i, high_i = fit.intervals[path]
         assert low_i <= fit.values[path] <= high_i

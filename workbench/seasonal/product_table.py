@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import WorkbenchError
-from workbench.scenario import flatten, load_scenario
+from workbench.scenario import flatten
 from workbench.scenario.types import ScenarioLike
+from workbench.seasonal.products import as_config
 
 __all__ = ["FIT_COLUMNS", "POINT_COLUMNS", "fit_declared_table", "read_points_table"]
 
@@ -127,8 +128,7 @@ def fit_declared_table(
         An invalid base scenario.
     """
     frame = table if isinstance(table, pd.DataFrame) else read_points_table(table)
-    doc = flatten(load_scenario(scenario)).to_dict() if not isinstance(scenario, dict) else scenario
-    load_scenario(doc)  # a bad base fails here, once, not in every task
+    doc = flatten(as_config(scenario)).to_dict()  # a bad base fails here, once, not per task
     names = list(free) if free is not None else None
     groups = [(str(p), g.reset_index(drop=True)) for p, g in frame.groupby("product", sort=False)]
     if client is None:

@@ -39,8 +39,10 @@ superheat, subcooling and water flow stay at the base scenario's values.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,7 +53,14 @@ from workbench.calibrate.inputs import free_parameters
 from workbench.calibrate.result import CalibrationResult
 from workbench.calibrate.statistics import parameter_statistics
 from workbench.errors import ScenarioError, ScenarioIssue
-from workbench.scenario import ScenarioConfig, ScenarioLike, as_flat, flatten, load_scenario
+from workbench.scenario import (
+    FlatScenario,
+    ScenarioConfig,
+    ScenarioLike,
+    as_flat,
+    flatten,
+    load_scenario,
+)
 from workbench.seasonal.partload import CapacitySolver
 from workbench.solver import SolveResult
 from workbench.sweep.paths import SweepPath, case_document, resolve_path
@@ -106,6 +115,24 @@ DIFF_STEP = 1.0e-4
 capacity to 1e-9, far inside it)."""
 
 _POINT_KEYS = ("t_c", "supply_c", "capacity_kw")
+
+
+def as_config(scenario: ScenarioLike) -> ScenarioConfig:
+    """A scenario given any way (document, path, flat scenario) as a checked config."""
+    if isinstance(scenario, ScenarioConfig):
+        return scenario
+    if isinstance(scenario, FlatScenario):
+        return load_scenario(scenario.to_dict())
+    if isinstance(scenario, os.PathLike):
+        return load_scenario(Path(scenario))
+    return load_scenario(scenario)
+
+
+def _with_block(doc: dict[str, Any], config: ScenarioConfig) -> dict[str, Any]:
+    """The flat document with the base's ``seasonal`` block back (flattening drops it)."""
+    if config.seasonal is not None:
+        doc["seasonal"] = config.seasonal.model_dump(mode="json", exclude_none=True)
+    return doc
 
 
 def _issue(path: str, message: str) -> ScenarioError:
@@ -291,7 +318,7 @@ def predict_declared(
     ScenarioError
         Invalid scenario, a point without a needed value, or no speed range.
     """
-    config = scenario if isinstance(scenario, ScenarioConfig) else load_scenario(scenario)
+    config = as_config(scenario)
     frame = _points(points, need_cop=False)
     rows = _Points(flatten(config).to_dict(), _Paths(config), frame).solve()
     return pd.DataFrame(rows, columns=list(PREDICTION_COLUMNS))
@@ -373,7 +400,7 @@ def fit_declared(
         Invalid scenario or points, an unknown free path, a start outside its bounds.
     """
     t0 = time.perf_counter()
-    config = scenario if isinstance(scenario, ScenarioConfig) else load_scenario(scenario)
+    config = as_config(scenario)
     frame = _points(points, need_cop=True)
     base = flatten(config).to_dict()
     flat = as_flat(base)
@@ -409,7 +436,8 @@ def fit_declared(
     calls = {"evaluations": 0}
 
     def set_values(theta: np.ndarray) -> tuple[list[SweepPath], tuple[Any, ...]]:
-        out_specs, out_values = list(specs), [float(theta[order[p]]) for p in regular]
+        out_specs = list(specs)
+        out_values: list[Any] = [float(theta[order[p]]) for p in regular]
         if shape is not None:
             out_specs.append(shape.spec)
             out_values.append(shape.curve(float(theta[order[SPEED_SHAPE]])))
@@ -465,7 +493,7 @@ def fit_declared(
         residuals=residuals,
         outliers=residuals[residuals["outlier"]].reset_index(drop=True),
         failed=pd.DataFrame(failed, columns=["point", "error"]),
-        scenario=case_document(base, *set_values(theta)),
+        scenario=_with_block(case_document(base, *set_values(theta)), config),
         start={p: float(v) for p, v in zip(names, theta0)},
         bounds=dict(zip(names, limits)),
         correlation=pd.DataFrame(found.correlation, index=names, columns=names),
