@@ -109,3 +109,12 @@ def test_declared_table_bad_cell_exits_2_naming_row_and_column(tmp_path, capsys,
     with pytest.raises(DeclaredTableError, match=message):
         rate_declared_table(bad)
     assert "error:" in capsys.readouterr().err
+
+
+def test_declared_table_cli_needs_one_input(capsys):
+    assert main(["seasonal"]) == 2
+    assert "give a scenario file, --declared TABLE.csv or 'fit'" in capsys.readouterr().err
+    assert main(["seasonal", str(EXAMPLE), "--declared", str(EXAMPLE)]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["seasonal", "--declared", "no-such.csv"]) == 2
+    assert "no-such.csv: no such file" in capsys.readouterr().err
