@@ -21,7 +21,7 @@ import pandas as pd
 from workbench.errors import WorkbenchError
 from workbench.scenario import flatten
 from workbench.scenario.types import ScenarioLike
-from workbench.seasonal.products import as_config
+from workbench.seasonal.product_points import as_config
 
 __all__ = ["FIT_COLUMNS", "POINT_COLUMNS", "fit_declared_table", "read_points_table"]
 

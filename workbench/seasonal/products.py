@@ -39,10 +39,8 @@ superheat, subcooling and water flow stay at the base scenario's values.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,20 +50,20 @@ from scipy.optimize import least_squares
 from workbench.calibrate.inputs import free_parameters
 from workbench.calibrate.result import CalibrationResult
 from workbench.calibrate.statistics import parameter_statistics
-from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import (
-    FlatScenario,
-    ScenarioConfig,
     ScenarioLike,
     as_flat,
     flatten,
-    load_scenario,
 )
-from workbench.seasonal.partload import CapacitySolver
-from workbench.solver import SolveResult
+from workbench.seasonal.product_points import (
+    Paths,
+    Points,
+    as_config,
+    checked_points,
+    issue,
+    with_block,
+)
 from workbench.sweep.paths import SweepPath, case_document, resolve_path
-from workbench.sweep.prepared import apply_values
-from workbench.units import ZERO_CELSIUS_K
 
 __all__ = [
     "DEFAULT_FREE",
@@ -114,67 +112,6 @@ DIFF_STEP = 1.0e-4
 """Relative finite-difference step on the scaled parameters [-] (the speed search settles the
 capacity to 1e-9, far inside it)."""
 
-_POINT_KEYS = ("t_c", "supply_c", "capacity_kw")
-
-
-def as_config(scenario: ScenarioLike) -> ScenarioConfig:
-    """A scenario given any way (document, path, flat scenario) as a checked config."""
-    if isinstance(scenario, ScenarioConfig):
-        return scenario
-    if isinstance(scenario, FlatScenario):
-        return load_scenario(scenario.to_dict())
-    if isinstance(scenario, os.PathLike):
-        return load_scenario(Path(scenario))
-    return load_scenario(scenario)
-
-
-def _with_block(doc: dict[str, Any], config: ScenarioConfig) -> dict[str, Any]:
-    """The flat document with the base's ``seasonal`` block back (flattening drops it)."""
-    if config.seasonal is not None:
-        doc["seasonal"] = config.seasonal.model_dump(mode="json", exclude_none=True)
-    return doc
-
-
-def _issue(path: str, message: str) -> ScenarioError:
-    return ScenarioError([ScenarioIssue(path, message)], source="declared points")
-
-
-def _points(points: Sequence[Mapping[str, Any]] | pd.DataFrame, need_cop: bool) -> pd.DataFrame:
-    frame = pd.DataFrame(points) if not isinstance(points, pd.DataFrame) else points.copy()
-    keys = (*_POINT_KEYS, "cop") if need_cop else _POINT_KEYS
-    for key in keys:
-        if key not in frame.columns:
-            raise _issue(f"points.{key}", "missing: points need t_c, supply_c, capacity_kw, cop")
-        values = pd.to_numeric(frame[key], errors="coerce")
-        bad = ~np.isfinite(values.to_numpy(float))
-        if key in ("capacity_kw", "cop"):
-            bad |= values.to_numpy(float) <= 0
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise _issue(
-                f"points[{i}].{key}",
-                f"must be a finite number > 0 here, got {frame[key].iloc[i]!r}",
-            )
-        frame[key] = values.astype(float)
-    if frame.empty:
-        raise _issue("points", "no declared points")
-    return frame.reset_index(drop=True)
-
-
-class _Paths:
-    """The paths a declared point is set through: from the ``seasonal`` block, or the defaults."""
-
-    def __init__(self, config: ScenarioConfig) -> None:
-        s = config.seasonal
-        self.outdoor = s.outdoor if s is not None else "evaporator.air_inlet_temp_c"
-        self.water = s.water.parameter if s is not None else "condenser.secondary_inlet_temp_k"
-        self.control = s.capacity.parameter if s is not None else "compressor.speed_hz"
-        self.output = s.capacity.output if s is not None else "condenser.capacity"
-
-
-def _temperature(path: str, t_c: float) -> float:
-    return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
-
 
 class _SpeedShape:
     """The speed curve's shape c2 as a free parameter (:data:`SPEED_SHAPE`)."""
@@ -208,7 +145,7 @@ class _SpeedShape:
             high if given[1] is None else float(given[1]),
         )
         if not self.bounds[0] <= self.start <= self.bounds[1]:
-            raise _issue(
+            raise issue(
                 f"free[{SPEED_SHAPE!r}]",
                 f"start {self.start:g} outside the bounds {self.bounds} (the curve must stay "
                 f">= {CURVE_FLOOR} over the speed range)",
@@ -217,77 +154,6 @@ class _SpeedShape:
     def curve(self, c2: float) -> list[float]:
         """``[c0, c1, c2]`` with the curve 1 at the rated speed."""
         return [1.0 - self.c1 - c2, self.c1, c2]
-
-
-class _PointSolver(CapacitySolver):
-    """The capacity solver of one product's points, remembering each point between evaluations.
-
-    Each point's speed search starts from the speed it had at the last evaluation (not full
-    speed), its water inlet from the last inlet and its Newton solve from the last solution: a
-    fit changes the parameters a little at a time, so two or three solves settle a point.
-    """
-
-    start_speed: float | None = None
-
-    def _start_control(self) -> float:
-        return self.start_speed if self.start_speed is not None else self.hi
-
-
-class _Points:
-    """One prepared system for a product's points; free values set on it per evaluation."""
-
-    def __init__(self, doc: dict[str, Any], paths: _Paths, frame: pd.DataFrame) -> None:
-        flat = as_flat(doc)
-        owner = resolve_path(flat, paths.control).owner
-        params = flat.components[owner].params
-        lo, hi = params.get("min_speed_hz"), params.get("max_speed_hz")
-        if lo is None or hi is None or not lo < hi:
-            raise _issue(
-                paths.control, f"no speed range ({lo}..{hi}): give min_speed_hz/max_speed_hz"
-            )
-        self.solver = _PointSolver(
-            flat, paths.outdoor, paths.water, paths.control, paths.output, (float(lo), float(hi))
-        )
-        self.paths, self.frame = paths, frame
-        water = self.solver.specs[1]
-        self.water0 = float(self.solver.system.components[water.owner].params[water.key])
-        self.memory: dict[int, tuple[float, float, SolveResult]] = {}
-
-    def solve(
-        self, specs: Sequence[SweepPath] = (), values: Sequence[float] = ()
-    ) -> list[dict[str, Any]]:
-        """Each point solved for its capacity at ``values`` of ``specs``, warmest first."""
-        solver, paths, frame = self.solver, self.paths, self.frame
-        if specs:
-            apply_values(solver.system, list(specs), tuple(values))
-        out: list[dict[str, Any]] = [{} for _ in range(len(frame))]
-        water_in = self.water0
-        for i in (int(k) for k in np.argsort(-frame["t_c"].to_numpy(float), kind="stable")):
-            row = frame.iloc[i]
-            if i in self.memory:
-                solver.start_speed, water_in, solver.last = self.memory[i]
-            else:
-                solver.start_speed = None
-            point = solver.solve_for(
-                _temperature(paths.outdoor, float(row["t_c"])),
-                float(row["capacity_kw"]) * 1e3,
-                _temperature(paths.water, float(row["supply_c"])),
-                water_in,
-            )
-            if point.converged and point.result is not None:
-                water_in = point.water_inlet
-                self.memory[i] = (point.control, point.water_inlet, point.result)
-            out[i] = {
-                "t_c": float(row["t_c"]),
-                "supply_c": float(row["supply_c"]),
-                "capacity_kw": point.capacity_w / 1e3,
-                "cop": point.cop,
-                "speed_hz": point.control,
-                "converged": point.converged,
-                "limit": point.limit,
-                "hint": point.hint,
-            }
-        return out
 
 
 def predict_declared(
@@ -319,8 +185,8 @@ def predict_declared(
         Invalid scenario, a point without a needed value, or no speed range.
     """
     config = as_config(scenario)
-    frame = _points(points, need_cop=False)
-    rows = _Points(flatten(config).to_dict(), _Paths(config), frame).solve()
+    frame = checked_points(points, need_cop=False)
+    rows = Points(flatten(config).to_dict(), Paths(config), frame).solve()
     return pd.DataFrame(rows, columns=list(PREDICTION_COLUMNS))
 
 
@@ -401,7 +267,7 @@ def fit_declared(
     """
     t0 = time.perf_counter()
     config = as_config(scenario)
-    frame = _points(points, need_cop=True)
+    frame = checked_points(points, need_cop=True)
     base = flatten(config).to_dict()
     flat = as_flat(base)
     names = list(free) if free is not None else list(DEFAULT_FREE)
@@ -432,7 +298,7 @@ def fit_declared(
     if shape is not None:
         theta0[order[SPEED_SHAPE]], limits[order[SPEED_SHAPE]] = shape.start, shape.bounds
     scale = np.where(np.abs(theta0) > 0, np.abs(theta0), 1.0)
-    problem = _Points(base, _Paths(config), frame)
+    problem = Points(base, Paths(config), frame)
     calls = {"evaluations": 0}
 
     def set_values(theta: np.ndarray) -> tuple[list[SweepPath], tuple[Any, ...]]:
@@ -493,7 +359,7 @@ def fit_declared(
         residuals=residuals,
         outliers=residuals[residuals["outlier"]].reset_index(drop=True),
         failed=pd.DataFrame(failed, columns=["point", "error"]),
-        scenario=_with_block(case_document(base, *set_values(theta)), config),
+        scenario=with_block(case_document(base, *set_values(theta)), config),
         start={p: float(v) for p, v in zip(names, theta0)},
         bounds=dict(zip(names, limits)),
         correlation=pd.DataFrame(found.correlation, index=names, columns=names),
