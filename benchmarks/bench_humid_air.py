@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_humid_air.py [--points 200] [--repeat 5] [--no-write]
+    python -m benchmarks.bench_humid_air [--points 200] [--repeat 5] [--no-write]
 
 Each case loops over ``--points`` distinct states (dry bulb -10 to 45 C, RH 0.2 to 0.95) and
 reports the best of ``--repeat`` runs in microseconds per call. The table decides which library
@@ -18,9 +18,9 @@ from collections.abc import Callable
 from importlib.metadata import version
 
 import numpy as np
-from bench_docs import machine_line, write_section
 from CoolProp.CoolProp import HAPropsSI
 
+from benchmarks.bench_docs import machine_line, write_section
 from workbench.correlations import humid_air as ha
 
 P = 101325.0

@@ -65,6 +65,7 @@ def test_the_notebooks_exist():
         "08_calibration",
         "09_refrigerant_blends",
         "10_charge",
+        "12_declared_products",
     ]
 
 

@@ -223,7 +223,9 @@ def test_bins_bad_points_name_the_point():
         scop_from_declared([ANNEX_H_POINTS[0], {"name": "B", "t_c": 2, "capacity_kw": 5}], 5.0)
     with pytest.raises(RatingInputError, match="two declared temperatures"):
         scop_from_declared([ANNEX_H_POINTS[0]], 5.0)
-    clash = [*ANNEX_H_POINTS, {"name": "A2", "t_c": -7, "capacity_kw": 9.0, "cop": 3.0}]
-    with pytest.raises(RatingInputError, match="both at -7"):
-        scop_from_declared(clash, 11.46)
+    with pytest.raises(RatingInputError, match=r"points\[1\] \(B\): cd must be in \[0, 1\]"):
+        scop_from_declared(
+            [ANNEX_H_POINTS[0], {"name": "B", "t_c": 2, "capacity_kw": 5, "cop": 3, "cd": 1.2}],
+            5.0,
+        )
     assert math.isfinite(scop_from_declared(ANNEX_H_POINTS, 11.46).scop)

@@ -44,3 +44,36 @@ def test_07_seasonal_rates_the_example_and_names_the_limiting_point(tmp_path):
     assert summary["limiting_point"] == summary["sensitivity"][0]["name"]
     assert (artefacts / "bins.png").stat().st_size > 10_000
     assert [tp["supply_c"] for tp in summary["test_points"] if tp["name"].startswith("G")] == [49.0]
+
+
+@pytest.mark.notebook
+def test_12_declared_products_rates_fits_and_predicts_55c(tmp_path):
+    from workbench.seasonal.declared_table import rate_declared_table
+
+    root = Path(__file__).parent.parent
+    artefacts = tmp_path / "12"
+    run_notebook(
+        "12_declared_products",
+        {"output_dir": str(artefacts), "product": "Aurora AW-8 (made up)"},
+        output=tmp_path / "12.ipynb",
+        kernel_name=ensure_kernel(),
+    )
+    executed = nbformat.read(str(tmp_path / "12.ipynb"), as_version=4)
+    errors = [
+        o
+        for c in executed.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert not errors
+    summary = json.loads((artefacts / "summary.json").read_text())
+    # the rating is the package's (the notebook holds no model logic)
+    direct = rate_declared_table(root / "examples/declared/heat_pumps.csv").iloc[0]
+    assert summary["scop"] == pytest.approx(direct["scop"], rel=1e-12)
+    assert summary["convention"] == "without_off_mode"
+    assert summary["fit_success"] is True
+    assert len(summary["cop_55_model"]) == 5
+    # the made-up product's 55 degC declaration, predicted from its 35 degC one
+    assert summary["median_abs_cop_error_55_pct"] < 5.0
+    assert (artefacts / "parity.png").stat().st_size > 10_000

@@ -10,7 +10,7 @@ Heating (EN 14825:2018 clause 8.2 and Annex A)::
     Ph(Tj)     = Pdesignh * pl(Tj)                                 heating load [kW]
     CR(Tj)     = Ph(Tj) / Pdh(Tj)                                  capacity ratio, at most 1
     COPbin     = COPd * CR / (Cd * CR + 1 - Cd)       when CR < 1  cycling degradation (8.2.5)
-    elbu(Tj)   = Ph(Tj) - Pdh(Tj)   when Pdh < Ph; = Ph(Tj) below TOL   electric back-up [kW]
+    elbu(Tj)   = Ph(Tj) - Pdh(Tj)   when Pdh < Ph and Tj < Tbiv; = Ph(Tj) below TOL  back-up [kW]
     SCOPon     = sum hj Ph / sum hj [(Ph - elbu) / COPbin + elbu]                          (8.2.7)
     SCOPnet    = sum hj (Ph - elbu) / sum hj (Ph - elbu) / COPbin
     QH         = Pdesignh * HHE
@@ -22,6 +22,11 @@ between neighbouring points and extrapolated from the nearest two beyond the fir
 (8.2.6). Cooling (clause 8.3) has the same shape with Pdesignc, Tdesignc = 35 degC, EER in place
 of COP, the cooling bins 17..40 degC, HCE and no back-up: SEERon = sum hj Pc / sum hj Pc/EERbin.
 
+Cd may differ per point (Cdh measured at that point); with Tbiv given the unit covers the load at
+and above it by declaration (a declared capacity short of it is reported, not charged). The bins
+are computed as arrays (one rating costs a fraction of a millisecond, so a table of 10,000
+declarations rates in seconds: :mod:`workbench.seasonal.declared_table`).
+
 References
 ----------
 EN 14825:2018, clauses 8.2 (SCOP) and 8.3 (SEER), Annex A (bins and hours), Annex H (worked
@@ -30,21 +35,37 @@ example of a fixed-capacity air-to-water unit).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from workbench.errors import WorkbenchError
 from workbench.seasonal import en14825
+from workbench.seasonal.declared import (
+    DeclaredPoint,
+    Inconsistency,
+    RatingInputError,
+    declared_points,
+)
 from workbench.seasonal.en14825 import Climate
+from workbench.seasonal.figures import (
+    CONVENTIONS,
+    STATED_TOLERANCE,
+    SeasonalCooling,
+    SeasonalHeating,
+    Table,
+    matched_convention,
+)
 
 __all__ = [
     "BIN_COLUMNS",
+    "CONVENTIONS",
+    "STATED_TOLERANCE",
     "DeclaredPoint",
+    "Inconsistency",
     "RatingInputError",
     "SeasonalCooling",
     "SeasonalHeating",
@@ -52,6 +73,8 @@ __all__ = [
     "declared_points",
     "degraded",
     "line_through",
+    "lines_through",
+    "matched_convention",
     "part_load_ratio",
     "scop_from_declared",
     "seer_from_declared",
@@ -70,84 +93,6 @@ BIN_COLUMNS = (
     "electricity_kwh",
 )
 """Columns of the bins table (``cop`` holds the EER of a cooling rating)."""
-
-
-class RatingInputError(WorkbenchError, ValueError):
-    """Declared points or rating settings that the bin method cannot use (the message says where)."""
-
-
-@dataclass(frozen=True)
-class DeclaredPoint:
-    """One declared point: capacity and COP (EER) at one outdoor temperature.
-
-    Attributes
-    ----------
-    name : str
-        Label (``A``, ``TOL`` ...; ``points[i]`` when none was given).
-    t_c : float
-        Outdoor temperature [degC].
-    capacity_kw : float
-        Declared capacity Pdh (Pdc) [kW].
-    cop : float
-        Declared COPd (EERd) [-].
-    """
-
-    name: str
-    t_c: float
-    capacity_kw: float
-    cop: float
-
-
-def declared_points(points: Sequence[Mapping[str, Any]], key: str = "cop") -> list[DeclaredPoint]:
-    """Check and sort declared points given as mappings.
-
-    Parameters
-    ----------
-    points : sequence of mapping
-        Each with ``t_c`` [degC], ``capacity_kw`` [kW] and ``cop`` (or ``eer`` for cooling) [-];
-        ``name`` optional.
-    key : str
-        ``cop`` or ``eer``: the efficiency key (``cop`` is accepted for both).
-
-    Returns
-    -------
-    list of DeclaredPoint
-        Sorted by temperature, duplicates of the same temperature and values merged.
-
-    Raises
-    ------
-    RatingInputError
-        Fewer than two distinct temperatures, a missing or non-positive value, or two points at
-        one temperature with different values.
-    """
-    out: dict[float, DeclaredPoint] = {}
-    for i, raw in enumerate(points):
-        where = f"points[{i}]"
-        name = str(raw.get("name", where))
-        values: dict[str, float] = {}
-        for field in ("t_c", "capacity_kw", key):
-            value = raw.get(field, raw.get("cop") if field == "eer" else None)
-            if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise RatingInputError(f"{where} ({name}): {field} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise RatingInputError(f"{where} ({name}): {field} must be finite, got {value!r}")
-            values[field] = float(value)
-        if values["capacity_kw"] <= 0 or values[key] <= 0:
-            raise RatingInputError(f"{where} ({name}): capacity_kw and {key} must be > 0")
-        point = DeclaredPoint(name, values["t_c"], values["capacity_kw"], values[key])
-        other = out.get(point.t_c)
-        if other is not None and (
-            not math.isclose(other.capacity_kw, point.capacity_kw, rel_tol=1e-9)
-            or not math.isclose(other.cop, point.cop, rel_tol=1e-9)
-        ):
-            raise RatingInputError(
-                f"{where} ({name}) and {other.name} are both at {point.t_c} degC with different "
-                "values: declare one point per temperature"
-            )
-        out.setdefault(point.t_c, point)
-    if len(out) < 2:
-        raise RatingInputError("points: at least two declared temperatures are needed")
-    return [out[t] for t in sorted(out)]
 
 
 def part_load_ratio(t_c: float, design_c: float) -> float:
@@ -219,70 +164,75 @@ def line_through(t: float, ts: np.ndarray, ys: np.ndarray) -> float:
     return float(y0 + (y1 - y0) * (t - t0) / (t1 - t0))
 
 
-@dataclass
-class Table:
-    """Bins and figures common to heating and cooling ratings."""
+def lines_through(t: np.ndarray, ts: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """:func:`line_through` at many temperatures at once.
 
-    climate: str
-    design_load_kw: float
-    points: pd.DataFrame
-    bins: pd.DataFrame
-
-
-@dataclass
-class SeasonalHeating(Table):
-    """An EN 14825 heating rating.
-
-    Attributes
+    Parameters
     ----------
-    scop_on, scop_net, scop : float
-        Active-mode, net (heat pump only) and seasonal COP [-].
-    eta_s : float
-        Seasonal space heating energy efficiency [%].
-    annual_demand_kwh : float
-        QH = Pdesignh x HHE [kWh].
-    points : pandas.DataFrame
-        The declared points with their load, CR and COPbin.
-    bins : pandas.DataFrame
-        One row per bin (:data:`BIN_COLUMNS`).
-    """
+    t : numpy.ndarray
+        Where [degC].
+    ts : numpy.ndarray
+        Rising point temperatures [degC] (at least two).
+    ys : numpy.ndarray
+        Values at the points [any unit].
 
-    scop_on: float = math.nan
-    scop_net: float = math.nan
-    scop: float = math.nan
-    eta_s: float = math.nan
-    annual_demand_kwh: float = math.nan
+    Returns
+    -------
+    numpy.ndarray
+        The values at ``t`` [unit of ``ys``].
+    """
+    i = np.clip(np.searchsorted(ts, t, side="right") - 1, 0, len(ts) - 2)
+    t0, t1, y0, y1 = ts[i], ts[i + 1], ys[i], ys[i + 1]
+    out: np.ndarray = y0 + (y1 - y0) * (t - t0) / (t1 - t0)
+    return out
 
 
 @dataclass
-class SeasonalCooling(Table):
-    """An EN 14825 cooling rating: ``seer_on`` and ``seer`` [-], ``eta_s`` [%]."""
+class _Points:
+    """Declared points as arrays, with the load, CR and COPbin at each."""
 
-    seer_on: float = math.nan
-    seer: float = math.nan
-    eta_s: float = math.nan
-    annual_demand_kwh: float = math.nan
+    names: list[str]
+    t: np.ndarray
+    capacity: np.ndarray
+    cop: np.ndarray
+    cd: np.ndarray
+    load: np.ndarray
+    cr: np.ndarray
+    cop_bin: np.ndarray
+
+    def columns(self) -> dict[str, Any]:
+        return {
+            "name": self.names,
+            "t_c": self.t,
+            "capacity_kw": self.capacity,
+            "cop_declared": self.cop,
+            "cd": self.cd,
+            "load_kw": self.load,
+            "capacity_ratio": self.cr,
+            "cop_bin": self.cop_bin,
+        }
 
 
-def _point_table(
-    points: list[DeclaredPoint], design_load_kw: float, design_c: float, cd: float
-) -> pd.DataFrame:
-    rows = []
-    for p in points:
-        load = design_load_kw * part_load_ratio(p.t_c, design_c)
-        cr = min(1.0, load / p.capacity_kw) if load > 0 else 0.0
-        rows.append(
-            {
-                "name": p.name,
-                "t_c": p.t_c,
-                "capacity_kw": p.capacity_kw,
-                "cop_declared": p.cop,
-                "load_kw": load,
-                "capacity_ratio": cr,
-                "cop_bin": degraded(p.cop, cr, cd) if cr > 0 else p.cop,
-            }
-        )
-    return pd.DataFrame(rows)
+def _points(
+    declared: list[DeclaredPoint], design_load_kw: float, design_c: float, cd: float
+) -> _Points:
+    t = np.array([p.t_c for p in declared])
+    capacity = np.array([p.capacity_kw for p in declared])
+    cop = np.array([p.cop for p in declared])
+    cds = np.array([cd if p.cd is None else p.cd for p in declared])
+    load = design_load_kw * (t - 16.0) / (design_c - 16.0)
+    cr = np.where(load > 0, np.minimum(1.0, np.maximum(load, 0.0) / capacity), 0.0)
+    cycling = (cr < 1.0) & (cr > 0.0)
+    cop_bin = np.where(cycling, cop * cr / (cds * cr + 1.0 - cds), cop)
+    return _Points([p.name for p in declared], t, capacity, cop, cds, load, cr, cop_bin)
+
+
+@functools.cache
+def _season(name: str) -> tuple[Climate, np.ndarray, np.ndarray]:
+    season = en14825.COOLING if name == "cooling" else en14825.CLIMATES[name]
+    t = np.array([b[0] for b in season.bins])
+    hours = np.array([b[1] for b in season.bins])
+    return season, t, hours
 
 
 def _off_mode_energy(off_mode_kw: Mapping[str, float] | None, climate: Climate) -> float:
@@ -294,8 +244,8 @@ def _off_mode_energy(off_mode_kw: Mapping[str, float] | None, climate: Climate) 
             raise RatingInputError(
                 f"off_mode_kw[{key!r}]: unknown mode; use {', '.join(en14825.OFF_MODES)}"
             )
-        if power < 0:
-            raise RatingInputError(f"off_mode_kw[{key!r}]: must be >= 0 kW")
+        if power is None or not power >= 0:
+            raise RatingInputError(f"off_mode_kw[{key!r}]: must be >= 0 kW, got {power!r}")
         total += climate.off_mode_hours[key] * float(power)
     return total
 
@@ -307,6 +257,24 @@ def _check_common(design_load_kw: float, cd: float) -> None:
         raise RatingInputError(f"cd: the degradation coefficient must be in [0, 1], got {cd!r}")
 
 
+def _short_at_bivalent(pts: _Points, bivalent_c: float) -> list[Inconsistency]:
+    out = []
+    for name, t, cap, load in zip(pts.names, pts.t, pts.capacity, pts.load):
+        if t >= bivalent_c and load > 0 and cap < load * (1.0 - 1e-12):
+            short = (load - cap) / load
+            out.append(
+                Inconsistency(
+                    "capacity_below_load",
+                    name,
+                    f"{name} at {t:g} degC (at or above Tbiv {bivalent_c:g} degC) declares "
+                    f"{cap:g} kW against a load of {load:.4g} kW ({100 * short:.2f} % short): "
+                    "not charged as back-up heat",
+                    float(short),
+                )
+            )
+    return out
+
+
 def scop_from_declared(
     points: Sequence[Mapping[str, Any]],
     design_load_kw: float,
@@ -314,6 +282,7 @@ def scop_from_declared(
     operation_limit_c: float | None = None,
     cd: float = 0.9,
     off_mode_kw: Mapping[str, float] | None = None,
+    bivalent_c: float | None = None,
     *,
     cc: float = en14825.CC,
     corrections_pct: float = en14825.F1_TEMPERATURE_CONTROL,
@@ -324,7 +293,9 @@ def scop_from_declared(
     ----------
     points : sequence of mapping
         Declared points ``{"t_c" [degC], "capacity_kw" [kW], "cop" [-]}`` (A, B, C, D, the
-        operation limit and the bivalent point), optional ``name``.
+        operation limit and the bivalent point), optional ``name`` and ``cd`` (the point's own
+        degradation coefficient [-]). Points at one temperature are merged, the standard
+        point's values kept (:mod:`workbench.seasonal.declared`).
     design_load_kw : float
         Pdesignh, the heating load at the climate's design temperature [kW].
     climate : str
@@ -332,10 +303,16 @@ def scop_from_declared(
     operation_limit_c : float, optional
         TOL [degC]: below it the heat pump is off and the back-up heater carries the whole load.
     cd : float
-        Degradation coefficient Cd [-] (0.9 is the default of air-to-water units).
+        Degradation coefficient Cd of the points without their own [-] (0.9 is the default of
+        air-to-water units).
     off_mode_kw : mapping, optional
         Powers in thermostat-off ``to``, standby ``sb``, crankcase ``ck`` and off ``off`` mode
         [kW]; absent modes count 0.
+    bivalent_c : float, optional
+        Tbiv [degC]: at and above it the unit covers the load (no back-up heat, whatever the
+        interpolated capacity); a declared capacity short of the load there is an
+        :class:`Inconsistency` (``capacity_below_load``). Below it, back-up heat covers
+        ``Ph - Pdh`` where positive. None: back-up heat wherever the capacity falls short.
     cc : float
         Conversion coefficient CC [-].
     corrections_pct : float
@@ -345,71 +322,82 @@ def scop_from_declared(
     Returns
     -------
     SeasonalHeating
-        The figures and the bins table (:data:`BIN_COLUMNS`).
+        The figures, the inconsistencies found and the bins table (:data:`BIN_COLUMNS`).
 
     Raises
     ------
     RatingInputError
-        Unknown climate, bad points (see :func:`declared_points`) or settings.
+        Unknown climate, bad points (see :func:`declared_points`) or settings, or an
+        extrapolated COPbin at or below zero.
     """
     if climate not in en14825.CLIMATES:
         raise RatingInputError(f"climate: {climate!r} is not one of {', '.join(en14825.CLIMATES)}")
     _check_common(design_load_kw, cd)
-    season = en14825.CLIMATES[climate]
-    declared = declared_points(points)
-    table = _point_table(declared, design_load_kw, season.design_c, cd)
-    ts = table["t_c"].to_numpy(float)
-    caps = table["capacity_kw"].to_numpy(float)
-    cops = table["cop_bin"].to_numpy(float)
-    rows = []
-    for t, hours in season.bins:
-        pl = part_load_ratio(t, season.design_c)
-        load = design_load_kw * pl
-        if operation_limit_c is not None and t < operation_limit_c:
-            cap, cop, backup = 0.0, math.nan, load
-        else:
-            cap = line_through(t, ts, caps)
-            cop = line_through(t, ts, cops)
-            backup = max(0.0, load - cap)
-        if not (math.isnan(cop) or cop > 0):
-            raise RatingInputError(
-                f"bin {t:g} degC: the interpolated COPbin is {cop:.3f}; declare points that "
-                "bracket the bins (extrapolation went below zero)"
-            )
-        hp_heat = load - backup
-        electricity = hours * ((hp_heat / cop if hp_heat > 0 else 0.0) + backup)
-        rows.append(
-            {
-                "t_c": t,
-                "hours": hours,
-                "part_load": pl,
-                "load_kw": load,
-                "capacity_kw": cap,
-                "capacity_ratio": min(1.0, load / cap) if cap > 0 else 0.0,
-                "cop": cop,
-                "backup_kw": backup,
-                "heat_kwh": hours * load,
-                "electricity_kwh": electricity,
-            }
+    if bivalent_c is not None and not math.isfinite(bivalent_c):
+        raise RatingInputError(f"bivalent_c: must be a finite temperature, got {bivalent_c!r}")
+    season, t, hours = _season(climate)
+    issues: list[Inconsistency] = []
+    pts = _points(declared_points(points, issues=issues), design_load_kw, season.design_c, cd)
+    if bivalent_c is not None:
+        issues.extend(_short_at_bivalent(pts, bivalent_c))
+    pl = (t - 16.0) / (season.design_c - 16.0)
+    load = design_load_kw * pl
+    cap = lines_through(t, pts.t, pts.capacity)
+    cop = lines_through(t, pts.t, pts.cop_bin)
+    off = t < operation_limit_c if operation_limit_c is not None else np.zeros(t.shape, dtype=bool)
+    bad = ~off & ~(cop > 0)
+    if bad.any():
+        tb = float(t[bad][0])
+        raise RatingInputError(
+            f"bin {tb:g} degC: the interpolated COPbin is {float(cop[bad][0]):.3f}; declare "
+            "points that bracket the bins (extrapolation went below zero)"
         )
-    bins = pd.DataFrame(rows, columns=list(BIN_COLUMNS))
-    heat = float(bins["heat_kwh"].sum())
-    electricity = float(bins["electricity_kwh"].sum())
-    backup_kwh = float((bins["hours"] * bins["backup_kw"]).sum())
+    backup = np.maximum(0.0, load - cap)
+    if bivalent_c is not None:
+        backup = np.where(t >= bivalent_c, 0.0, backup)
+    backup = np.where(off, load, backup)
+    cap = np.where(off, 0.0, cap)
+    cop = np.where(off, math.nan, cop)
+    hp_heat = load - backup
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hp_elec = np.where(hp_heat > 0, hp_heat / cop, 0.0)
+        cr = np.where(cap > 0, np.minimum(1.0, load / cap), 0.0)
+    heat_kwh = hours * load
+    electricity_kwh = hours * (hp_elec + backup)
+    heat, electricity = float(heat_kwh.sum()), float(electricity_kwh.sum())
+    backup_kwh = float((hours * backup).sum())
     scop_on = heat / electricity
     scop_net = (heat - backup_kwh) / (electricity - backup_kwh)
     demand = design_load_kw * season.equivalent_hours
-    scop = demand / (demand / scop_on + _off_mode_energy(off_mode_kw, season))
+    off_kwh = _off_mode_energy(off_mode_kw, season)
+    annual = demand / scop_on + off_kwh
+    scop = demand / annual
+    bins = {
+        "t_c": t,
+        "hours": hours,
+        "part_load": pl,
+        "load_kw": load,
+        "capacity_kw": cap,
+        "capacity_ratio": cr,
+        "cop": cop,
+        "backup_kw": backup,
+        "heat_kwh": heat_kwh,
+        "electricity_kwh": electricity_kwh,
+    }
     return SeasonalHeating(
         climate=climate,
         design_load_kw=design_load_kw,
-        points=table,
-        bins=bins,
+        point_columns=pts.columns(),
+        bin_columns=bins,
         scop_on=scop_on,
         scop_net=scop_net,
         scop=scop,
         eta_s=100.0 * scop / cc - corrections_pct,
         annual_demand_kwh=demand,
+        annual_energy_kwh=annual,
+        off_mode_kwh=off_kwh,
+        bivalent_c=bivalent_c,
+        inconsistencies=issues,
     )
 
 
@@ -428,11 +416,13 @@ def seer_from_declared(
     ----------
     points : sequence of mapping
         ``{"t_c" [degC], "capacity_kw" [kW], "eer" (or "cop") [-]}`` at A..D (35, 30, 25, 20
-        degC), optional ``name``.
+        degC), optional ``name`` and ``cd`` (the point's own Cdc [-]); points at one
+        temperature are merged as in :func:`scop_from_declared`.
     design_load_kw : float
         Pdesignc, the cooling load at Tdesignc = 35 degC [kW].
     cd : float
-        Degradation coefficient Cdc [-] (0.25 is the default of air-to-air units).
+        Degradation coefficient Cdc of the points without their own [-] (0.25 is the default
+        of air-to-air units).
     off_mode_kw : mapping, optional
         Off-mode powers [kW] (keys as in :func:`scop_from_declared`).
     cc : float
@@ -443,53 +433,56 @@ def seer_from_declared(
     Returns
     -------
     SeasonalCooling
-        The figures and the bins table (``cop`` holds EERbin; ``backup_kw`` is 0).
+        The figures, the inconsistencies found and the bins table (``cop`` holds EERbin;
+        ``backup_kw`` is 0: a chiller has no back-up, so Tbiv does not apply).
 
     Raises
     ------
     RatingInputError
-        Bad points or settings.
+        Bad points or settings, or an extrapolated EERbin at or below zero.
     """
     _check_common(design_load_kw, cd)
-    season = en14825.COOLING
-    declared = declared_points(points, key="eer")
-    table = _point_table(declared, design_load_kw, season.design_c, cd)
-    ts = table["t_c"].to_numpy(float)
-    caps = table["capacity_kw"].to_numpy(float)
-    eers = table["cop_bin"].to_numpy(float)
-    rows = []
-    for t, hours in season.bins:
-        pl = part_load_ratio(t, season.design_c)
-        load = design_load_kw * pl
-        cap = line_through(t, ts, caps)
-        eer = line_through(t, ts, eers)
-        if not eer > 0:
-            raise RatingInputError(f"bin {t:g} degC: the interpolated EERbin is {eer:.3f}")
-        rows.append(
-            {
-                "t_c": t,
-                "hours": hours,
-                "part_load": pl,
-                "load_kw": load,
-                "capacity_kw": cap,
-                "capacity_ratio": min(1.0, load / cap),
-                "cop": eer,
-                "backup_kw": 0.0,
-                "heat_kwh": hours * load,
-                "electricity_kwh": hours * load / eer,
-            }
-        )
-    bins = pd.DataFrame(rows, columns=list(BIN_COLUMNS))
-    seer_on = float(bins["heat_kwh"].sum() / bins["electricity_kwh"].sum())
+    season, t, hours = _season("cooling")
+    issues: list[Inconsistency] = []
+    pts = _points(
+        declared_points(points, key="eer", issues=issues), design_load_kw, season.design_c, cd
+    )
+    pl = (t - 16.0) / (season.design_c - 16.0)
+    load = design_load_kw * pl
+    cap = lines_through(t, pts.t, pts.capacity)
+    eer = lines_through(t, pts.t, pts.cop_bin)
+    if not (eer > 0).all():
+        i = int(np.argmin(eer > 0))
+        raise RatingInputError(f"bin {t[i]:g} degC: the interpolated EERbin is {eer[i]:.3f}")
+    heat_kwh = hours * load
+    electricity_kwh = heat_kwh / eer
+    bins = {
+        "t_c": t,
+        "hours": hours,
+        "part_load": pl,
+        "load_kw": load,
+        "capacity_kw": cap,
+        "capacity_ratio": np.minimum(1.0, load / cap),
+        "cop": eer,
+        "backup_kw": np.zeros_like(t),
+        "heat_kwh": heat_kwh,
+        "electricity_kwh": electricity_kwh,
+    }
+    seer_on = float(heat_kwh.sum() / electricity_kwh.sum())
     demand = design_load_kw * season.equivalent_hours
-    seer = demand / (demand / seer_on + _off_mode_energy(off_mode_kw, season))
+    off_kwh = _off_mode_energy(off_mode_kw, season)
+    annual = demand / seer_on + off_kwh
+    seer = demand / annual
     return SeasonalCooling(
         climate="cooling",
         design_load_kw=design_load_kw,
-        points=table,
-        bins=bins,
+        point_columns=pts.columns(),
+        bin_columns=bins,
         seer_on=seer_on,
         seer=seer,
         eta_s=100.0 * seer / cc - corrections_pct,
         annual_demand_kwh=demand,
+        annual_energy_kwh=annual,
+        off_mode_kwh=off_kwh,
+        inconsistencies=issues,
     )
