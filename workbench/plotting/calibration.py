@@ -16,6 +16,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from workbench.plotting.common import new_figure
+
 __all__ = ["display_scale", "plot_parity"]
 
 _POWER_KEYS = ("power", "capacity", "heatTransferRate", "secondary_heat_flow")
@@ -81,8 +83,6 @@ def plot_parity(
     ValueError
         ``ax`` given with more than one quantity, or a quantity not in the table.
     """
-    import matplotlib.pyplot as plt
-
     names = (
         list(quantities) if quantities is not None else list(dict.fromkeys(residuals["quantity"]))
     )
@@ -97,7 +97,8 @@ def plot_parity(
     else:
         cols = min(3, max(1, len(names)))
         rows = math.ceil(len(names) / cols)
-        fig, grid = plt.subplots(rows, cols, figsize=(4.2 * cols, 4.0 * rows), squeeze=False)
+        fig = new_figure((4.2 * cols, 4.0 * rows))
+        grid = fig.subplots(rows, cols, squeeze=False)
         panels = list(grid.ravel())
         for extra in panels[len(names) :]:
             extra.remove()

@@ -15,6 +15,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from workbench.plotting.common import new_figure
+
 __all__ = ["plot_bins"]
 
 
@@ -45,7 +47,7 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
         raise ValueError("the rating is incomplete: no bins to draw")
     points = rating.test_points
     t = bins["t_c"].to_numpy(float)
-    fig = Figure(figsize=(8.0, 6.5))
+    fig = new_figure((8.0, 6.5))
     ax, ax_cop = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     hours_ax = ax.twinx()
     hours_ax.bar(t, bins["hours"], width=0.8, color="0.85", zorder=0, label="bin hours")
