@@ -158,7 +158,8 @@ def free_parameters(
         try:
             spec = resolve_path(flat, path)
         except ScenarioError as exc:
-            close = difflib.get_close_matches(path, free_path_names(flat), n=3, cutoff=0.75)
+            known = free_path_names(flat)
+            close = [] if path in known else difflib.get_close_matches(path, known, 3, 0.75)
             reason = (
                 f"no such parameter; did you mean {' or '.join(close)}?"
                 if close
