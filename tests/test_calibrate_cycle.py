@@ -155,7 +155,9 @@ def test_calibrate_names_a_bad_column(base_doc, points):
 
 
 def test_calibrate_names_a_bad_free_parameter(base_doc, points):
-    with pytest.raises(ScenarioError, match=r"free\['condenser.uaa'\].*did you mean condenser.ua\b"):
+    with pytest.raises(
+        ScenarioError, match=r"free\['condenser.uaa'\].*did you mean condenser.ua\b"
+    ):
         calibrate(base_doc, points, ["condenser.uaa"])
     # the evaporator is given as ua_nominal_kw_k: ua is the other alternative
     with pytest.raises(
