@@ -147,7 +147,12 @@ def _name_keys(backend: str) -> dict[str, str]:
             if canonical in ANALYTIC_FLUIDS:
                 keys.setdefault(normalise(alias), canonical)
         return keys
-    return dict(_coolprop_names())
+    from workbench.fluids.blends import blend_catalog
+
+    keys = dict(_coolprop_names())
+    for designation, _mass_form in blend_catalog():  # R454 suggests R454A, R454B, R454C
+        keys.setdefault(normalise(designation), designation)
+    return keys
 
 
 def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> list[str]:
@@ -165,7 +170,8 @@ def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> l
     Returns
     -------
     list of str
-        Canonical names, closest first, compared after :func:`normalise` against every name
+        Canonical names (CoolProp: also the predefined blends, ``R454`` suggests ``R454A``,
+        ``R454B``, ``R454C``), closest first, compared after :func:`normalise` against every name
         and alias (``"R744"`` suggests ``"CO2"``) by :class:`difflib.SequenceMatcher` ratio
         (a name the typed text starts is at least 0.6 + 0.4 x the typed share of it); empty
         when no ratio reaches 0.7; names more than 0.12 below the best are left out.
@@ -180,7 +186,11 @@ def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> l
             ratio = max(ratio, 0.6 + 0.4 * len(key) / len(spelling))
         if ratio >= 0.7 and ratio > scored.get(canonical, 0.0):
             scored[canonical] = ratio
-    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0].lower()))
+    own = set(_coolprop_names().values()) if resolve_backend(backend) == "CoolProp" else set()
+    # ties: CoolProp's own fluids (R407C) before the other blends of the number (R407A, R407B)
+    ranked = sorted(
+        scored.items(), key=lambda item: (-item[1], item[0] not in own, item[0].lower())
+    )
     best = ranked[0][1] if ranked else 0.0
     return [name for name, ratio in ranked[:n] if ratio >= best - 0.12]
 

@@ -58,6 +58,9 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
     what = "cooling" if cooling else "heating"
     ax.plot(t, bins["load_kw"], color="black", lw=1.8, label=f"{what} load", gid="load")
     ok = points[points["converged"]].sort_values("t_c")
+    limit_c = None if rating.settings.mode == "cooling" else rating.settings.operation_limit_c
+    if limit_c is not None:  # beyond the operation limit the bin method uses back-up heat only
+        ok = ok[ok["t_c"] >= limit_c]
     if len(ok) >= 2:
         full = np.interp(t, ok["t_c"], ok["full_capacity_kw"])
         ax.plot(

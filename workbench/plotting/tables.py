@@ -106,6 +106,16 @@ ENGINEERING_COLUMNS: dict[str, tuple[str, Any]] = {
     "energy_balance_w": ("energy balance [W]", None),
     "residual_norm": ("residual norm [-]", None),
     "destruction_ratio": ("destruction ratio [-]", None),
+    # a fluid comparison (notebook 09)
+    "cooling_capacity_kw": ("cooling capacity [kW]", None),
+    "compressor_power_kw": ("compressor power [kW]", None),
+    "mass_flow_kg_s": ("mass flow [kg/s]", None),
+    "p_evap_bar": ("evaporating pressure [bar]", None),
+    "p_cond_bar": ("condensing pressure [bar]", None),
+    "t_discharge_c": ("discharge temperature [°C]", None),
+    "evap_glide_k": ("evaporator glide [K]", None),
+    "cond_glide_k": ("condenser glide [K]", None),
+    "subcooling_k": ("subcooling [K]", None),
 }
 """Column (or summary row) -> (header with its unit, conversion from the stored value or None)."""
 
@@ -226,9 +236,8 @@ def style_table(
     index : str, optional
         Header of the index column.
     """
-    shown = engineering_table(
-        df.loc[:, [c for c in df.columns if not _is_empty(df[c])]], columns=columns
-    )
+    kept = df.loc[:, [c for c in df.columns if not _is_empty(df[c])]].infer_objects()
+    shown = engineering_table(kept, columns=columns)
     if index is not None:
         shown.index.name = index
     for col in shown.columns:
