@@ -319,6 +319,7 @@ def inventory_table(inventory: pd.DataFrame) -> Styler:
     drop = ["kind", "type"] + (["circuit"] if shown["circuit"].nunique() <= 1 else [])
     shown = shown.drop(columns=[c for c in drop if c in shown])
     shown["share"] = 100.0 * shown["share"]
+    shown["item"] = [_line_words(str(item)) for item in shown["item"]]
     return style_table(
         shown,
         columns={
@@ -330,6 +331,14 @@ def inventory_table(inventory: pd.DataFrame) -> Styler:
             "share": "share [%]",
         },
     ).hide(axis="index")
+
+
+def _line_words(item: str) -> str:
+    """``compressor:outlet -> condenser:inlet`` -> ``line compressor → condenser``."""
+    if " -> " not in item:
+        return item
+    start, end = (part.split(":")[0] for part in item.split(" -> ", 1))
+    return f"line {start} → {end}"
 
 
 def charge_curve_table(curve: pd.DataFrame) -> Styler:
