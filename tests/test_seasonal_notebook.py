@@ -34,7 +34,8 @@ def test_07_seasonal_rates_the_example_and_names_the_limiting_point(tmp_path):
     assert not errors
     assert_charts_and_no_stray_outputs(executed)
     # G (-15 degC) is below the unit's operation limit (-10 degC): back-up heat, no unit figures
-    table = executed.cells[3].outputs[-1].data["text/html"]
+    cell = next(c for c in executed.cells if "seasonal_points_table(rating)" in c.source)
+    table = cell.outputs[-1].data["text/html"]
     g_row = re.search(r"<th[^>]*>G</th>(.*?)</tr>", table, re.S).group(1)
     assert "beyond the operation limit (-10 °C): back-up heat" in g_row
     assert "outdoor [°C]" in table

@@ -1,4 +1,4 @@
-"""The note beside the builder's fluid box: why a fluid is refused, in the form's words.
+"""The note beside the builder's fluid box, and every issue in the form's words.
 
 A refused fluid (an unknown name, a blend with a pair CoolProp cannot model, a blend on the
 ``Test`` backend) is an issue at ``fluid`` or ``circuits[i].fluid``. The status line lists it
@@ -16,22 +16,29 @@ import re
 from collections.abc import Sequence
 
 from workbench.errors import ScenarioIssue
+from workbench.notebook_ui.document import _PRETTY_UNITS
 from workbench.notebook_ui.results_view import message_html
 
 __all__ = ["fluid_note_html", "form_words"]
 
 _LIST_CALL = re.compile(r"workbench\.fluids\.available_fluids\('(\w+)'\) lists all (\d+) names")
+_UNIT = re.compile(r"\[(" + "|".join(re.escape(u) for u in _PRETTY_UNITS if u) + r")\]")
 _FLUID_PATH = re.compile(r"^(fluid|circuits\[\d+\]\.fluid)$")
 
 
 def form_words(message: str) -> str:
-    """A package message as the form says it: the fluid box's list instead of a Python call.
+    """A package message as the form says it: its units, the fluid box's list.
+
+    The catalog's units in brackets become the ones beside the fields (``[1/s]`` -> ``[Hz]``,
+    ``[m3]`` -> ``[m³]``), and a Python call for the list of fluid names becomes the fluid
+    box's own list.
 
     Parameters
     ----------
     message : str
         An issue's message.
     """
+    message = _UNIT.sub(lambda m: f"[{_PRETTY_UNITS[m.group(1)]}]", message)
     return _LIST_CALL.sub(
         "open the fluid box's list for every name (pure fluids, then blends)", message
     )
