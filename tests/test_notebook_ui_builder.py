@@ -357,3 +357,18 @@ def test_issues_say_the_units_the_form_shows():
     builder = ScenarioBuilder.from_file("examples/scenarios/r290_heat_pump_charge_v2.json")
     (issue,) = builder.set_parameter("condenser", "internal_volume_m3", -1.0)
     assert issue.endswith("expected a number > 0 [m³]")
+
+
+def test_a_failed_save_leaves_no_stale_saved_to_note(tmp_path):
+    builder = ScenarioBuilder.from_file(HP)
+    builder.save(tmp_path / "s.json")  # from code: the note says so too
+    assert "saved to" in builder._save_note.value
+    with pytest.raises(OSError):
+        builder.save(tmp_path / "s.json" / "x.json")  # under a file: cannot be written
+    assert "saved to" not in builder._save_note.value
+    assert "not saved" in builder._save_note.value
+    builder.set_parameter("evaporator", "fan_speed", 3.0)  # out of range: an issue
+    with pytest.raises(ScenarioError):
+        builder.save(tmp_path / "t.json")
+    assert "not saved: the scenario has 1 issue" in builder._save_note.value
+    assert not (tmp_path / "t.json").exists()

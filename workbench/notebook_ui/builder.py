@@ -43,7 +43,6 @@ from workbench.notebook_ui.document import (
     get_at,
     instance_index,
     json_path,
-    write_json_atomic,
 )
 from workbench.notebook_ui.editing import (
     EMPTY_NAME,
@@ -489,10 +488,11 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
     def save(self, path: str | Path) -> Path:
         """Write the (valid) document as JSON, atomically, with the usual file permissions.
 
+        The note under **Save JSON** says where it went, or why not.
+
         Raises
         ------
         ScenarioError
             The document has issues (nothing is written).
         """
-        self._require_valid()
-        return write_json_atomic(path, self.document)
+        return Path(self._write_with_note(path))
