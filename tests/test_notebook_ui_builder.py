@@ -363,7 +363,7 @@ def test_a_failed_save_leaves_no_stale_saved_to_note(tmp_path):
     builder = ScenarioBuilder.from_file(HP)
     builder.save(tmp_path / "s.json")  # from code: the note says so too
     assert "saved to" in builder._save_note.value
-    with pytest.raises(NotADirectoryError):
+    with pytest.raises(FileExistsError):
         builder.save(tmp_path / "s.json" / "x.json")  # under a file: cannot be written
     assert "saved to" not in builder._save_note.value
     assert "not saved" in builder._save_note.value
