@@ -66,6 +66,23 @@ _RAN = """() => {
 """Every code cell has run, or one raised (Run All stops there)."""
 
 
+_TEXT_BOX = """(cell, text) => {
+  const content = cell.querySelector('.cm-content');
+  const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(text);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + text.length);
+    const r = range.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, height: r.height};
+  }
+  return null;
+}"""
+"""Where a text is on screen inside a cell's editor (one text node: a token of the line)."""
+
+
 def free_port() -> int:
     """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
@@ -244,6 +261,44 @@ class LabPage:
             if marker in text:
                 out.append(marker)
         return out
+
+    def code_cell(self, marker: str) -> Any:
+        """The code cell whose source contains ``marker``."""
+        return self.page.locator(
+            ".jp-CodeCell", has=self.page.locator(".cm-content", has_text=marker)
+        )
+
+    def retype_in_cell(self, marker: str, old: str, new: str, delay_ms: int = 80) -> None:
+        """Select ``old`` in a code cell with the mouse and type ``new`` over it, as a person does.
+
+        A click just inside the first character, a shift-click just inside the last, then the
+        keys one by one; the cell must then read ``new`` where ``old`` was.
+        """
+        cell = self.code_cell(marker)
+        cell.locator(".cm-content").scroll_into_view_if_needed()
+        box = cell.evaluate(_TEXT_BOX, old)
+        assert box is not None, f"{old!r} is not in the cell {marker!r}"
+        y = box["top"] + box["height"] / 2
+        self.page.mouse.click(box["left"] + 1, y)
+        self.page.keyboard.down("Shift")
+        self.page.mouse.click(box["right"] - 1, y)
+        self.page.keyboard.up("Shift")
+        self.page.keyboard.type(new, delay=delay_ms)
+        source = cell.locator(".cm-content").inner_text()
+        assert new in source, source
+
+    def chart_cells(self) -> list[Any]:
+        """The code cells that draw a chart (their source calls ``plot_...``)."""
+        cells = self.page.locator(".jp-CodeCell")
+        return [
+            cells.nth(i)
+            for i in range(cells.count())
+            if re.search(r"\bplot_\w+\(", cells.nth(i).locator(".cm-content").inner_text())
+        ]
+
+    def table_headers(self) -> list[str]:
+        """The header texts of every table in the outputs."""
+        return self.page.locator(".jp-OutputArea-output table th").all_inner_texts()
 
     def log_entries(self) -> list[str]:
         """Entries of JupyterLab's log console for this notebook (level warning and above)."""
