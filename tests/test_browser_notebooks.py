@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -415,7 +416,7 @@ def test_browser_seasonal(notebook, shots):
     nb.retype_in_cell("# Parameters", "average", "colder")
     nb.run_all()
     assert nb.cell_errors() == []
-    g_row = table.locator("tr", has=nb.page.locator("th", has_text="G")).first
+    g_row = table.locator("tr", has=nb.page.locator("th", has_text=re.compile(r"^G$")))
     expect(g_row).to_contain_text("beyond the operation limit (-10 °C): back-up heat")
     _charts_and_tables(nb, ["outdoor [°C]"], ["t_c"])
     bins = nb.code_cell("plot_bins(rating)").locator(".jp-OutputArea-output img")
