@@ -52,6 +52,15 @@ _IDLE = """() => {
 """The kernel is idle and no cell is queued or running."""
 
 
+_MODEL_ERRORS = """() => {
+  const nb = window.jupyterapp.shell.currentWidget;
+  return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
+    c => c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+      .map(o => `${o.ename}: ${o.evalue}`));
+}"""
+"""Every error output of the notebook's cells, from the notebook's model."""
+
+
 _RAN = """() => {
   const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
   const kernel = nb && nb.sessionContext && nb.sessionContext.session
@@ -59,9 +68,11 @@ _RAN = """() => {
   if (!kernel || kernel.status !== 'idle') return false;
   const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
   if (prompts.some(p => p.textContent.includes('*'))) return false;
-  const failed = document.querySelector(
-    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]');
-  return failed !== null || prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+  // an error output in the notebook's model (JupyterLab renders it as stderr, so the DOM
+  // cannot tell it from a warning; a one-line error has no "Traceback" either)
+  const failed = nb.content.widgets.some(c => c.model.type === 'code'
+    && c.model.outputs.toJSON().some(o => o.output_type === 'error'));
+  return failed || prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
 }"""
 """Every code cell has run, or one raised (Run All stops there)."""
 
@@ -243,14 +254,13 @@ class LabPage:
         self.page.wait_for_timeout(300)
         self.page.wait_for_function(_IDLE, timeout=timeout_s * 1000)
 
+    def model_errors(self) -> list[str]:
+        """The error outputs of the notebook's cells, ``ename: evalue`` (from its model)."""
+        return list(self.page.evaluate(_MODEL_ERRORS))
+
     def cell_errors(self) -> list[str]:
         """Error outputs and tracebacks of the cells, and widgets that failed to render."""
-        out = [
-            self.page.locator(".jp-OutputArea-output").nth(i).inner_text()[:800]
-            for i in range(self.page.locator(".jp-OutputArea-output").count())
-            if self.page.locator(".jp-OutputArea-output").nth(i).get_attribute("data-mime-type")
-            in ("application/vnd.jupyter.error",)
-        ]
+        out = self.model_errors()
         text = self.page.locator(".jp-Notebook").inner_text()
         for marker in (
             "Traceback (most recent call last)",

@@ -421,7 +421,17 @@ def test_browser_seasonal(notebook, shots):
     _charts_and_tables(nb, ["outdoor [°C]"], ["t_c"])
     bins = nb.code_cell("plot_bins(rating)").locator(".jp-OutputArea-output img")
     _screenshot(nb.page, bins, shots / "seasonal_bins.png")
-    # (a climate that does not exist, one line naming the climates: test_seasonal_notebook.py)
+    # a climate that does not exist: one line naming the climates, no traceback
+    nb.retype_in_cell("# Parameters", "colder", "cold")
+    nb.run_all()
+    (error,) = nb.model_errors()  # the exception itself, with its full message
+    assert error.startswith("ScenarioError: ")
+    assert "'cold' is not one of average, warmer, colder" in error
+    # what the person sees under the cell is one line
+    failed = nb.code_cell("seasonal_points_table(rating)").locator(".jp-OutputArea-output")
+    assert failed.all_inner_texts() == [
+        "ScenarioError: climate: 'cold' is not one of average, warmer, colder"
+    ]
     assert nb.log_entries() == []
 
 
