@@ -454,7 +454,15 @@ def test_browser_calibration(notebook, shots):
     nb.run_all(timeout_s=400.0)
     assert nb.cell_errors() == []
     _charts_and_tables(nb, ["fitted", "95 % low"], ["std_error"])
-    # (a misspelt free parameter, "did you mean condenser.ua": test_calibrate_cycle.py)
+    # a misspelt free parameter: the notebook says which one was meant, in one line
+    nb.retype_in_cell("# Parameters", "condenser.ua", "condensor.ua")  # in the free list
+    nb.run_all()
+    (error,) = nb.model_errors()
+    assert "did you mean condenser.ua" in error
+    failed = nb.code_cell("result = calibrate(").locator(".jp-OutputArea-output")
+    (shown,) = failed.all_inner_texts()
+    assert shown.startswith("ScenarioError: free['condensor.ua']: no such parameter; did you mean")
+    assert "Traceback" not in shown
     assert nb.log_entries() == []
 
 
