@@ -53,7 +53,8 @@ _IDLE = """() => {
 
 
 _MODEL_ERRORS = """() => {
-  const nb = window.jupyterapp.shell.currentWidget;
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!nb || !nb.content || !nb.content.widgets) return ["no notebook in view"];
   return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
     c => c.model.outputs.toJSON().filter(o => o.output_type === 'error')
       .map(o => `${o.ename}: ${o.evalue}`));
