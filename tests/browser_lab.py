@@ -52,6 +52,16 @@ _IDLE = """() => {
 """The kernel is idle and no cell is queued or running."""
 
 
+_MODEL_ERRORS = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!nb || !nb.content || !nb.content.widgets) return ["no notebook in view"];
+  return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
+    c => c.model.outputs.toJSON().filter(o => o.output_type === 'error')
+      .map(o => `${o.ename}: ${o.evalue}`));
+}"""
+"""Every error output of the notebook's cells, from the notebook's model."""
+
+
 _RAN = """() => {
   const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
   const kernel = nb && nb.sessionContext && nb.sessionContext.session
@@ -59,11 +69,30 @@ _RAN = """() => {
   if (!kernel || kernel.status !== 'idle') return false;
   const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
   if (prompts.some(p => p.textContent.includes('*'))) return false;
-  const failed = document.querySelector(
-    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]');
-  return failed !== null || prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+  // an error output in the notebook's model (JupyterLab renders it as stderr, so the DOM
+  // cannot tell it from a warning; a one-line error has no "Traceback" either)
+  const failed = nb.content.widgets.some(c => c.model.type === 'code'
+    && c.model.outputs.toJSON().some(o => o.output_type === 'error'));
+  return failed || prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
 }"""
 """Every code cell has run, or one raised (Run All stops there)."""
+
+
+_TEXT_BOX = """(cell, text) => {
+  const content = cell.querySelector('.cm-content');
+  const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(text);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + text.length);
+    const r = range.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, height: r.height};
+  }
+  return null;
+}"""
+"""Where a text is on screen inside a cell's editor (one text node: a token of the line)."""
 
 
 def free_port() -> int:
@@ -226,14 +255,13 @@ class LabPage:
         self.page.wait_for_timeout(300)
         self.page.wait_for_function(_IDLE, timeout=timeout_s * 1000)
 
+    def model_errors(self) -> list[str]:
+        """The error outputs of the notebook's cells, ``ename: evalue`` (from its model)."""
+        return list(self.page.evaluate(_MODEL_ERRORS))
+
     def cell_errors(self) -> list[str]:
         """Error outputs and tracebacks of the cells, and widgets that failed to render."""
-        out = [
-            self.page.locator(".jp-OutputArea-output").nth(i).inner_text()[:800]
-            for i in range(self.page.locator(".jp-OutputArea-output").count())
-            if self.page.locator(".jp-OutputArea-output").nth(i).get_attribute("data-mime-type")
-            in ("application/vnd.jupyter.error",)
-        ]
+        out = self.model_errors()
         text = self.page.locator(".jp-Notebook").inner_text()
         for marker in (
             "Traceback (most recent call last)",
@@ -244,6 +272,44 @@ class LabPage:
             if marker in text:
                 out.append(marker)
         return out
+
+    def code_cell(self, marker: str) -> Any:
+        """The code cell whose source contains ``marker``."""
+        return self.page.locator(
+            ".jp-CodeCell", has=self.page.locator(".cm-content", has_text=marker)
+        )
+
+    def retype_in_cell(self, marker: str, old: str, new: str, delay_ms: int = 80) -> None:
+        """Select ``old`` in a code cell with the mouse and type ``new`` over it, as a person does.
+
+        A click just inside the first character, a shift-click just inside the last, then the
+        keys one by one; the cell must then read ``new`` where ``old`` was.
+        """
+        cell = self.code_cell(marker)
+        cell.locator(".cm-content").scroll_into_view_if_needed()
+        box = cell.evaluate(_TEXT_BOX, old)
+        assert box is not None, f"{old!r} is not in the cell {marker!r}"
+        y = box["top"] + box["height"] / 2
+        self.page.mouse.click(box["left"] + 1, y)
+        self.page.keyboard.down("Shift")
+        self.page.mouse.click(box["right"] - 1, y)
+        self.page.keyboard.up("Shift")
+        self.page.keyboard.type(new, delay=delay_ms)
+        source = cell.locator(".cm-content").inner_text()
+        assert new in source, source
+
+    def chart_cells(self) -> list[Any]:
+        """The code cells that draw a chart (their source calls ``plot_...``)."""
+        cells = self.page.locator(".jp-CodeCell")
+        return [
+            cells.nth(i)
+            for i in range(cells.count())
+            if re.search(r"\bplot_\w+\(", cells.nth(i).locator(".cm-content").inner_text())
+        ]
+
+    def table_headers(self) -> list[str]:
+        """The header texts of every table in the outputs."""
+        return self.page.locator(".jp-OutputArea-output table th").all_inner_texts()
 
     def log_entries(self) -> list[str]:
         """Entries of JupyterLab's log console for this notebook (level warning and above)."""

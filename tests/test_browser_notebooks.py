@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -377,4 +378,132 @@ def test_browser_run_log(notebook, lab, notes_url, shots):
     expect(reopened.locator(".wb-run-status")).to_contain_text("-1.7 °C evaporating")
     evaporator = typing.section("evaporator (Evaporator)")
     expect(evaporator.locator(".wb-field-air_inlet_temp_c input")).to_have_value("7.0")
+    assert nb.log_entries() == []
+
+
+def _charts_and_tables(nb: LabPage, units: list[str], raw: list[str]) -> None:
+    """Every chart cell shows a non-blank picture; the tables read in units, nothing empty."""
+    cells = nb.chart_cells()
+    assert cells
+    for cell in cells:
+        images = cell.locator(".jp-OutputArea-output img")
+        assert images.count() >= 1, cell.locator(".cm-content").inner_text()[:80]
+        for i in range(images.count()):
+            expect(images.nth(i)).to_be_visible()
+            assert ink(images.nth(i).screenshot()) > 0.03
+    headers = nb.table_headers()
+    for header in units:
+        assert header in headers, (header, headers)
+    for name in raw:  # the data's SI names stay behind the display
+        assert name not in headers, (name, headers)
+    cells_text = nb.page.locator(".jp-OutputArea-output table td").all_inner_texts()
+    assert not [t for t in cells_text if t.strip() in ("nan", "NaN", "None")]
+    assert "<Figure size" not in nb.page.locator(".jp-Notebook").inner_text()
+
+
+def test_browser_seasonal(notebook, shots):
+    nb = notebook("07_seasonal.ipynb")
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    _charts_and_tables(
+        nb,
+        ["outdoor [°C]", "heating load [kW]", "compressor speed [Hz]", "status"],
+        ["t_c", "speed_hz", "load_kw", "limit", "hint"],
+    )
+    table = nb.code_cell("seasonal_points_table(rating)").locator("table")
+    # the colder climate, typed into the parameters cell: G is beyond the operation limit
+    nb.retype_in_cell("# Parameters", "average", "colder")
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    g_row = table.locator("tr", has=nb.page.locator("th", has_text=re.compile(r"^G$")))
+    expect(g_row).to_contain_text("beyond the operation limit (-10 °C): back-up heat")
+    _screenshot(nb.page, table, shots / "seasonal_points.png")
+    _charts_and_tables(nb, ["outdoor [°C]"], ["t_c"])
+    bins = nb.code_cell("plot_bins(rating)").locator(".jp-OutputArea-output img")
+    _screenshot(nb.page, bins, shots / "seasonal_bins.png")
+    # a climate that does not exist: one line naming the climates, no traceback
+    nb.retype_in_cell("# Parameters", "colder", "cold")
+    nb.run_all()
+    (error,) = nb.model_errors()  # the exception itself, with its full message
+    assert error.startswith("ScenarioError: ")
+    assert "'cold' is not one of average, warmer, colder" in error
+    # what the person sees under the cell is one line
+    failed = nb.code_cell("seasonal_points_table(rating)").locator(".jp-OutputArea-output")
+    assert failed.all_inner_texts() == [
+        "ScenarioError: climate: 'cold' is not one of average, warmer, colder"
+    ]
+    assert nb.log_entries() == []
+
+
+def test_browser_calibration(notebook, shots):
+    nb = notebook("08_calibration.ipynb")
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    _charts_and_tables(
+        nb,
+        ["RMS error [%]", "mass flow [kg/h]", "heating capacity [kW]", "fitted", "unit"],
+        ["rms_relative_pct", "summary.heating_capacity_w", "std_error", "reason"],
+    )
+    parity = nb.code_cell("plot_parity(").locator(".jp-OutputArea-output img")
+    _screenshot(nb.page, parity, shots / "calibration_parity.png")
+    # no stray return value (a bare byte count) under the parity cell
+    outputs = nb.code_cell("plot_parity(").locator(".jp-OutputArea-output")
+    assert not [t for t in outputs.all_inner_texts() if t.strip().isdigit()]
+    # a tighter sigma on the discharge temperature, typed as a person does: fitted again
+    nb.retype_in_cell("# Parameters", "0.1", "0.2")  # the sigma of the discharge temperature
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    _charts_and_tables(nb, ["fitted", "95 % low"], ["std_error"])
+    # a misspelt free parameter: the notebook says which one was meant, in one line
+    nb.retype_in_cell("# Parameters", "condenser.ua", "condensor.ua")  # in the free list
+    nb.run_all()
+    (error,) = nb.model_errors()
+    assert "did you mean condenser.ua" in error
+    failed = nb.code_cell("result = calibrate(").locator(".jp-OutputArea-output")
+    (shown,) = failed.all_inner_texts()
+    assert shown.startswith("ScenarioError: free['condensor.ua']: no such parameter; did you mean")
+    assert "Traceback" not in shown
+    assert nb.log_entries() == []
+
+
+def test_browser_refrigerant_blends(notebook, shots):
+    nb = notebook("09_refrigerant_blends.ipynb")
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    _charts_and_tables(
+        nb,
+        ["evaporating pressure [bar]", "discharge temperature [°C]", "refrigerant outlet [°C]"],
+        ["p_evap_bar", "temperature", "inlet_temperature"],
+    )
+    charts = nb.code_cell("plot_ts(").locator(".jp-OutputArea-output img")
+    assert charts.count() == 4  # P-h of each fluid, T-s of R454B
+    _screenshot(nb.page, charts.last, shots / "blend_ts.png")
+    # a custom composition of the R32/R125 pair (refused before CoolProp was asked to flash it)
+    nb.retype_in_cell("# Parameters", "R32/R1234yf 68.9/31.1", "R32/R125 50/50")
+    nb.run_all(timeout_s=400.0)
+    assert nb.cell_errors() == []
+    fractions = nb.code_cell("parse_blend(custom_blend)").locator("table")
+    expect(fractions).to_contain_text("R125")
+    assert nb.log_entries() == []
+
+
+def test_browser_charge(notebook, shots):
+    nb = notebook("10_charge.ipynb")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    _charts_and_tables(
+        nb,
+        ["volume [cm3]", "charge [g]", "share [%]", "allowed charge [g]"],
+        ["volume_m3", "kg", "charge_kg", "m1_kg"],
+    )
+    inventory = nb.code_cell("inventory_table(").locator("table")
+    _screenshot(nb.page, inventory, shots / "charge_inventory.png")
+    # a smaller room, typed as a person does: the charge no longer complies
+    nb.retype_in_cell("# Parameters", "15.0", "8.0")
+    nb.run_all()
+    assert nb.cell_errors() == []
+    limits = nb.code_cell("limits_table(limits)")
+    expect(limits.locator("table")).to_contain_text("no")
+    expect(limits).to_contain_text("does NOT comply")
+    _charts_and_tables(nb, ["allowed charge [g]"], ["allowed_kg"])
     assert nb.log_entries() == []

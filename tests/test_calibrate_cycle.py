@@ -155,13 +155,23 @@ def test_calibrate_names_a_bad_column(base_doc, points):
 
 
 def test_calibrate_names_a_bad_free_parameter(base_doc, points):
-    with pytest.raises(ScenarioError, match=r"free\['condenser.uaa'\].*no parameter 'uaa'"):
+    with pytest.raises(
+        ScenarioError, match=r"free\['condenser.uaa'\].*did you mean condenser.ua\b"
+    ):
         calibrate(base_doc, points, ["condenser.uaa"])
     # the evaporator is given as ua_nominal_kw_k: ua is the other alternative
     with pytest.raises(
         ScenarioError, match=r"free\['evaporator.ua'\].*give only one of ua, ua_nominal"
     ):
         calibrate(base_doc, points, ["evaporator.ua"], start={"evaporator.ua": 1000.0})
+
+
+def test_calibrate_suggests_the_free_path_meant(base_doc, points):
+    with pytest.raises(ScenarioError, match=r"free\['condensor.ua'\].*did you mean condenser.ua"):
+        calibrate(base_doc, points, ["condensor.ua"])
+    # nothing close: the forms of a path and the components are listed
+    with pytest.raises(ScenarioError, match=r"free\['foo.bar'\].*components: compressor"):
+        calibrate(base_doc, points, ["foo.bar"])
 
 
 def test_calibrate_reads_edge_temperatures(base_doc, points):

@@ -51,7 +51,7 @@ def test_blend_custom_mass_form_converts_to_moles():
     [
         ("R32/R9999 50/50", "unknown component 'R9999'"),
         ("R32/R1234yf 60/30", "sum to 90, not 100"),
-        ("R32/R1233zd(E) 50/50", "no interaction parameters for the pair"),
+        ("R32/R1233zd(E) 50/50", "cannot build or flash the pair R32/R1233zd(E)"),
         ("R32[0.829]&R1234yf[0.171]", "'R32/R1234yf 68.86/31.14'"),
         ("R999Z.mix", "unknown predefined mixture"),
     ],
@@ -196,3 +196,35 @@ def test_predefined_blend_coolprop_cannot_model_is_a_clear_error():
         UnknownFluidError, match=r"cannot model its predefined mixture 'R401A\.mix'"
     ):
         resolve_fluid("R401A", "CoolProp")
+
+
+def _predefined_pairs() -> list[tuple[str, str]]:
+    import itertools
+
+    from workbench.fluids.blend.spec import predefined_blends
+
+    pairs = set()
+    for name in predefined_blends().values():
+        try:
+            state = CP.AbstractState("HEOS", name)
+        except ValueError:
+            continue  # a predefined mixture CoolProp itself cannot build (R401A, ...)
+        pairs.update(itertools.combinations(sorted(state.fluid_names()), 2))
+    return sorted(pairs)
+
+
+@pytest.mark.parametrize(("first", "second"), _predefined_pairs())
+def test_blend_every_pair_of_the_predefined_blends_is_accepted(first, second):
+    from workbench.fluids.blend.spec import compose_blend
+
+    name = compose_blend([first, second], [50.0, 50.0])
+    spec = parse_blend(name)
+    assert spec.components == (first, second)
+    assert sum(spec.mole_fractions) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_blend_r32_r125_custom_composition_is_r410a_mixture():
+    # R410A is R32/R125 50/50 by mass: the custom blend has CoolProp's R410A.mix mole fractions
+    spec = parse_blend("R32/R125 50/50")
+    assert spec.components == ("R32", "R125")
+    assert spec.mole_fractions == pytest.approx(parse_blend("R410A.mix").mole_fractions, abs=1e-6)

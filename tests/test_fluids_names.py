@@ -6,7 +6,7 @@ import pytest
 
 from workbench.errors import FluidPropertyError, UnknownFluidError
 from workbench.fluids import BACKENDS, available_fluids, get_backend
-from workbench.fluids.names import closest_fluid_names, unknown_fluid_message
+from workbench.fluids.names import closest_fluid_names, resolve_fluid, unknown_fluid_message
 
 
 def test_names_default_backend_is_test():
@@ -85,7 +85,12 @@ def test_names_closest_fluid_names_put_the_likely_one_first(typed, backend, firs
     close = closest_fluid_names(typed, backend)
     assert close[0] == first
     assert 1 <= len(close) <= 3
-    assert set(close) <= set(available_fluids(backend))
+    # every suggestion is a name the backend takes (a pure fluid, or a blend on CoolProp)
+    assert [resolve_fluid(name, backend) for name in close] == close
+
+
+def test_names_a_blend_number_typed_in_part_suggests_its_blends():
+    assert closest_fluid_names("R454", "CoolProp") == ["R454A", "R454B", "R454C"]
 
 
 def test_names_closest_fluid_names_is_empty_for_nonsense():

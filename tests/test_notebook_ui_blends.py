@@ -234,3 +234,27 @@ def test_cascade_chart_in_the_builder_has_one_panel_per_fluid():
     image = imread(io.BytesIO(builder._chart.value), format="png")
     height, width = image.shape[:2]
     assert width > 1.8 * height  # two panels: R744 and R290, each on its own dome
+
+
+def test_a_refused_fluid_is_explained_beside_the_fluid_box():
+    builder = ScenarioBuilder(_doc("heat_pump_v1"))
+    builder._fluid.value = "R454"  # typed into the box: a blend number without its letter
+    note = builder._fluid_note.value
+    assert "fluid refused" in note
+    assert "did you mean R454A, R454B, R454C?" in note
+    assert "CO2" not in note
+    # the form names its own list, not a Python call, in the note and in the status line
+    assert "fluid box&#x27;s list" in note
+    assert not [i for i in builder.issues if "available_fluids" in i]
+    builder._fluid.value = "R454B"
+    assert builder.issues == []
+    assert builder._fluid_note.value == ""  # fixed: the note goes (the backend was CoolProp)
+
+
+def test_a_custom_r32_r125_blend_is_accepted_and_solves():
+    builder = ScenarioBuilder(_doc("heat_pump_v1"))
+    builder.set_composition(["R32", "R125"], [50.0, 50.0])
+    assert builder.issues == []
+    assert builder.document["fluid"] == "R32/R125 50/50"
+    result = builder.solve()
+    assert result.converged

@@ -348,3 +348,27 @@ def test_builder_emptied_then_retyped_field_keeps_its_place():
     field.text.value = "1.3"
     assert list(builder.document["circuits"][0]["components"][3]) == keys
     assert next(iter(builder._sections[3].rows)) == (*EVAP, "ua_nominal_kw_k")
+
+
+def test_issues_say_the_units_the_form_shows():
+    builder = ScenarioBuilder.from_file("examples/scenarios/air_water_heat_pump_seasonal_v2.json")
+    (issue,) = builder.set_parameter("compressor", "speed_hz", -5.0)
+    assert issue.endswith("expected a number > 0 [Hz]")
+    builder = ScenarioBuilder.from_file("examples/scenarios/r290_heat_pump_charge_v2.json")
+    (issue,) = builder.set_parameter("condenser", "internal_volume_m3", -1.0)
+    assert issue.endswith("expected a number > 0 [m³]")
+
+
+def test_a_failed_save_leaves_no_stale_saved_to_note(tmp_path):
+    builder = ScenarioBuilder.from_file(HP)
+    builder.save(tmp_path / "s.json")  # from code: the note says so too
+    assert "saved to" in builder._save_note.value
+    with pytest.raises(FileExistsError):
+        builder.save(tmp_path / "s.json" / "x.json")  # under a file: cannot be written
+    assert "saved to" not in builder._save_note.value
+    assert "not saved" in builder._save_note.value
+    builder.set_parameter("evaporator", "fan_speed", 3.0)  # out of range: an issue
+    with pytest.raises(ScenarioError):
+        builder.save(tmp_path / "t.json")
+    assert "not saved: the scenario has 1 issue" in builder._save_note.value
+    assert not (tmp_path / "t.json").exists()

@@ -240,3 +240,28 @@ def test_reopen_button_opens_a_stored_run_in_the_same_form(db, notes, minilm):
     for key, value in run.summary["summary"].items():
         assert again.summary[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
     b.close()
+
+
+def test_the_search_panel_offers_reopen_for_run_notes(db, notes, minilm):
+    from workbench.notebook_ui import NoteSearchPanel
+
+    b = _builder(db, minilm)
+    b.set_parameter("evaporator", "air_inlet_temp_c", -7.0)
+    b.solve()
+    run = b.store_run()
+    panel = NoteSearchPanel(db, "alice", provider=minilm, limit=5)
+    hits = panel.search_all("R290 heat pump run evaporator air -7")
+    found = [note_id for _title, note_id in panel.run_hits(hits)]
+    assert found == [run.id]  # the plain notes (propane, UA, oil) are not runs
+    row = _find(panel.widget, "wb-notes-reopen")
+    assert not row.disabled
+    assert _find(panel.widget, "wb-notes-reopen-pick").value == run.id
+    row.click()
+    reopened = panel.reopened
+    assert reopened is not None
+    assert reopened.source_note == run.id
+    assert reopened.document == b.document
+    assert "opened from note" in reopened._run_status.value
+    # a search with no run among its hits hides the row
+    panel.search_all("oil trap suction riser", limit=1)
+    assert _find(panel.widget, "wb-notes-reopen").disabled

@@ -12,6 +12,7 @@ import nbformat
 import pandas as pd
 import pytest
 from CoolProp.CoolProp import PropsSI
+from notebook_checks import assert_charts_and_no_stray_outputs
 
 from workbench.cli.main import main
 from workbench.notebook_ui import (
@@ -49,6 +50,7 @@ def _run(name: str, tmp_path, kernel: str, **parameters) -> dict:
         if o.output_type == "error"
     ]
     assert not errors
+    assert_charts_and_no_stray_outputs(executed)
     return json.loads((artefacts / "summary.json").read_text())
 
 

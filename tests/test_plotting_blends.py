@@ -41,3 +41,24 @@ def test_blend_isotherm_slopes_through_the_dome():
 def test_pure_fluid_dome_has_no_bubble_line():
     dome = saturation_dome(get_backend("R134a", "CoolProp"), 2e5, n=10)
     assert dome.t_bubble_k is None
+
+
+def test_blend_dome_ending_below_the_critical_point_is_left_open_and_says_why():
+    import matplotlib.pyplot as plt
+
+    from workbench.plotting.diagram import critical_label, draw_dome
+
+    fluid = get_backend("R454B", "CoolProp")
+    assert fluid.p_max < fluid.p_crit  # the tables stop below the critical pressure
+    dome = saturation_dome(fluid, 5e5, n=20)
+    assert dome.critical is None
+    label = critical_label(dome)
+    assert label == f"dome open: blend tables end at {dome.p_pa[-1] / 1e5:.1f} bar"
+    fig, ax = plt.subplots()
+    draw_dome(ax, dome.h_liq, dome.h_vap, dome.p_pa, None, label)
+    gids = [line.get_gid() for line in ax.get_lines()]
+    assert "dome-top" not in gids  # no flat line closing the dome
+    (end,) = [line for line in ax.get_lines() if line.get_gid() == "dome-end"]
+    assert end.get_label() == label
+    np.testing.assert_allclose(end.get_xdata(), [dome.h_liq[-1], dome.h_vap[-1]])
+    plt.close(fig)

@@ -49,10 +49,20 @@ def test_plot_parity_draws_one_panel_per_quantity_in_display_units():
     xy = _gid(heat, "parity_points").get_offsets()
     np.testing.assert_allclose(xy[:, 0], [4.0, 4.5, 5.0])  # kW
     np.testing.assert_allclose(xy[:, 1], [4.04, 4.545, 5.05])
-    assert heat.get_xlabel() == "measured summary.heating_capacity_w [kW]"
+    assert heat.get_xlabel() == "measured heating capacity [kW]"
+    assert heat.get_ylabel() == "model heating capacity [kW]"
     xy = _gid(temp, "parity_points").get_offsets()
     np.testing.assert_allclose(xy[:, 0], [56.85, 61.85, 66.85])  # degC
-    assert temp.get_xlabel().endswith("[°C]")
+    assert temp.get_xlabel() == "measured compressor temperature [°C]"
+    # the band of a temperature is +/- 1 K, not a percentage of a Celsius value
+    band = _gid(temp, "parity_band").get_paths()[0].vertices
+    x0 = band[:, 0].min()
+    ys = band[band[:, 0] == x0][:, 1]
+    np.testing.assert_allclose([ys.min(), ys.max()], [x0 - 1.0, x0 + 1.0])
+    heat_band = _gid(heat, "parity_band").get_paths()[0].vertices
+    h0 = heat_band[:, 0].min()
+    ys = heat_band[heat_band[:, 0] == h0][:, 1]
+    np.testing.assert_allclose([ys.min(), ys.max()], [0.98 * h0, 1.02 * h0])
     ringed = _gid(heat, "parity_outliers").get_offsets()
     np.testing.assert_allclose(ringed, [[5.0, 5.05]])
     with pytest.raises(StopIteration):

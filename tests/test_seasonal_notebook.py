@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_checks import assert_charts_and_no_stray_outputs
 
 from workbench.notebook_ui import ensure_kernel, run_notebook
 from workbench.seasonal import rate
@@ -30,6 +32,15 @@ def test_07_seasonal_rates_the_example_and_names_the_limiting_point(tmp_path):
         if o.output_type == "error"
     ]
     assert not errors
+    assert_charts_and_no_stray_outputs(executed)
+    # G (-15 degC) is below the unit's operation limit (-10 degC): back-up heat, no unit figures
+    cell = next(c for c in executed.cells if "seasonal_points_table(rating)" in c.source)
+    table = cell.outputs[-1].data["text/html"]
+    g_row = re.search(r"<th[^>]*>G</th>(.*?)</tr>", table, re.S).group(1)
+    assert "beyond the operation limit (-10 °C): back-up heat" in g_row
+    assert "outdoor [°C]" in table
+    assert "speed_hz" not in table
+    assert "nan" not in table.lower()
     summary = json.loads((artefacts / "summary.json").read_text())
     assert summary["climate"] == "colder"
     assert summary["application"] == "medium"
@@ -44,6 +55,30 @@ def test_07_seasonal_rates_the_example_and_names_the_limiting_point(tmp_path):
     assert summary["limiting_point"] == summary["sensitivity"][0]["name"]
     assert (artefacts / "bins.png").stat().st_size > 10_000
     assert [tp["supply_c"] for tp in summary["test_points"] if tp["name"].startswith("G")] == [49.0]
+
+
+@pytest.mark.notebook
+def test_07_seasonal_unknown_climate_is_one_line_naming_the_climates(tmp_path):
+    from papermill.exceptions import PapermillExecutionError
+
+    with pytest.raises(PapermillExecutionError):
+        run_notebook(
+            "07_seasonal",
+            {"output_dir": str(tmp_path / "07"), "climate": "cold"},
+            output=tmp_path / "07.ipynb",
+            kernel_name=ensure_kernel(),
+        )
+    executed = nbformat.read(str(tmp_path / "07.ipynb"), as_version=4)
+    (error,) = [
+        o
+        for c in executed.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert error.traceback == [
+        "ScenarioError: climate: 'cold' is not one of average, warmer, colder"
+    ]
 
 
 @pytest.mark.notebook

@@ -9,6 +9,7 @@ Who reads it: :func:`workbench.calibrate.calibrate`.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,13 +21,14 @@ from workbench.calibrate.quantities import Quantity, resolve_quantity
 from workbench.components.catalog.specs import get_spec
 from workbench.errors import CalibrationError, ScenarioError, ScenarioIssue
 from workbench.scenario import load_scenario
-from workbench.sweep.paths import SweepPath, case_document, resolve_path
+from workbench.sweep.paths import CONTROL_FIELDS, SweepPath, case_document, resolve_path
 
 __all__ = [
     "RESERVED_COLUMNS",
     "check_start",
     "default_sigma",
     "free_parameters",
+    "free_path_names",
     "invalid_points",
     "issue",
     "numbers",
@@ -156,7 +158,14 @@ def free_parameters(
         try:
             spec = resolve_path(flat, path)
         except ScenarioError as exc:
-            raise issue(f"free[{path!r}]", "; ".join(i.message for i in exc.issues)) from None
+            known = free_path_names(flat)
+            close = [] if path in known else difflib.get_close_matches(path, known, 3, 0.75)
+            reason = (
+                f"no such parameter; did you mean {' or '.join(close)}?"
+                if close
+                else "; ".join(i.message for i in exc.issues)
+            )
+            raise issue(f"free[{path!r}]", reason) from None
         if spec.kind == "solver":
             raise issue(f"free[{path!r}]", "a solver setting cannot be calibrated")
         value: Any = (start or {}).get(path)
@@ -191,6 +200,22 @@ def free_parameters(
     if unknown:
         raise issue(f"free[{unknown[0]!r}]", "has a start value or bounds but is not free")
     return specs, np.array(theta0), limits
+
+
+def free_path_names(flat: Any) -> list[str]:
+    """Every ``<component>.<parameter>`` and ``controls.<id>.<field>`` path of a flat scenario.
+
+    The parameters a component sets and those its catalog entry offers; what a misspelt free
+    path (``condensor.ua``) is compared with to suggest the one meant (``condenser.ua``).
+    """
+    names = []
+    for name, comp in flat.components.items():
+        spec = get_spec(comp.type)
+        keys = dict.fromkeys([*comp.params, *(spec.param_names if spec else ())])
+        names += [f"{name}.{key}" for key in keys]
+    for loop in flat.controls:
+        names += [f"controls.{loop.id}.{field}" for field in CONTROL_FIELDS]
+    return names
 
 
 def check_start(base: dict[str, Any], specs: list[SweepPath], theta: np.ndarray) -> None:

@@ -11,10 +11,10 @@ from workbench.fluids.spelling import (
     ALIASES,
     BACKENDS,
     _coolprop_names,
-    closest_fluid_names,
     normalise,
     resolve_backend,
 )
+from workbench.fluids.spelling import closest_fluid_names as closest_spelling
 
 __all__ = [
     "ALIASES",
@@ -85,6 +85,32 @@ def resolve_fluid(fluid: str, backend: str | None = None) -> str:
         if spec is not None:
             return spec.name
     raise UnknownFluidError(unknown_fluid_message(fluid, backend))
+
+
+def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> list[str]:
+    """The few canonical fluid names of a backend closest to a misspelt one, blends included.
+
+    :func:`workbench.fluids.spelling.closest_fluid_names` with, on CoolProp, the predefined
+    blends' designations as candidates too (``R454`` suggests ``R454A``, ``R454B``,
+    ``R454C``; a tie goes to CoolProp's own fluid, R407C before R407A and R407B).
+
+    Parameters
+    ----------
+    fluid : str
+        The name as typed (``"R41OA"``, ``"r-404"``, ``"propan"``).
+    backend : str or None
+        ``"Test"`` (default when ``None``) or ``"CoolProp"``.
+    n : int
+        At most this many names.
+    """
+    from workbench.fluids.blend.spec import blend_catalog
+
+    extra = (
+        [designation for designation, _mass in blend_catalog()]
+        if resolve_backend(backend) == "CoolProp"
+        else []
+    )
+    return closest_spelling(fluid, backend, n, extra)
 
 
 def unknown_fluid_message(fluid: str, backend: str | None = None) -> str:

@@ -80,18 +80,23 @@ def _coolprop_names() -> dict[str, str]:
     return table
 
 
-def _name_keys(backend: str) -> dict[str, str]:
-    """Normalised spellings (names and aliases) -> canonical name, for one backend."""
+def _name_keys(backend: str, extra: list[str]) -> dict[str, str]:
+    """Normalised spellings (names, aliases, ``extra`` names) -> canonical name, for one backend."""
     if backend == "Test":
         keys = {normalise(name): name for name in ANALYTIC_FLUIDS}
         for alias, canonical in ALIASES.items():
             if canonical in ANALYTIC_FLUIDS:
                 keys.setdefault(normalise(alias), canonical)
-        return keys
-    return dict(_coolprop_names())
+    else:
+        keys = dict(_coolprop_names())
+    for name in extra:
+        keys.setdefault(normalise(name), name)
+    return keys
 
 
-def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> list[str]:
+def closest_fluid_names(
+    fluid: str, backend: str | None = None, n: int = 3, extra: list[str] | None = None
+) -> list[str]:
     """The few canonical fluid names of a backend closest to a misspelt one.
 
     Parameters
@@ -102,6 +107,9 @@ def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> l
         ``"Test"`` (default when ``None``) or ``"CoolProp"``.
     n : int
         At most this many names.
+    extra : list of str, optional
+        More candidate names (the predefined blends' designations,
+        :func:`workbench.fluids.names.closest_fluid_names`); a tie goes to the backend's own.
 
     Returns
     -------
@@ -114,13 +122,17 @@ def closest_fluid_names(fluid: str, backend: str | None = None, n: int = 3) -> l
     key = normalise(str(fluid))
     if not key:
         return []
+    extra = extra or []
     scored: dict[str, float] = {}
-    for spelling, canonical in _name_keys(resolve_backend(backend)).items():
+    for spelling, canonical in _name_keys(resolve_backend(backend), extra).items():
         ratio = SequenceMatcher(None, key, spelling).ratio()
         if spelling.startswith(key):  # a name typed in part: "R404" -> R404A
             ratio = max(ratio, 0.6 + 0.4 * len(key) / len(spelling))
         if ratio >= 0.7 and ratio > scored.get(canonical, 0.0):
             scored[canonical] = ratio
-    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0].lower()))
+    own = set(_name_keys(resolve_backend(backend), []).values())
+    ranked = sorted(
+        scored.items(), key=lambda item: (-item[1], item[0] not in own, item[0].lower())
+    )
     best = ranked[0][1] if ranked else 0.0
     return [name for name, ratio in ranked[:n] if ratio >= best - 0.12]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from workbench.notebook_ui.errors import brief_errors
 from workbench.notebook_ui.run import (
     NOTEBOOK_DIR,
     ensure_kernel,
@@ -30,6 +31,7 @@ _LAZY = {
 
 __all__ = [
     "NOTEBOOK_DIR",
+    "brief_errors",
     "ensure_kernel",
     "list_notebooks",
     "locate",

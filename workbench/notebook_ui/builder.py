@@ -48,13 +48,13 @@ from workbench.notebook_ui.document import (
     get_at,
     instance_index,
     json_path,
-    write_json_atomic,
 )
 from workbench.notebook_ui.editing import (
     EMPTY_NAME,
     EMPTY_REMOVABLE,
     FormEdits,
 )
+from workbench.notebook_ui.fluid_note import fluid_note_html, form_words
 from workbench.notebook_ui.form import Section
 from workbench.notebook_ui.results_view import message_html, result_html
 from workbench.notebook_ui.run import example_scenarios, locate
@@ -65,7 +65,7 @@ __all__ = ["ScenarioBuilder"]
 
 
 def _issue_text(issue: ScenarioIssue) -> str:
-    return str(issue) if issue.path else issue.message
+    return form_words(str(issue) if issue.path else issue.message)
 
 
 class ScenarioBuilder(RunLogMixin, BuilderView):
@@ -129,6 +129,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         self._solved_scenario: Any = None
         self._sections: list[Section] = []
         self._fluid_issue: str | None = None
+        self._backend_note = ""  # what a fluid choice did to the backend
         self.building_note: str | None = None
         """What the status said was built first (a blend's tables) at the last check that built
         any, None if none did."""
@@ -181,7 +182,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
                 )
         if backend is not None:
             self.document["fluid_backend"] = backend
-        self._fluid_note.value = message_html(note) if note else ""
+        self._backend_note = note
         return self.validate()
 
     def set_composition(self, components: list[str], mass_percent: list[Any]) -> list[str]:
@@ -362,6 +363,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
                     problems.append(ScenarioIssue("", str(exc)))
         self._problems = problems
         self.issues = [_issue_text(p) for p in problems]
+        self._fluid_note.value = fluid_note_html(problems, self._backend_note)
         self._show_status()
         self._refresh_form()
         if self.result is not None:
@@ -513,10 +515,11 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
     def save(self, path: str | Path) -> Path:
         """Write the (valid) document as JSON, atomically, with the usual file permissions.
 
+        The note under **Save JSON** says where it went, or why not.
+
         Raises
         ------
         ScenarioError
             The document has issues (nothing is written).
         """
-        self._require_valid()
-        return write_json_atomic(path, self.document)
+        return Path(self._write_with_note(path))

@@ -25,7 +25,7 @@ import ipywidgets as w
 from workbench.errors import ScenarioError, WorkbenchError
 from workbench.fluids import BACKENDS
 from workbench.notebook_ui.blend_editor import CompositionEditor, fluid_options
-from workbench.notebook_ui.document import Field, JsonPath, parse_field
+from workbench.notebook_ui.document import Field, JsonPath, parse_field, write_json_atomic
 from workbench.notebook_ui.editing import EMPTY_REMOVABLE, EMPTY_VALUE, empty_reason
 from workbench.notebook_ui.form import Section, build_sections, circuit_fluid_sections
 from workbench.notebook_ui.results_view import DIAGRAMS, chart_png, message_html
@@ -272,18 +272,30 @@ class BuilderView:
             self.solve()
 
     def _on_save(self, _button: Any = None) -> None:
+        with contextlib.suppress(WorkbenchError, OSError):
+            self._write_with_note(self._save_path.value)
+
+    def _write_with_note(self, path: Any) -> Any:
+        """Write the document (``save``); the note below says where, or why not.
+
+        The note is cleared first, so a failed save never leaves an earlier "saved to" in view.
+        """
+        self._save_note.value = ""
         try:
-            path = self.save(self._save_path.value)
+            self._require_valid()
+            written = write_json_atomic(path, self.document)
         except ScenarioError:
             n = len(self.issues)
             self._save_note.value = message_html(
                 f"not saved: the scenario has {n} issue{'s' if n != 1 else ''} (listed above)",
                 "error",
             )
+            raise
         except (WorkbenchError, OSError) as exc:
             self._save_note.value = message_html(f"not saved: {exc}", "error")
-        else:
-            self._save_note.value = message_html(f"saved to {path.resolve()}")
+            raise
+        self._save_note.value = message_html(f"saved to {written.resolve()}")
+        return written
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # pragma: no cover - notebook display
         return self.widget._repr_mimebundle_(**kwargs)

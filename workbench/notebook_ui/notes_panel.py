@@ -116,6 +116,8 @@ class NoteSearchPanel:
         self._status = w.HTML()
         self._status.add_class("wb-notes-status")
         self._columns = {mode: w.HTML() for mode in MODES}
+        self.reopened: Any = None
+        """The builder the **Reopen** button opened last (a run note found by a search)."""
         self.widget = self._build()
         if migrate:
             from workbench.notes import migrate as run_migrations
@@ -186,6 +188,7 @@ class NoteSearchPanel:
             self._query.value = query
         for mode, mode_hits in hits.items():
             self._columns[mode].value = _hits_html(mode, mode_hits)
+        self._offer_runs(hits)
         counts = ", ".join(f"{len(hits[m])} {m}" for m in MODES)
         weak = sum(weak_match(h) for h in hits["semantic"])
         note = f" ({weak} semantic below cosine {SEMANTIC_FLOOR}: weak)" if weak else ""
@@ -194,6 +197,57 @@ class NoteSearchPanel:
             f"owner <b>{html.escape(self.owner)}</b>"
         )
         return hits
+
+    def run_hits(self, hits: dict[str, list[Any]] | None = None) -> list[tuple[str, str]]:
+        """The hits that are stored runs (05's run log, a sweep, a rating): (title, note id).
+
+        In the order of the hybrid column, then the others; what the **Reopen** list offers.
+        """
+        from workbench.errors import NoteNotFoundError
+        from workbench.notes.runs import get_run
+
+        hits = hits if hits is not None else self.last
+        seen: dict[str, str] = {}
+        for mode in ("hybrid", *MODES):
+            for hit in hits.get(mode, []):
+                seen.setdefault(hit.id, plain_text(hit.title) or hit.external_id or hit.id)
+        runs = []
+        with self.connection() as conn:
+            for note_id, title in seen.items():
+                try:
+                    get_run(conn, note_id, owner=self.owner)
+                except NoteNotFoundError:  # RunNotFoundError too: a note without a run
+                    continue
+                runs.append((title, note_id))
+        return runs
+
+    def reopen(self, note_id: str) -> Any:
+        """Open the run kept with a note in a scenario builder shown under the panel.
+
+        As 05's **Reopen**: :meth:`ScenarioBuilder.from_note`, on this panel's database and
+        owner; the builder is returned and kept in :attr:`reopened`.
+
+        Raises
+        ------
+        NoteNotFoundError
+            No such note of the owner; ``RunNotFoundError`` when it holds no run.
+        """
+        from workbench.notebook_ui.builder import ScenarioBuilder
+
+        builder = ScenarioBuilder.from_note(
+            note_id, owner=self.owner, database=self._access, provider=self.provider
+        )
+        self.reopened = builder
+        self._reopened.children = (builder.widget,)
+        self._say(f"reopened note {html.escape(note_id)} in the builder below")
+        return builder
+
+    def _offer_runs(self, hits: dict[str, list[Any]]) -> None:
+        runs = self.run_hits(hits)
+        self._reopen_pick.options = runs
+        self._reopen_pick.value = runs[0][1] if runs else None
+        self._reopen_button.disabled = not runs
+        self._reopen_row.layout.display = "" if runs else "none"
 
     def set_owner(self, owner: str) -> None:
         """Search and import the notes of another owner (05's runs are ``run-log``'s)."""
@@ -283,6 +337,17 @@ class NoteSearchPanel:
         reindex.on_click(lambda _b: self._safe(self.reindex))
         check = w.Button(description="Validate", icon="check")
         check.on_click(lambda _b: self._safe(self.validate))
+        self._reopen_pick = w.Dropdown(options=[], description="run found")
+        self._reopen_pick.add_class("wb-notes-reopen-pick")
+        self._reopen_button = w.Button(description="Reopen", icon="folder-open", disabled=True)
+        self._reopen_button.add_class("wb-notes-reopen")
+        self._reopen_button.tooltip = "open the picked run in a scenario builder below"
+        self._reopen_button.on_click(
+            lambda _b: self._safe(lambda: self.reopen(str(self._reopen_pick.value)))
+        )
+        self._reopen_row = w.HBox([self._reopen_pick, self._reopen_button])
+        self._reopen_row.layout.display = "none"
+        self._reopened = w.VBox()
         columns = []
         for mode in MODES:
             box = self._columns[mode]
@@ -294,8 +359,10 @@ class NoteSearchPanel:
             [
                 w.HBox([query, go, owner]),
                 w.HBox(columns),
+                self._reopen_row,
                 w.HBox([folder, load, reindex, check]),
                 self._status,
+                self._reopened,
             ]
         )
         panel.add_class("wb-notes")

@@ -16,6 +16,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from workbench.plotting.common import new_figure
+from workbench.plotting.report_tables import path_label
+
 __all__ = ["display_scale", "plot_parity"]
 
 _POWER_KEYS = ("power", "capacity", "heatTransferRate", "secondary_heat_flow")
@@ -55,6 +58,7 @@ def plot_parity(
     *,
     quantities: Sequence[str] | None = None,
     band: float = 0.02,
+    band_k: float = 1.0,
     ax: Axes | None = None,
 ) -> tuple[Figure, Axes]:
     """Model against measured per quantity, with the 1:1 line and a relative band.
@@ -67,7 +71,11 @@ def plot_parity(
     quantities : sequence of str, optional
         The quantities to draw (default: every one, in the table's order).
     band : float
-        Half-width of the shaded band around the 1:1 line [-] (0.02: +/- 2 %).
+        Half-width of the shaded band around the 1:1 line of a power, a flow or a pressure [-]
+        (0.02: +/- 2 %).
+    band_k : float
+        Half-width of the band of a temperature [K]: a percentage of a Celsius value means
+        nothing.
     ax : matplotlib Axes, optional
         Draw one quantity into this axes (``quantities`` must then name at most one).
 
@@ -81,8 +89,6 @@ def plot_parity(
     ValueError
         ``ax`` given with more than one quantity, or a quantity not in the table.
     """
-    import matplotlib.pyplot as plt
-
     names = (
         list(quantities) if quantities is not None else list(dict.fromkeys(residuals["quantity"]))
     )
@@ -97,19 +103,20 @@ def plot_parity(
     else:
         cols = min(3, max(1, len(names)))
         rows = math.ceil(len(names) / cols)
-        fig, grid = plt.subplots(rows, cols, figsize=(4.2 * cols, 4.0 * rows), squeeze=False)
+        fig = new_figure((4.2 * cols, 4.0 * rows))
+        grid = fig.subplots(rows, cols, squeeze=False)
         panels = list(grid.ravel())
         for extra in panels[len(names) :]:
             extra.remove()
     for panel, name in zip(panels, names):
-        _panel(panel, residuals[residuals["quantity"] == name], name, band)
+        _panel(panel, residuals[residuals["quantity"] == name], name, band, band_k)
     fig.suptitle("Calibration: model against measured") if ax is None else None
     if ax is None:
         fig.tight_layout()
     return fig, panels[0]  # type: ignore[return-value]
 
 
-def _panel(ax: Axes, rows: pd.DataFrame, name: str, band: float) -> None:
+def _panel(ax: Axes, rows: pd.DataFrame, name: str, band: float, band_k: float) -> None:
     factor, offset, unit = display_scale(name)
     ok = rows[rows["model"].notna()]
     x = ok["measured"].astype(float).to_numpy() * factor + offset
@@ -119,16 +126,13 @@ def _panel(ax: Axes, rows: pd.DataFrame, name: str, band: float) -> None:
         pad = 0.05 * (high - low) if high > low else max(abs(high) * 0.05, 1.0)
         line = np.array([low - pad, high + pad])
         ax.plot(line, line, color="0.3", lw=1.0, gid="parity_line")
-        if offset == 0.0:  # a relative band only means something on a ratio scale
-            ax.fill_between(
-                line,
-                line * (1 - band),
-                line * (1 + band),
-                color="0.85",
-                lw=0,
-                label=f"±{band:.0%}",
-                gid="parity_band",
-            )
+        if unit in ("°C", "K"):  # a temperature: the band is in kelvin
+            low_band, high_band, text = line - band_k, line + band_k, f"±{band_k:g} K"
+        else:  # a relative band on a ratio scale
+            low_band, high_band, text = line * (1 - band), line * (1 + band), f"±{band:.0%}"
+        ax.fill_between(
+            line, low_band, high_band, color="0.85", lw=0, label=text, gid="parity_band"
+        )
         ax.set_xlim(*line)
         ax.set_ylim(*line)
     ax.scatter(x, y, s=22, color="tab:blue", zorder=3, label="points", gid="parity_points")
@@ -144,9 +148,10 @@ def _panel(ax: Axes, rows: pd.DataFrame, name: str, band: float) -> None:
             label="outliers",
             gid="parity_outliers",
         )
-    label = f"{name} [{unit}]" if unit else name
+    words = path_label(name)[0]
+    label = f"{words} [{unit}]" if unit else words
     ax.set_xlabel(f"measured {label}")
-    ax.set_ylabel("model")
+    ax.set_ylabel(f"model {label}")
     ax.set_aspect("equal", adjustable="box")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize="small")

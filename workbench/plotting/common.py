@@ -11,7 +11,15 @@ from matplotlib.figure import Figure
 
 from workbench.fluids import FluidBackend, get_backend
 
-__all__ = ["CIRCUIT_COLOURS", "circuit_colour", "fluid_groups", "fluid_of", "new_axes"]
+__all__ = [
+    "CIRCUIT_COLOURS",
+    "circuit_colour",
+    "fluid_groups",
+    "fluid_of",
+    "in_notebook",
+    "new_axes",
+    "new_figure",
+]
 
 CIRCUIT_COLOURS = (
     "#1f77b4",
@@ -88,20 +96,54 @@ def fluid_groups(scenario: Any) -> list[tuple[str, str | None, list[int]]]:
     return [(fluid, backend, ids) for (fluid, backend), ids in groups.items()]
 
 
-def new_axes(ax: Axes | None, figsize: tuple[float, float] = (8.0, 5.5)) -> tuple[Figure, Axes]:
-    """The figure and axes to draw on: ``ax``'s figure, or a new figure.
+def in_notebook() -> bool:
+    """Whether the code runs in a Jupyter kernel (a notebook, JupyterLab, papermill).
 
-    A new figure goes through pyplot when the caller already uses pyplot (a notebook with
-    ``import matplotlib.pyplot as plt`` shows it inline); otherwise it is a plain
-    :class:`~matplotlib.figure.Figure` outside pyplot's global state (scripts, the CLI, many
-    figures in a loop), saved with ``fig.savefig``.
+    True when IPython is loaded and its shell has a kernel; plain Python, the CLI and pytest
+    answer False.
+    """
+    if "IPython" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def new_figure(figsize: tuple[float, float], **options: Any) -> Figure:
+    """A new figure that a notebook shows inline, and a script keeps out of pyplot.
+
+    In a Jupyter kernel the figure goes through pyplot: the inline backend shows every pyplot
+    figure of a cell under it, whether or not the notebook imported ``matplotlib.pyplot`` (the
+    helper imports it). Elsewhere (scripts, the CLI, many figures in a loop, even where some
+    library imported pyplot) it is a plain :class:`~matplotlib.figure.Figure` outside pyplot's
+    global state, saved with ``fig.savefig``: nothing accumulates in pyplot.
+
+    Parameters
+    ----------
+    figsize : tuple of float
+        Width and height [inch].
+    **options
+        Passed to the figure (``layout="constrained"``).
+    """
+    if in_notebook():
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=figsize, **options)
+    return Figure(figsize=figsize, **options)
+
+
+def new_axes(ax: Axes | None, figsize: tuple[float, float] = (8.0, 5.5)) -> tuple[Figure, Axes]:
+    """The figure and axes to draw on: ``ax``'s figure, or a new one (:func:`new_figure`).
+
+    Parameters
+    ----------
+    ax : Axes or None
+        Axes to draw into; None makes a new figure with one axes.
+    figsize : tuple of float
+        Size of a new figure [inch].
     """
     if ax is not None:
         return ax.figure, ax  # type: ignore[return-value]
-    if "matplotlib.pyplot" in sys.modules:
-        import matplotlib.pyplot as plt
-
-        fig = plt.figure(figsize=figsize, layout="constrained")
-    else:
-        fig = Figure(figsize=figsize, layout="constrained")
+    fig = new_figure(figsize, layout="constrained")
     return fig, fig.add_subplot()

@@ -164,14 +164,28 @@ def draw_dome(
     on a T-s chart, below the dew line's ``y`` by the glide).
 
     With ``critical`` (its chart coordinates) the lines meet there and the point is marked
-    (gid ``critical-point``, named in the legend by ``critical_label``); otherwise a short
-    line closes the top of the computed range.
+    (gid ``critical-point``, named in the legend by ``critical_label``). Otherwise the dome
+    stays open where its computed range ends (a blend's property tables stop below the
+    critical point): no line closes it, which would read as a flat-topped dome; the two ends
+    are marked (gid ``dome-end``) and the legend says why (``critical_label``).
     """
     yl = y if y_liq is None else y_liq
     ax.plot(x_liq, yl, gid="dome-liquid", label="saturation", **DOME_STYLE)
     ax.plot(x_vap, y, gid="dome-vapour", **DOME_STYLE)
     if critical is None:
-        ax.plot([x_liq[-1], x_vap[-1]], [yl[-1], y[-1]], gid="dome-top", **DOME_STYLE)
+        if x_liq.size:
+            ax.plot(
+                [x_liq[-1], x_vap[-1]],
+                [yl[-1], y[-1]],
+                gid="dome-end",
+                label=critical_label,
+                ls="none",
+                marker="|",
+                markersize=10,
+                mew=2.0,
+                color=DOME_STYLE.get("color", "0.25"),
+                zorder=4,
+            )
         return
     xc, yc = critical
     ax.plot([x_liq[-1], xc, x_vap[-1]], [yl[-1], yc, y[-1]], gid="dome-top", **DOME_STYLE)
@@ -179,9 +193,16 @@ def draw_dome(
 
 
 def critical_label(dome: Dome) -> str:
-    """Legend text of the critical point, ``critical point 30.98 °C, 73.77 bar``."""
+    """Legend text of the critical point, ``critical point 30.98 °C, 73.77 bar``.
+
+    A dome that ends below its critical point says why and where: ``dome open: blend tables
+    end at 43.0 bar`` (R454B's critical pressure is 53 bar).
+    """
     cp = dome.critical
     if cp is None:
+        top = dome.p_pa[np.isfinite(dome.h_liq) & np.isfinite(dome.h_vap)]
+        if dome.end_reason and top.size:
+            return f"dome open: {dome.end_reason} at {top.max() / 1e5:.1f} bar"
         return "critical point"
     return f"critical point {cp.t_k - 273.15:.2f} °C, {cp.p_pa / 1e5:.2f} bar"
 

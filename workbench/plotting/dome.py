@@ -52,6 +52,11 @@ class Dome:
     t_bubble_k : ndarray or None
         Bubble temperature [K] of a zeotropic blend (below ``t_k`` by the glide); None for a
         pure fluid.
+    p_crit_pa : float or None
+        The fluid's critical pressure [Pa] when the dome ends below it (``critical`` None).
+    end_reason : str
+        Why the dome ends below the critical point (``"blend tables end"``);
+        empty when it closes there.
     """
 
     p_pa: np.ndarray
@@ -62,6 +67,8 @@ class Dome:
     t_k: np.ndarray
     critical: CriticalPoint | None = None
     t_bubble_k: np.ndarray | None = None
+    p_crit_pa: float | None = None
+    end_reason: str = ""
 
 
 def _safe(fn: Callable[..., float], *args: float) -> float:
@@ -118,7 +125,14 @@ def saturation_dome(fluid: FluidBackend, p_low: float, n: int = 80) -> Dome:
     s_vap = np.array([_safe(fluid.s_vap, x) for x in p])
     t = np.array([_safe(fluid.T_sat, x) for x in p])
     t_bubble = np.array([_safe(fluid.T_bubble, x) for x in p]) if fluid.zeotropic else None
-    return Dome(p, h_liq, h_vap, s_liq, s_vap, t, critical_point(fluid), t_bubble)
+    critical = critical_point(fluid)
+    dome = Dome(p, h_liq, h_vap, s_liq, s_vap, t, critical, t_bubble)
+    if critical is None:
+        p_crit = float(fluid.p_crit)
+        dome.p_crit_pa = p_crit if np.isfinite(p_crit) else None
+        blend = "blend" in type(fluid).__name__.lower()
+        dome.end_reason = "blend tables end" if blend else "backend range ends"
+    return dome
 
 
 def isotherm_ph(

@@ -17,7 +17,7 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from workbench.plotting.common import fluid_groups
+from workbench.plotting.common import fluid_groups, new_figure
 from workbench.plotting.ph import plot_ph
 from workbench.plotting.ts import plot_ts
 
@@ -70,7 +70,7 @@ def plot_fluid_panels(
     plot = _PLOTS[diagram]
     groups = fluid_groups(scenario)
     if fig is None:
-        fig = Figure(figsize=(panel_size[0] * len(groups), panel_size[1]), layout="constrained")
+        fig = new_figure((panel_size[0] * len(groups), panel_size[1]), layout="constrained")
     axes = fig.subplots(1, len(groups), squeeze=False)[0]
     for ax, (_fluid, _backend, circuits) in zip(axes, groups):
         plot(result, scenario=scenario, ax=ax, circuits=circuits, **options)

@@ -15,6 +15,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from workbench.plotting.common import new_figure
+
 __all__ = ["plot_bins"]
 
 
@@ -45,7 +47,7 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
         raise ValueError("the rating is incomplete: no bins to draw")
     points = rating.test_points
     t = bins["t_c"].to_numpy(float)
-    fig = Figure(figsize=(8.0, 6.5))
+    fig = new_figure((8.0, 6.5))
     ax, ax_cop = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     hours_ax = ax.twinx()
     hours_ax.bar(t, bins["hours"], width=0.8, color="0.85", zorder=0, label="bin hours")
@@ -56,6 +58,9 @@ def plot_bins(rating: Any, *, title: str | None = None) -> tuple[Figure, Axes]:
     what = "cooling" if cooling else "heating"
     ax.plot(t, bins["load_kw"], color="black", lw=1.8, label=f"{what} load", gid="load")
     ok = points[points["converged"]].sort_values("t_c")
+    limit_c = None if rating.settings.mode == "cooling" else rating.settings.operation_limit_c
+    if limit_c is not None:  # beyond the operation limit the bin method uses back-up heat only
+        ok = ok[ok["t_c"] >= limit_c]
     if len(ok) >= 2:
         full = np.interp(t, ok["t_c"], ok["full_capacity_kw"])
         ax.plot(

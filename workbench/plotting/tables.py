@@ -8,6 +8,7 @@ and four significant figures. The conversions are :data:`ENGINEERING_COLUMNS`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -105,17 +106,33 @@ ENGINEERING_COLUMNS: dict[str, tuple[str, Any]] = {
     "energy_balance_w": ("energy balance [W]", None),
     "residual_norm": ("residual norm [-]", None),
     "destruction_ratio": ("destruction ratio [-]", None),
+    # a fluid comparison (notebook 09)
+    "cooling_capacity_kw": ("cooling capacity [kW]", None),
+    "compressor_power_kw": ("compressor power [kW]", None),
+    "mass_flow_kg_s": ("mass flow [kg/s]", None),
+    "p_evap_bar": ("evaporating pressure [bar]", None),
+    "p_cond_bar": ("condensing pressure [bar]", None),
+    "t_discharge_c": ("discharge temperature [°C]", None),
+    "evap_glide_k": ("evaporator glide [K]", None),
+    "cond_glide_k": ("condenser glide [K]", None),
+    "subcooling_k": ("subcooling [K]", None),
 }
 """Column (or summary row) -> (header with its unit, conversion from the stored value or None)."""
 
 
-def engineering_table(df: pd.DataFrame, *, rows: bool = False) -> pd.DataFrame:
+def engineering_table(
+    df: pd.DataFrame,
+    *,
+    rows: bool = False,
+    columns: Mapping[str, str | tuple[str, Any]] | None = None,
+) -> pd.DataFrame:
     """A copy of ``df`` in engineering units with the unit in each header.
 
-    Columns of :data:`ENGINEERING_COLUMNS` are converted and renamed; other ``*_w`` columns
-    become kW and ``*_pa`` columns bar (a swept ``flash.pressure_pa`` reads
-    ``flash.pressure [bar]``). With ``rows`` the index is converted instead (the one-column
-    summary table).
+    Columns of :data:`ENGINEERING_COLUMNS` are converted and renamed; others by their unit
+    suffix: ``*_w`` kW, ``*_pa`` bar (a swept ``flash.pressure_pa`` reads
+    ``flash.pressure [bar]``), ``*_kg`` g, ``*_m3`` cm3, ``*_temp_k`` °C, ``*_c`` °C,
+    ``*_k`` K, ``*_hz`` Hz. ``columns`` (column -> header, or (header, conversion)) comes
+    first. With ``rows`` the index is converted instead (the one-column summary table).
     """
     out = df.copy()
     if rows:
@@ -131,21 +148,52 @@ def engineering_table(df: pd.DataFrame, *, rows: bool = False) -> pd.DataFrame:
         return out
     renames = {}
     for col in out.columns:
-        header, convert = _header(str(col))
+        given = (columns or {}).get(str(col))
+        header, convert = (given, None) if isinstance(given, str) else given or _header(str(col))
         if convert is not None and pd.api.types.is_numeric_dtype(out[col]):
             out[col] = convert(out[col].astype(float))
         renames[col] = header
     return out.rename(columns=renames)
 
 
+_SUFFIXES: tuple[tuple[str, str, Any], ...] = (
+    # longest first: "_kg_m3" before "_m3", "_kw_k" before "_k"
+    ("_kg_m3", "kg/m3", None),
+    ("_kg_s", "kg/s", None),
+    ("_kw_k", "kW/K", None),
+    ("_m3", "cm3", _scale(1e6)),
+    ("_m2", "m2", None),
+    ("_kw", "kW", None),
+    ("_kg", "g", _scale(1e3)),
+    ("_hz", "Hz", None),
+    ("_bar", "bar", None),
+    ("_pct", "%", None),
+    ("_pa", "bar", _PA_TO_BAR),
+    ("_w", "kW", _TO_KILO),
+    ("_c", "°C", None),
+    ("_k", "K", None),
+    ("_m", "m", None),
+)
+"""Unit suffix of a column name -> (unit shown, conversion); ``_temp_k`` is an absolute
+temperature, shown in °C."""
+
+
 def _header(key: str) -> tuple[str, Any]:
     if key in ENGINEERING_COLUMNS:
         return ENGINEERING_COLUMNS[key]
-    if key.endswith("_w"):
-        return f"{key[:-2]} [kW]", _TO_KILO
-    if key.endswith("_pa"):
-        return f"{key[:-3]} [bar]", _PA_TO_BAR
+    if key.endswith("_temp_k") or key.endswith("_temperature_k"):
+        return f"{key.rsplit('_', 1)[0].replace('_', ' ')} [°C]", _KELVIN_TO_C
+    for suffix, unit, convert in _SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            return f"{key[: -len(suffix)].replace('_', ' ')} [{unit}]", convert
     return key, None
+
+
+def _is_empty(column: pd.Series) -> bool:
+    """Whether a column holds nothing a person reads (all NaN, None or empty text)."""
+    return bool(
+        column.map(lambda v: v is None or v == "" or (isinstance(v, float) and v != v)).all()
+    )
 
 
 def _format(precision: int, clean_zero: bool) -> Any:
@@ -158,20 +206,43 @@ def _format(precision: int, clean_zero: bool) -> Any:
     return fmt
 
 
-def style_table(df: pd.DataFrame, caption: str | None = None, precision: int = 4) -> Styler:
+def style_table(
+    df: pd.DataFrame,
+    caption: str | None = None,
+    precision: int = 4,
+    *,
+    columns: Mapping[str, str | tuple[str, Any]] | None = None,
+    index: str | None = None,
+) -> Styler:
     """Any results frame (a sweep, the control loops) in engineering units, ``precision`` digits.
+
+    The one display helper of the notebooks' tables: units in every header (kW, bar, °C, K,
+    g, cm3, Hz ...: :data:`ENGINEERING_COLUMNS`, then the column's unit suffix), numbers to
+    ``precision`` significant figures, True/False as yes/no, and columns that hold nothing (all
+    NaN, None or empty) left out. The frame itself is not changed: it keeps its SI names.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        Columns named as the solver and the sweeps name them (``cop_cooling``,
-        ``compressor_power_w``, ``flash.pressure_pa`` ...).
+        Columns named as the solver and the analyses name them (``cop_cooling``,
+        ``compressor_power_w``, ``flash.pressure_pa``, ``volume_m3``, ``t_c`` ...).
     caption : str, optional
         Table caption.
     precision : int
         Significant digits of the numbers.
+    columns : mapping, optional
+        Column -> plain-word header, or (header, conversion of the stored value or None), taking
+        precedence over the unit rules (``{"t_c": ("outdoor [°C]", None)}``).
+    index : str, optional
+        Header of the index column.
     """
-    shown = engineering_table(df)
+    kept = df.loc[:, [c for c in df.columns if not _is_empty(df[c])]].infer_objects()
+    shown = engineering_table(kept, columns=columns)
+    if index is not None:
+        shown.index.name = index
+    for col in shown.columns:
+        if pd.api.types.is_bool_dtype(shown[col]):
+            shown[col] = shown[col].map({True: "yes", False: "no"})
     styler = shown.style.format(
         _format(precision, False), na_rep="", subset=shown.select_dtypes("number").columns
     )

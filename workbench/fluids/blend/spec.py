@@ -16,8 +16,9 @@ A scenario's ``fluid`` stays a string. Besides a pure fluid it may name a blend:
 
 CoolProp's bracket form ``"R32[0.829]&R1234yf[0.171]"`` holds *mole* fractions, which data
 sheets never give; it is refused with a message that shows the same blend in the mass form.
-A pair of components for which CoolProp has no interaction parameters is refused too (CoolProp
-would otherwise stop at the first flash).
+A pair of components CoolProp cannot build as a mixture and flash (no binary pair data, e.g.
+R1234yf with R22 in some versions) is refused too: CoolProp would otherwise stop at the
+first flash.
 
 :func:`parse_blend` returns a :class:`BlendSpec` (or None for a name that is not a blend);
 :func:`blend_spec` gives the spec of a canonical blend name that :func:`parse_blend` made.
@@ -176,25 +177,43 @@ def _resolve_component(name: str, fluid: str) -> str:
 
 
 def _check_pairs(components: tuple[str, ...], fluid: str) -> None:
-    import CoolProp
-    import CoolProp.CoolProp as CP
+    """Refuse a blend with a pair of components CoolProp cannot build or flash.
 
-    cas = [CP.get_fluid_param_string(c, "CAS") for c in components]
+    Each pair is built as an equimolar HEOS mixture and flashed to its bubble point
+    (:func:`_pair_error`): that is what a solve asks of it. Asking for one interaction
+    parameter instead would refuse pairs CoolProp models with another form of departure
+    function (R32/R125, R125/R134a of R407C).
+    """
+    import CoolProp
+
     for i in range(len(components)):
         for j in range(i + 1, len(components)):
-            try:
-                CP.get_mixture_binary_pair_data(cas[i], cas[j], "betaT")
-                continue
-            except ValueError:
-                pass
-            try:
-                CP.get_mixture_binary_pair_data(cas[j], cas[i], "betaT")
-            except ValueError:
+            reason = _pair_error(components[i], components[j])
+            if reason is not None:
                 raise UnknownFluidError(
-                    f"blend {fluid!r}: CoolProp {CoolProp.__version__} has no interaction "
-                    f"parameters for the pair {components[i]}/{components[j]}; choose other "
-                    "components (the predefined mixtures list what CoolProp can model)"
-                ) from None
+                    f"blend {fluid!r}: CoolProp {CoolProp.__version__} cannot build or flash the pair "
+                    f"{components[i]}/{components[j]} ({reason}); choose other components "
+                    "(the predefined mixtures list what CoolProp can model)"
+                )
+
+
+@lru_cache(maxsize=512)
+def _pair_error(first: str, second: str) -> str | None:
+    """None when CoolProp builds the equimolar mixture and flashes it, else its message.
+
+    The flash: saturated liquid (Q = 0) at 101 325 Pa, where every pair of refrigerant
+    components boils (a wide-boiling pair such as R32/propane can fail an equimolar flash near
+    its critical region, which says nothing about the pair's model).
+    """
+    import CoolProp.CoolProp as CP
+
+    try:
+        state = CP.AbstractState("HEOS", f"{first}&{second}")
+        state.set_mole_fractions([0.5, 0.5])
+        state.update(CP.PQ_INPUTS, 101325.0, 0.0)
+    except ValueError as exc:
+        return str(exc).strip().rstrip(".")
+    return None if math.isfinite(state.T()) else "the bubble point flash gave no temperature"
 
 
 def _parse_custom(fluid: str, match: re.Match[str]) -> BlendSpec:
@@ -285,7 +304,7 @@ def parse_blend(fluid: str) -> BlendSpec | None:
     ------
     UnknownFluidError
         A name written as a blend that is not one: an unknown component or designation,
-        percentages that do not sum to 100, a pair without interaction parameters, or
+        percentages that do not sum to 100, a pair CoolProp cannot build or flash, or
         CoolProp's bracket (mole-fraction) form.
     """
     from workbench.fluids.spelling import normalise
@@ -361,7 +380,7 @@ def compose_blend(components: list[str], mass_percent: list[float]) -> str:
     Raises
     ------
     UnknownFluidError
-        As :func:`parse_blend` (unknown component, sum, missing interaction parameters).
+        As :func:`parse_blend` (unknown component, sum, a pair CoolProp cannot model).
     """
     text = "/".join(str(c).strip() for c in components) + " "
     text += "/".join(f"{float(v):.12g}" for v in mass_percent)
