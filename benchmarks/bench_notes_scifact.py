@@ -214,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-write", action="store_true", help="print only, leave docs/benchmarks.md"
     )
+    parser.add_argument(
+        "--http-only",
+        action="store_true",
+        help="only the HTTP latency and nDCG@10 (no library grid); implies --no-write",
+    )
     args = parser.parse_args(argv)
     corpus, queries, qrels = load(args.data)
     model = LocalMiniLMProvider()
@@ -240,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(30)
         for mode, row in http.items():
             print("http", mode, row, flush=True)
+        if args.http_only:
+            return 0
 
         provider = QueryVectors(cached, [q["text"] for q in queries])
         default = SearchSettings()

@@ -53,10 +53,18 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 async def get_principal(
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     services: ServicesDep,
 ) -> Principal:
-    """The caller of the bearer token (401 when it is missing or unknown)."""
+    """The caller of the bearer token (401 when it is missing or unknown).
+
+    The gate (:mod:`.gate`) has looked the token up already; its principal is taken from the
+    request's state.
+    """
+    found = getattr(request.state, "principal", None)
+    if isinstance(found, Principal):
+        return found
     if credentials is None or not credentials.credentials:
         raise ApiError(
             401,
@@ -102,9 +110,13 @@ def require_admin(principal: CallerDep) -> Principal:
 AdminDep = Annotated[Principal, Depends(require_admin)]
 
 
-def get_connection(services: ServicesDep) -> Iterator[psycopg.Connection]:
-    """A pooled autocommit connection for the duration of one request."""
-    with services.pool.connection() as conn:
+def get_connection(services: ServicesDep, principal: CallerDep) -> Iterator[psycopg.Connection]:
+    """A pooled autocommit connection for one request, holding one of the caller's slots.
+
+    The slot is the owner's share over every process on the database
+    (:class:`~.fairness.SharedBudget`).
+    """
+    with services.pool.connection() as conn, services.budget.hold(conn, principal.owner):
         yield conn
 
 

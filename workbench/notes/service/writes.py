@@ -140,7 +140,8 @@ async def in_database(services: Services, owner: str, work: Callable[[psycopg.Co
 
     def run() -> T:
         with timing.phase("db"), services.pool.connection() as conn:
-            return work(conn)
+            with services.budget.hold(conn, owner):
+                return work(conn)
 
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
