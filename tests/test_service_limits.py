@@ -63,7 +63,8 @@ def rpc_error(resp: httpx.Response, status: int, code: str) -> dict:
     body = resp.json()
     assert body["jsonrpc"] == "2.0", body
     assert body["error"]["data"]["error"] == code, body
-    assert isinstance(body["error"]["code"], int) and body["error"]["message"], body
+    assert isinstance(body["error"]["code"], int), body
+    assert body["error"]["message"], body
     return body
 
 

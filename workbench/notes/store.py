@@ -287,7 +287,7 @@ def list_notes(
         return [_note(r) for r in rows]
     rows = conn.execute(
         sql.SQL(
-            "WITH page AS (SELECT id, \"createdAt\", coalesce(octet_length(title), 0)"
+            'WITH page AS (SELECT id, "createdAt", coalesce(octet_length(title), 0)'
             " + coalesce(octet_length(content), 0) AS size"
             ' FROM "Note" WHERE TRUE{} ORDER BY "createdAt" DESC, id LIMIT %s OFFSET %s),'
             ' kept AS (SELECT id, sum(size) OVER (ORDER BY "createdAt" DESC, id'

@@ -125,43 +125,48 @@ async def parse_body(
         return await anyio.to_thread.run_sync(_check_and_validate, model, shape, body)
 
 
-class _ParsedRequest(Request):
-    """A request whose ``json()`` is the route's model, parsed by :func:`parse_body`."""
+def _is_json(content_type: str | None) -> bool:
+    """Whether FastAPI would parse a body of ``content_type`` as JSON (none given: yes)."""
+    if not content_type:
+        return True
+    kind = content_type.split(";")[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
 
-    body_model: type[BaseModel]
-    body_shape: Shape
 
-    async def json(self) -> Any:
-        if not hasattr(self, "_json"):
-            body = await self.body()
-            state = self.app.state
-            slots = getattr(state, "parse_slots", None)
-            if slots is None:  # one set per application, made in its event loop
-                slots = state.parse_slots = anyio.Semaphore(PARSE_SLOTS)
-            self._json = await parse_body(self.body_model, self.body_shape, body, slots)
-        return self._json
+def _parse_slots(request: Request) -> anyio.Semaphore:
+    """The application's parse slots (made in its event loop at the first body)."""
+    state = request.app.state
+    slots = getattr(state, "parse_slots", None)
+    if slots is None:
+        slots = state.parse_slots = anyio.Semaphore(PARSE_SLOTS)
+    return slots
 
 
 class OffLoopBodyRoute(APIRoute):
     """A route whose one pydantic body is parsed by :func:`parse_body` (module docstring).
 
     The body's :class:`Shape` is the model's ``body_shape`` class attribute (default: one
-    object of a few fields).
+    object of a few fields). The parsed model is left where ``Request.json()`` finds it, so
+    FastAPI's own reading of the body takes it as it is (pydantic does not validate a model
+    instance again); a refused body raises ``RequestValidationError`` (422) before FastAPI runs.
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         """FastAPI's handler, given a request that parses the body off the event loop."""
         handler = super().get_route_handler()
         field = self.body_field
-        model = getattr(field, "type_", None) if field is not None else None
+        model = field.field_info.annotation if field is not None else None
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
             return handler
         shape = getattr(model, "body_shape", Shape())
 
         async def parsed_handler(request: Request) -> Response:
-            wrapped = _ParsedRequest(request.scope, request.receive)
-            wrapped.body_model = model
-            wrapped.body_shape = shape
-            return await handler(wrapped)
+            body = await request.body()
+            if body and _is_json(request.headers.get("content-type")):
+                parsed = await parse_body(model, shape, body, _parse_slots(request))
+                request._json = parsed  # what Request.json() answers from now on
+            return await handler(request)
 
         return parsed_handler

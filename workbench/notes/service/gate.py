@@ -257,7 +257,7 @@ def _bearer(scope: Scope) -> str | None:
     return None
 
 
-def _content_length(scope: Scope) -> int | None | Refusal:
+def _content_length(scope: Scope) -> int | Refusal | None:
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
             try:

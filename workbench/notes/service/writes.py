@@ -139,9 +139,12 @@ async def in_database(services: Services, owner: str, work: Callable[[psycopg.Co
     """
 
     def run() -> T:
-        with timing.phase("db"), services.pool.connection() as conn:
-            with services.budget.hold(conn, owner):
-                return work(conn)
+        with (
+            timing.phase("db"),
+            services.pool.connection() as conn,
+            services.budget.hold(conn, owner),
+        ):
+            return work(conn)
 
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):

@@ -156,7 +156,9 @@ def list_notes(
     is where the next page starts, or null after the last note.
     """
     owner = principal.owner
-    notes = store.list_notes(conn, owner=owner, limit=limit, offset=offset, max_bytes=MAX_PAGE_BYTES)
+    notes = store.list_notes(
+        conn, owner=owner, limit=limit, offset=offset, max_bytes=MAX_PAGE_BYTES
+    )
     total = store.count_notes(conn, owner=owner)
     after = offset + len(notes)
     return NoteList(
