@@ -156,6 +156,7 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
     """Every query through ``POST /api/notes/search?limit=10``: nDCG@10 per split, latency."""
     per_split: dict[str, list[float]] = {"dev": [], "holdout": []}
     latency, server = [], []
+    phases: dict[str, list[float]] = {}
     with httpx.Client(base_url=base, timeout=60) as client:
         for q in queries:
             if q["_id"] not in qrels:
@@ -170,6 +171,10 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
             r.raise_for_status()
             body = r.json()
             server.append(body["took_ms"])
+            for part in r.headers.get("server-timing", "").split(","):
+                name, _, dur = part.strip().partition(";dur=")
+                if name and dur:
+                    phases.setdefault(name, []).append(float(dur))
             ranked = [h["external_id"] for h in body["results"]]
             per_split[q["split"]].append(ndcg10(ranked, qrels[q["_id"]]))
     return {
@@ -178,6 +183,7 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
         "p50": statistics.median(latency),
         "p95": _pct(latency, 0.95),
         "server_p50": statistics.median(server),
+        "phases_p50": {k: round(statistics.median(v), 2) for k, v in phases.items()},
     }
 
 

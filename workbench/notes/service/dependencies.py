@@ -88,14 +88,19 @@ PrincipalDep = Annotated[Principal, Depends(get_principal)]
 
 
 async def get_caller(principal: PrincipalDep, services: ServicesDep) -> AsyncIterator[Principal]:
-    """The caller, holding one of its owner's slots until the response is sent."""
+    """The caller, holding one of its owner's slots until the route's function returns."""
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
             await stack.enter_async_context(services.slots.slot(principal.owner))
         yield principal
 
 
-CallerDep = Annotated[Principal, Depends(get_caller)]
+CallerDep = Annotated[Principal, Depends(get_caller, scope="function")]
+"""The caller holding one of its owner's slots while the route's function runs.
+
+The slot (and :data:`ConnectionDep`'s connection) is released when the function returns, before
+the answer is sent: a client that reads its answer slowly holds its owner's admission of the
+gate (:mod:`.gate`), not a database slot or a pooled connection."""
 
 
 def require_admin(principal: CallerDep) -> Principal:
@@ -120,4 +125,4 @@ def get_connection(services: ServicesDep, principal: CallerDep) -> Iterator[psyc
         yield conn
 
 
-ConnectionDep = Annotated[psycopg.Connection, Depends(get_connection)]
+ConnectionDep = Annotated[psycopg.Connection, Depends(get_connection, scope="function")]

@@ -20,9 +20,12 @@ byte of the body is read and before a slot, a pooled connection or a worker thre
 Only then is the body read, within ``WORKBENCH_BODY_TIMEOUT_S`` from that moment (a body still
 arriving then answers 408 and the connection is closed: a slowloris costs a socket) and within
 the cap (a chunked body is counted as it arrives), and handed to the application whole. The
-owner's admission is held until the application returns, that is until the last byte of the
-answer was handed to the connection (uvicorn waits while a client does not read): an owner's
-answers waiting for slow readers count against its requests in flight.
+owner's admission is held until the application returns; the answer's body is handed to the
+connection in pieces of :data:`SEND_CHUNK_BYTES`, each after the previous ones went to the
+kernel (uvicorn waits for a slow client only between messages), so the application returns
+only when all but the last piece are sent: an owner's answers waiting for clients that do not
+read count against its requests in flight, and do not pile up in the server's buffers. A piece
+the client leaves unread for ``WORKBENCH_BODY_TIMEOUT_S`` ends the answer and the connection.
 
 The tool server answers every refusal as a JSON-RPC error object (``jsonrpc=True``), the HTTP
 API as ``{"error": CODE, "message": TEXT}``.
@@ -42,6 +45,7 @@ from workbench.notes.service.auth import Principal, TokenRegistry
 from workbench.notes.service.settings import ServiceSettings
 
 __all__ = [
+    "SEND_CHUNK_BYTES",
     "SMALL_BODY_BYTES",
     "TOOL_BODY_BYTES",
     "WRITE_BODY_BYTES",
@@ -406,7 +410,10 @@ class Gate:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send)
+        try:
+            await self.app(scope, replay, _paced(send, self.settings.body_timeout_s))
+        except ClientTooSlow:
+            return  # uvicorn closes a connection whose answer did not end
 
     async def _refuse(
         self, send: Send, refusal: Refusal, receive: Receive, *, drain: bool = False
@@ -415,6 +422,51 @@ class Gate:
         if drain:
             await _drain(receive, self.settings.max_body_bytes)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
+
+
+SEND_CHUNK_BYTES = 64 * 1024
+"""Largest piece of an answer handed to the connection at once [bytes]."""
+
+
+class ClientTooSlow(Exception):
+    """The client did not take a piece of its answer within the deadline."""
+
+
+def _paced(send: Send, deadline_s: float) -> Send:
+    """``send`` handing a large answer body over in pieces of :data:`SEND_CHUNK_BYTES`.
+
+    uvicorn writes a body message into the connection's buffer at once and waits for a slow
+    client only before the *next* message: a page sent as one message ends the application
+    (and so the owner's admission) while megabytes wait in user space for a client that may
+    never read them. In pieces, each waits until the previous ones have gone to the kernel;
+    a piece the client does not make room for within ``deadline_s`` [s] ends the answer
+    (:class:`ClientTooSlow`, the connection is closed).
+    """
+
+    async def timed(message: Message) -> None:
+        with anyio.move_on_after(deadline_s) as timer:
+            await send(message)
+        if timer.cancelled_caught:
+            raise ClientTooSlow
+
+    async def paced(message: Message) -> None:
+        body = message.get("body", b"")
+        if message["type"] != "http.response.body" or len(body) <= SEND_CHUNK_BYTES:
+            await timed(message)
+            return
+        more = message.get("more_body", False)
+        view = memoryview(body)
+        for start in range(0, len(body), SEND_CHUNK_BYTES):
+            last = start + SEND_CHUNK_BYTES >= len(body)
+            await timed(
+                {
+                    "type": "http.response.body",
+                    "body": bytes(view[start : start + SEND_CHUNK_BYTES]),
+                    "more_body": more or not last,
+                }
+            )
+
+    return paced
 
 
 async def _read_body(receive: Receive, cap: int, deadline: float) -> bytes | Refusal:
