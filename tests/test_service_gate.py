@@ -430,16 +430,16 @@ def test_service_list_pages_are_bounded_in_bytes(
         sock.sendall(head)
         readers.append(sock)
     try:
-        refused = None
-        for _ in range(50):
-            r = _search(client, CAROL)
-            if r.status_code == 429:
-                refused = r
-                break
-            time.sleep(0.1)
-        assert refused is not None, "unread pages did not count against the owner"
-        json_error(refused, 429, "too_many_requests")
+        time.sleep(1.0)  # the server admits the four from their headers
+        json_error(_search(client, CAROL), 429, "too_many_requests")
         assert _search(client, BOB).status_code == 200
+        # an answer left unread past the deadline (WORKBENCH_BODY_TIMEOUT_S, 2 s) is cut off
+        for _ in range(100):
+            r = _search(client, CAROL)
+            if r.status_code == 200:
+                break
+            time.sleep(0.2)
+        assert r.status_code == 200, r.text
     finally:
         for sock in readers:
             sock.close()

@@ -370,11 +370,13 @@ class Gate:
                     await anyio.to_thread.run_sync(release_memory)
             return
         if kind == "write":
-            mine = admission.write_slot(owner)
-            with anyio.move_on_after(WRITE_WAIT_S):
-                async with mine, admission.all_writes:
+            if await _acquire_both(admission.write_slot(owner), admission.all_writes):
+                try:
                     await self._pass(scope, receive, send, cap, who)
-                    return
+                finally:
+                    admission.all_writes.release()
+                    admission.write_slot(owner).release()
+                return
             await self._refuse(
                 send,
                 Refusal(
@@ -422,6 +424,19 @@ class Gate:
         if drain:
             await _drain(receive, self.settings.max_body_bytes)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
+
+
+async def _acquire_both(mine: anyio.Semaphore, everyone: anyio.Semaphore) -> bool:
+    """Take ``mine`` then ``everyone`` within :data:`WRITE_WAIT_S`; False (holding none) if not."""
+    with anyio.move_on_after(WRITE_WAIT_S):
+        await mine.acquire()
+        try:
+            await everyone.acquire()
+        except BaseException:  # cancelled or timed out while waiting: give back the first
+            mine.release()
+            raise
+        return True
+    return False
 
 
 SEND_CHUNK_BYTES = 64 * 1024
