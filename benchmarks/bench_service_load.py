@@ -125,10 +125,11 @@ def server_timing(header: str) -> dict[str, float]:
 
 PHASE_NAMES = {
     "slot": "waiting for an owner slot",
-    "thread": "waiting for a worker thread (two hand-overs)",
+    "thread": "waiting for a worker thread (one hand-over)",
     "resume": "the event loop taking the thread's result back",
-    "embed": "embedding the query",
     "pool": "waiting for a pooled connection",
+    "budget": "taking the owner's slot over all processes",
+    "embed": "embedding the query",
     "sql": "the search statement",
     "app": "all of the application",
     "outside": "client latency minus `app`: sockets, HTTP parsing, the event loop, the client",
