@@ -21,6 +21,7 @@ notes validates with a peak of 8 MiB over its bytes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -99,7 +100,20 @@ def _check_and_validate(model: type[BaseModel], shape: Shape, body: bytes) -> Ba
         )
     try:
         return model.model_validate_json(body)
-    except ValidationError as exc:
+    except ValidationError as first:
+        exc = first
+        if any(e.get("type") == "json_invalid" for e in first.errors()):
+            # pydantic's parser refuses what Python's takes (a lone surrogate "\ud800"): parse
+            # it the other way (bounded by the shape) so the field's own check names the field
+            try:
+                value = json.loads(body)
+            except (ValueError, RecursionError):
+                pass
+            else:
+                try:
+                    return model.model_validate(value)
+                except ValidationError as second:
+                    exc = second
         errors = []
         for err in exc.errors(include_url=False, include_input=False):
             loc = ("body", *err.get("loc", ()))
