@@ -33,16 +33,23 @@ API as ``{"error": CODE, "message": TEXT}``.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from workbench.notes.service.auth import Principal, TokenRegistry
 from workbench.notes.service.settings import ServiceSettings
+from workbench.notes.service.transfer import (
+    SEND_CHUNK_BYTES,
+    ClientTooSlow,
+    Refusal,
+    drain_body,
+    paced,
+    read_body,
+    send_error,
+)
 
 __all__ = [
     "SEND_CHUNK_BYTES",
@@ -65,74 +72,10 @@ TOOL_BODY_BYTES = 1024 * 1024
 SMALL_BODY_BYTES = 64 * 1024
 """Largest body of the routes that take none (search, list, read, delete, admin) [bytes]."""
 
-_DRAIN_S = 2.0
-"""Longest time a refused request's body is read and dropped, so the client reads the answer [s]."""
-
 WRITE_WAIT_S = 10.0
 """Longest wait of a create or replace for a write slot before 503 ``busy`` [s]."""
 
 _PROTECTED = ("/api/", "/mcp")
-_RPC_CODES = {400: -32600, 401: -32001, 408: -32002, 413: -32003, 415: -32600, 429: -32004}
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An answer the gate gives instead of the application."""
-
-    status: int
-    code: str
-    message: str
-    headers: tuple[tuple[bytes, bytes], ...] = ()
-
-
-async def send_error(
-    send: Send,
-    refusal: Refusal,
-    *,
-    jsonrpc: bool = False,
-    rpc_id: object = None,
-    rpc_code: int | None = None,
-) -> None:
-    """Send ``refusal`` as a whole JSON answer and close the connection.
-
-    Parameters
-    ----------
-    send : ASGI send
-    refusal : Refusal
-        Status, error code, message and extra headers.
-    jsonrpc : bool
-        Answer a JSON-RPC error object (the tool server) instead of ``{"error", "message"}``.
-    rpc_id : str or int or None
-        The JSON-RPC id of the request, when it was readable.
-    rpc_code : int, optional
-        The JSON-RPC error code (default: one per HTTP status, ``-32000`` for the others).
-    """
-    if jsonrpc:
-        payload: dict = {
-            "jsonrpc": "2.0",
-            "id": rpc_id,
-            "error": {
-                "code": rpc_code or _RPC_CODES.get(refusal.status, -32000),
-                "message": refusal.message,
-                "data": {"status": refusal.status, "error": refusal.code},
-            },
-        }
-    else:
-        payload = {"error": refusal.code, "message": refusal.message}
-    body = json.dumps(payload).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": refusal.status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-                *refusal.headers,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class RateBucket:
@@ -397,7 +340,7 @@ class Gate:
         self, scope: Scope, receive: Receive, send: Send, cap: int, who: Principal
     ) -> None:
         """Read the body within the deadline and the cap, then run the application."""
-        body = await _read_body(receive, cap, time.monotonic() + self.settings.body_timeout_s)
+        body = await read_body(receive, cap, time.monotonic() + self.settings.body_timeout_s)
         if isinstance(body, Refusal):
             if body.status:
                 await send_error(send, body, jsonrpc=self.jsonrpc)
@@ -413,7 +356,7 @@ class Gate:
             return await receive()
 
         try:
-            await self.app(scope, replay, _paced(send, self.settings.body_timeout_s))
+            await self.app(scope, replay, paced(send, self.settings.body_timeout_s))
         except ClientTooSlow:
             return  # uvicorn closes a connection whose answer did not end
 
@@ -422,7 +365,7 @@ class Gate:
     ) -> None:
         """Answer ``refusal``; with ``drain``, first drop what arrives of the body (bounded)."""
         if drain:
-            await _drain(receive, self.settings.max_body_bytes)
+            await drain_body(receive, self.settings.max_body_bytes)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
 
 
@@ -437,94 +380,6 @@ async def _acquire_both(mine: anyio.Semaphore, everyone: anyio.Semaphore) -> boo
             raise
         return True
     return False
-
-
-SEND_CHUNK_BYTES = 64 * 1024
-"""Largest piece of an answer handed to the connection at once [bytes]."""
-
-
-class ClientTooSlow(Exception):
-    """The client did not take a piece of its answer within the deadline."""
-
-
-def _paced(send: Send, deadline_s: float) -> Send:
-    """``send`` handing a large answer body over in pieces of :data:`SEND_CHUNK_BYTES`.
-
-    uvicorn writes a body message into the connection's buffer at once and waits for a slow
-    client only before the *next* message: a page sent as one message ends the application
-    (and so the owner's admission) while megabytes wait in user space for a client that may
-    never read them. In pieces, each waits until the previous ones have gone to the kernel;
-    a piece the client does not make room for within ``deadline_s`` [s] ends the answer
-    (:class:`ClientTooSlow`, the connection is closed).
-    """
-
-    async def timed(message: Message) -> None:
-        with anyio.move_on_after(deadline_s) as timer:
-            await send(message)
-        if timer.cancelled_caught:
-            raise ClientTooSlow
-
-    async def paced(message: Message) -> None:
-        body = message.get("body", b"")
-        if message["type"] != "http.response.body" or len(body) <= SEND_CHUNK_BYTES:
-            await timed(message)
-            return
-        more = message.get("more_body", False)
-        view = memoryview(body)
-        for start in range(0, len(body), SEND_CHUNK_BYTES):
-            last = start + SEND_CHUNK_BYTES >= len(body)
-            await timed(
-                {
-                    "type": "http.response.body",
-                    "body": bytes(view[start : start + SEND_CHUNK_BYTES]),
-                    "more_body": more or not last,
-                }
-            )
-
-    return paced
-
-
-async def _read_body(receive: Receive, cap: int, deadline: float) -> bytes | Refusal:
-    """The whole body, or the refusal: 413 over ``cap``, 408 after ``deadline`` (monotonic)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
-            message = await receive()
-        if timer.cancelled_caught:
-            return Refusal(
-                408,
-                "body_timeout",
-                "the request body did not arrive within WORKBENCH_BODY_TIMEOUT_S; "
-                "the connection is closed",
-            )
-        if message["type"] != "http.request":
-            return Refusal(0, "disconnected", "the client went away")
-        part = message.get("body", b"")
-        size += len(part)
-        if size > cap:
-            return _too_large(cap)
-        if part:
-            chunks.append(part)
-        if not message.get("more_body", False):
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-async def _drain(receive: Receive, limit: int) -> None:
-    """Read and drop up to ``limit`` bytes of the body for at most :data:`_DRAIN_S`.
-
-    A server that closes a connection with unread request bytes makes the kernel reset it, and
-    the client may lose the answer; dropping the chunks as they come holds none of them.
-    """
-    seen = 0
-    with anyio.move_on_after(_DRAIN_S):
-        while seen <= limit:
-            message = await receive()
-            if message["type"] != "http.request":
-                return
-            seen += len(message.get("body", b""))
-            if not message.get("more_body", False):
-                return
 
 
 def _too_large(cap: int) -> Refusal:
