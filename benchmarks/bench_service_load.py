@@ -51,6 +51,7 @@ from bench_notes_common import REPO, machine_line, write_section
 from workbench.notes import db
 from workbench.notes.migrations import migrate
 from workbench.notes.service.serving import free_port
+from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.store import NoteInput, import_notes
 
 OWNERS = ("ana", "ben", "cho", "dev")
@@ -1005,7 +1006,8 @@ def hostile(args: argparse.Namespace) -> int:
             f"{attack_load:.1f} when the hostile phase began (other jobs share the machine). "
             f"`workbench serve` and `workbench tools` as two processes on one database, "
             f"{args.notes} notes of {len(OWNERS)} owners (the tenants own a quarter each); "
-            "defaults (pool 8, 2 database slots per owner over both servers). The well-behaved "
+            f"defaults (pool 8, {ServiceSettings().per_owner_connections} database slots per "
+            "owner over both servers). The well-behaved "
             "owner runs 2 clients searching one note's code word back to back "
             f"(`limit=10`) for {args.hostile_seconds:.0f} s, alone and then beside the hostile "
             "tenant: 9 API and 3 tool-server clients searching every topic word at `limit=100`, "

@@ -16,7 +16,7 @@ variable                           default         meaning
                                                    bodies answer 413 before they are read
 ``WORKBENCH_MAX_IMPORTS``          2               imports served at once; more answer 429 with
                                                    ``Retry-After`` (their body is not kept)
-``WORKBENCH_OWNER_CONNECTIONS``    pool / 4        requests of one owner using the database (and
+``WORKBENCH_OWNER_CONNECTIONS``    see below       requests of one owner using the database (and
                                                    embedding a query) at once, over every process
                                                    on the database; the others queue behind them
 ``WORKBENCH_OWNER_REQUESTS``       16              requests of one owner in flight in a process;
@@ -109,7 +109,8 @@ class ServiceSettings:
     max_imports : int
         Imports served at the same time; more answer 429 (their body is not kept).
     owner_connections : int or None
-        Requests of one owner that use the database at once (None: a quarter of the pool, at
+        Requests of one owner that use the database at once (None: a quarter of the pool, and
+        at most half the CPU cores, at
         least 1).
     search_timeout_ms : int
         Statement timeout of one search [ms] (0: none).
@@ -198,8 +199,16 @@ class ServiceSettings:
 
     @property
     def per_owner_connections(self) -> int:
-        """Requests of one owner that use the database at once [-]."""
-        return self.owner_connections or max(1, self.pool_size // 4)
+        """Requests of one owner that use the database (and embed a query) at once [-].
+
+        Default: a quarter of the pool and at most half the CPU cores, at least 1. A search's
+        cost is CPU (its query's embedding and its statement); an owner whose share is every
+        core leaves another owner's searches waiting for a core (on 2 cores, with 2 slots, the
+        other owner's p95 rose 3.1x beside heavy searches; with 1 slot, see docs/service.md).
+        """
+        if self.owner_connections:
+            return self.owner_connections
+        return max(1, min(self.pool_size // 4, (os.cpu_count() or 2) // 2))
 
     def with_(self, **changes: object) -> ServiceSettings:
         """A copy with some fields changed."""
