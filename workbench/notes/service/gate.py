@@ -5,7 +5,8 @@ server. For each request it decides, from the request line and the headers alone
 byte of the body is read and before a slot, a pooled connection or a worker thread is taken:
 
 1. **who**: a protected route (``/api/...``, ``/mcp``) without a known bearer token answers 401
-   at once (its body is dropped unread, within a short bounded drain); requests without a token
+   at once (at most :data:`DRAIN_BYTES` of its body are read and dropped, within 2 s, then the
+   connection is closed); requests without a token
    (health, docs and those 401s) share a rate of ``WORKBENCH_OPEN_RATE`` per second, more
    answer 429. A client without a token thus never touches a slot, a body buffer or the parser;
 2. **how big**: a ``Content-Length`` over the route's cap answers 413 (the import route takes
@@ -71,6 +72,11 @@ TOOL_BODY_BYTES = 1024 * 1024
 
 SMALL_BODY_BYTES = 64 * 1024
 """Largest body of the routes that take none (search, list, read, delete, admin) [bytes]."""
+
+DRAIN_BYTES = 1024 * 1024
+"""Most of a refused request's body read and dropped before the connection is closed [bytes]:
+enough for the client of a small request to read its answer, while a client pushing 16 MiB
+bodies it has no token for costs the server 1 MiB of reading each, not 16."""
 
 WRITE_WAIT_S = 10.0
 """Longest wait of a create or replace for a write slot before 503 ``busy`` [s]."""
@@ -365,7 +371,7 @@ class Gate:
     ) -> None:
         """Answer ``refusal``; with ``drain``, first drop what arrives of the body (bounded)."""
         if drain:
-            await drain_body(receive, self.settings.max_body_bytes)
+            await drain_body(receive, min(DRAIN_BYTES, self.settings.max_body_bytes))
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
 
 
