@@ -25,6 +25,16 @@ search alone and with writes). ``--skip-reindex`` (with ``--no-write``) leaves o
 phase for a quick look.
 
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
+
+``--hostile`` (issue 42) runs another scenario instead: ``workbench serve`` and ``workbench
+tools`` as two processes on one database; one owner's two clients search alone for
+``--hostile-seconds``, then beside a hostile tenant (9 API and 3 tool-server clients of heavy
+searches, slow uploads and 16 MiB junk bodies with and without its token, a ``/readyz`` flood).
+It reports that owner's p50 / p95 and errors in both phases, the API's resident size and what
+the tenant's clients got, into the ``bench:service-hostile`` section (goal: p95 under 2x, API
+under 600 MiB, no error)::
+
+    python benchmarks/bench_service_load.py --hostile [--notes 400] [--hostile-seconds 30]
 """
 
 from __future__ import annotations
