@@ -124,17 +124,21 @@ def evaluate(conn, queries, qrels, provider, mode, settings, split) -> dict[str,
     return {"ndcg10": float(np.mean(ndcg)), "recall100": float(np.mean(recall)), "n": len(ndcg)}
 
 
-def serve(url: str, token: str) -> tuple[subprocess.Popen, str]:
-    """``workbench serve`` on the benchmark database (a separate process, like a user's)."""
+def serve(url: str, token: str, code: Path = REPO) -> tuple[subprocess.Popen, str]:
+    """``workbench serve`` on the benchmark database (a separate process, like a user's).
+
+    ``code`` is the checkout whose ``workbench`` package serves (default this one).
+    """
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env.update(DATABASE_URL=url, WORKBENCH_API_TOKENS=f"{token}:{OWNER}", WORKBENCH_HOME="/tmp")
+    env["PYTHONPATH"] = str(code)
     proc = subprocess.Popen(
         [
             *(sys.executable, "-m", "workbench.cli.main", "serve", "--port", str(port)),
             *("--log-level", "warning"),
         ],
-        cwd=REPO,
+        cwd=code,
         env=env,
     )
     base = f"http://127.0.0.1:{port}"
@@ -156,6 +160,7 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
     """Every query through ``POST /api/notes/search?limit=10``: nDCG@10 per split, latency."""
     per_split: dict[str, list[float]] = {"dev": [], "holdout": []}
     latency, server = [], []
+    phases: dict[str, list[float]] = {}
     with httpx.Client(base_url=base, timeout=60) as client:
         for q in queries:
             if q["_id"] not in qrels:
@@ -170,6 +175,10 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
             r.raise_for_status()
             body = r.json()
             server.append(body["took_ms"])
+            for part in r.headers.get("server-timing", "").split(","):
+                name, _, dur = part.strip().partition(";dur=")
+                if name and dur:
+                    phases.setdefault(name, []).append(float(dur))
             ranked = [h["external_id"] for h in body["results"]]
             per_split[q["split"]].append(ndcg10(ranked, qrels[q["_id"]]))
     return {
@@ -178,6 +187,7 @@ def http_run(base: str, token: str, queries, qrels, mode: str) -> dict:
         "p50": statistics.median(latency),
         "p95": _pct(latency, 0.95),
         "server_p50": statistics.median(server),
+        "phases_p50": {k: round(statistics.median(v), 2) for k, v in phases.items()},
     }
 
 
@@ -214,6 +224,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-write", action="store_true", help="print only, leave docs/benchmarks.md"
     )
+    parser.add_argument(
+        "--ab",
+        type=Path,
+        default=None,
+        help="another checkout (e.g. main): hybrid search p50 over HTTP, its service code and "
+        "this one's alternately (--rounds times), into the notes-scifact-ab section",
+    )
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--http-only",
+        action="store_true",
+        help="only the HTTP latency and nDCG@10 (no library grid); implies --no-write",
+    )
     args = parser.parse_args(argv)
     corpus, queries, qrels = load(args.data)
     model = LocalMiniLMProvider()
@@ -231,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             f"({computed} embedded by the model, the rest from the cache)",
             flush=True,
         )
+        if args.ab is not None:
+            return compare(args, conn.info.dsn, token, queries, qrels)
         # right after the import, through HTTP, default settings
         proc, base = serve(conn.info.dsn, token)
         try:
@@ -240,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(30)
         for mode, row in http.items():
             print("http", mode, row, flush=True)
+        if args.http_only:
+            return 0
 
         provider = QueryVectors(cached, [q["text"] for q in queries])
         default = SearchSettings()
@@ -319,6 +346,48 @@ hybrid p50 <= 40 ms through HTTP right after an import.
     print(section)
     if not args.no_write:
         write_section("notes-scifact", section)
+    return 0
+
+
+def compare(args: argparse.Namespace, url: str, token: str, queries, qrels) -> int:
+    """Hybrid search over HTTP, the other checkout's service and this one's, alternately.
+
+    Each server answers 30 queries first (warm-up, not counted), then every test query; the
+    ``Server-Timing`` phases of this one's answers show where the time goes.
+    """
+    rows = []
+    for rnd in range(args.rounds):
+        for name, code in (("other", args.ab.resolve()), ("this", REPO)):
+            proc, base = serve(url, token, code)
+            try:
+                http_run(base, token, queries[:30], qrels, "hybrid")
+                row = http_run(base, token, queries, qrels, "hybrid")
+            finally:
+                proc.terminate()
+                proc.wait(30)
+            row.update(name=name, round=rnd, load=os.getloadavg()[0])
+            print(row, flush=True)
+            rows.append(row)
+    lines = [
+        f"| {r['round'] + 1} | {'this branch' if r['name'] == 'this' else str(args.ab)} | "
+        f"{r['load']:.1f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['server_p50']:.1f} | "
+        + ", ".join(f"{k} {v:.1f}" for k, v in r["phases_p50"].items() if k != "app")
+        + " |"
+        for r in rows
+    ]
+    section = f"""## Hybrid search latency, this branch against another checkout (`bench_notes_scifact.py --ab`)
+
+{machine_line()}. SciFact (5,183 abstracts) imported once; `workbench serve` of each checkout
+on it in turn, 30 warm-up queries, then the 300 test queries as `POST /api/notes/search?limit=10`
+(hybrid), one client; latency by the client [ms]; phases: medians of the `Server-Timing` header.
+
+| round | service code | load avg | p50 | p95 | server p50 | phases p50 [ms] |
+|---:|---|---:|---:|---:|---:|---|
+{chr(10).join(lines)}
+"""
+    print(section)
+    if not args.no_write:
+        write_section("notes-scifact-ab", section)
     return 0
 
 

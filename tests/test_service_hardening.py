@@ -222,7 +222,8 @@ def test_service_tools_body_over_cap_is_413(module_db_url: str, minilm) -> None:
             content=b"[" + b"1," * CAP + b"1]",
             headers={**auth(ALICE), "content-type": "application/json"},
         )
-        error(r, 413, "payload_too_large")
+        assert r.status_code == 413, r.text  # a JSON-RPC error object (issue 42, item 9)
+        assert r.json()["error"]["data"]["error"] == "payload_too_large", r.text
 
 
 # -- 9. the MCP tool says why the database failed, and recovers -----------------------------------

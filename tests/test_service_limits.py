@@ -56,6 +56,18 @@ def json_error(resp: httpx.Response, status: int, code: str) -> dict:
     return body
 
 
+def rpc_error(resp: httpx.Response, status: int, code: str) -> dict:
+    """The tool server's errors are JSON-RPC error objects (issue 42, item 9)."""
+    assert resp.status_code == status, resp.text
+    assert resp.headers["content-type"].startswith("application/json"), resp.headers
+    body = resp.json()
+    assert body["jsonrpc"] == "2.0", body
+    assert body["error"]["data"]["error"] == code, body
+    assert isinstance(body["error"]["code"], int), body
+    assert body["error"]["message"], body
+    return body
+
+
 @pytest.fixture(scope="module")
 def services(module_db_url: str, minilm):
     settings = ServiceSettings(
@@ -262,7 +274,7 @@ def test_service_tools_get_is_405_and_chunked_413_is_json(module_db_url: str, mi
         r = c.get(
             f"{srv.url}/mcp", headers={**auth(ALICE), "Accept": "text/event-stream"}
         )  # a stream would never end: the timeout would fail the test
-        json_error(r, 405, "method_not_allowed")
+        rpc_error(r, 405, "method_not_allowed")
         assert r.headers["allow"] == "POST"
 
         def chunks():
@@ -278,7 +290,7 @@ def test_service_tools_get_is_405_and_chunked_413_is_json(module_db_url: str, mi
                 "Accept": "application/json, text/event-stream",
             },
         )
-        json_error(r, 413, "payload_too_large")
+        rpc_error(r, 413, "payload_too_large")
 
 
 # -- 6. bad settings on the command line: one line naming the setting, exit 2 -----------------

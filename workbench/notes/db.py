@@ -20,6 +20,8 @@ import logging
 import os
 import re
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -138,12 +140,50 @@ def check_database_url(url: str, setting: str = ENV_DATABASE_URL) -> str:
     try:
         conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = _without_secrets(str(exc), url)
         raise SettingError(
             f"{setting} is not a PostgreSQL URL (postgresql://user@host:port/db) or key=value "
             f"string: {reason}"
         ) from None
     return url
+
+
+def _without_secrets(reason: str, url: str) -> str:
+    """The first line of libpq's ``reason``, with nothing of ``url`` left in it.
+
+    libpq quotes the part it could not parse, up to the whole URL (``in URI:
+    "postgresql://u:pw@[::1/db"``) or a word of it: every quoted part longer than one
+    character is replaced by ``"..."``, and the URL itself wherever it still appears.
+    """
+    lines = reason.strip().splitlines()
+    first = lines[0] if lines else "unparsable"
+    first = first.replace(url, "...")
+    return re.sub(r'"([^"]*)"', lambda m: m.group(0) if len(m.group(1)) <= 1 else '"..."', first)
+
+
+_START_LOCK = "pgdata.lock"
+"""File in the workbench home locked while a process starts the embedded server."""
+
+
+@contextmanager
+def _start_lock(home: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``<home>/pgdata.lock`` (``flock``; waits for another holder).
+
+    Two processes starting the embedded server at once (``workbench serve`` and ``workbench
+    tools`` on a fresh home) would both run ``initdb`` and ``pg_ctl start`` on one folder; with
+    the lock the second waits and then finds the server the first one started.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        yield
+        return
+    with open(home / _START_LOCK, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def embedded_data_dir(home: Path | None = None) -> Path:
@@ -196,9 +236,21 @@ def start_embedded(home: Path | None = None) -> str:
     ------
     NoteStoreError
         If the server cannot be started (the message points at its log file).
+
+    Notes
+    -----
+    Concurrent starts (other processes included) are serialised by a file lock in the home
+    folder: the first starts the server, the others then find it running.
     """
+    folder = ensure_home(home)
+    with _start_lock(folder):
+        return _start_embedded(folder)
+
+
+def _start_embedded(home: Path) -> str:
+    """:func:`start_embedded` with the start lock held."""
     pgserver = _pgserver()
-    data_dir = embedded_data_dir(ensure_home(home))
+    data_dir = embedded_data_dir(home)
     try:
         server = pgserver.get_server(data_dir, cleanup_mode=None, postgres_version=POSTGRES_VERSION)
         info = server.get_postmaster_info()
@@ -210,7 +262,7 @@ def start_embedded(home: Path | None = None) -> str:
     if _apply_server_settings(admin_url):
         _log.info("restarting the embedded PostgreSQL to apply shared_buffers")
         stop_embedded(home)
-        return start_embedded(home)
+        return _start_embedded(home)
     create_database(admin_url, EMBEDDED_DATABASE, exist_ok=True)
     return _socket_url(info.socket_dir, EMBEDDED_DATABASE)
 

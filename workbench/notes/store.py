@@ -254,9 +254,18 @@ def delete_note(conn: psycopg.Connection, note_id: str, *, owner: str | None) ->
 
 
 def list_notes(
-    conn: psycopg.Connection, *, owner: str | None, limit: int = 50, offset: int = 0
+    conn: psycopg.Connection,
+    *,
+    owner: str | None,
+    limit: int = 50,
+    offset: int = 0,
+    max_bytes: int | None = None,
 ) -> list[Note]:
     """Notes, newest first.
+
+    With ``max_bytes`` [bytes], the page ends with the note whose title and content (UTF-8)
+    bring the page's total past it: the database sums the sizes (without reading the texts) and
+    sends only the notes kept, so a page of large notes costs at most ``max_bytes`` plus one note.
 
     Raises
     ------
@@ -267,11 +276,26 @@ def list_notes(
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_OFFSET:
             raise NoteStoreError(f"{name} must be an integer from 0 to {MAX_OFFSET}, got {value!r}")
     clause, args = _owner_clause(owner)
+    if max_bytes is None:
+        rows = conn.execute(
+            sql.SQL(
+                'SELECT {} FROM "Note" WHERE TRUE{} ORDER BY "createdAt" DESC, id '
+                "LIMIT %s OFFSET %s"
+            ).format(_NOTE_COLUMNS, clause),
+            (*args, limit, offset),
+        ).fetchall()
+        return [_note(r) for r in rows]
     rows = conn.execute(
         sql.SQL(
-            'SELECT {} FROM "Note" WHERE TRUE{} ORDER BY "createdAt" DESC, id LIMIT %s OFFSET %s'
-        ).format(_NOTE_COLUMNS, clause),
-        (*args, limit, offset),
+            'WITH page AS (SELECT id, "createdAt", coalesce(octet_length(title), 0)'
+            " + coalesce(octet_length(content), 0) AS size"
+            ' FROM "Note" WHERE TRUE{} ORDER BY "createdAt" DESC, id LIMIT %s OFFSET %s),'
+            ' kept AS (SELECT id, sum(size) OVER (ORDER BY "createdAt" DESC, id'
+            " ROWS UNBOUNDED PRECEDING) - size AS before FROM page)"
+            ' SELECT {} FROM "Note" JOIN kept USING (id) WHERE kept.before < %s'
+            ' ORDER BY "createdAt" DESC, id'
+        ).format(clause, _NOTE_COLUMNS),
+        (*args, limit, offset, max_bytes),
     ).fetchall()
     return [_note(r) for r in rows]
 

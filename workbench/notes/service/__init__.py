@@ -16,7 +16,9 @@ module              job
 ``schemas``         request and response bodies
 ``errors``          JSON error bodies and the exception-to-status map
 ``tools``           the MCP tool server (``search_notes`` at ``/mcp``)
-``limits``          body size cap and import slots (413, 429), as ASGI middlewares
+``gate``            token, size cap, per-owner admission and body deadline, from the headers
+``bodies``          request bodies parsed off the event loop within a memory bound
+``transfer``        bodies read within a cap and a deadline, answers sent in paced pieces
 ``fairness``        each owner's share of the database (per-owner slots)
 ``embedder``        background embedding of writes in a low-priority worker process
 ``memory``          giving memory back after large requests (glibc), the import memory bound

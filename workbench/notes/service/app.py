@@ -12,9 +12,11 @@ from contextlib import asynccontextmanager
 
 import anyio.to_thread
 from fastapi import FastAPI
+from starlette.types import Scope
 
+from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import install_error_handlers
-from workbench.notes.service.limits import BodySizeLimit, ImportSlots
+from workbench.notes.service.gate import Gate
 from workbench.notes.service.routers import admin, health, notes
 from workbench.notes.service.services import Services, start_services
 from workbench.notes.service.settings import ServiceSettings
@@ -28,8 +30,10 @@ Send `Authorization: Bearer <token>` on every `/api` route. A caller sees and se
 own notes; reindex and validate need the administrator token. Errors are JSON:
 `{"error": CODE, "message": TEXT}`.
 
-Limits: request bodies up to `WORKBENCH_MAX_BODY_BYTES` (16 MiB by default; larger ones answer
-413 before they are read); text fields must not hold the NUL character (U+0000) or lone
+Limits: request bodies up to `WORKBENCH_MAX_BODY_BYTES` for imports (16 MiB by default), 2 MiB
+for a create or replace (larger ones answer 413 before they are read), arriving within
+`WORKBENCH_BODY_TIMEOUT_S` (408 beyond); each owner's requests in flight, imports and writes are
+capped (429); text fields must not hold the NUL character (U+0000) or lone
 surrogates, which PostgreSQL cannot store (422). Titles and snippets of search results are
 HTML-escaped: the only markup in them is `<b>` around matched words of the snippet."""
 
@@ -61,12 +65,17 @@ def create_app(services: Services | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(  # outermost: before the body is parsed
-        ImportSlots, slots=settings.max_imports, drain_bytes=settings.max_body_bytes
-    )
-    app.add_middleware(ServerTiming)  # around everything: the whole time in the application
+    app.add_middleware(ServerTiming)  # the whole time in the application
+    app.add_middleware(Gate, settings=settings, tokens=_tokens_of)  # outermost: headers only
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)
     return app
+
+
+def _tokens_of(scope: Scope) -> TokenRegistry | None:
+    """The token registry of the running services (None while starting or stopping)."""
+    services = getattr(scope["app"].state, "services", None)
+    if services is None or services.closed:
+        return None
+    return services.tokens

@@ -53,10 +53,18 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 async def get_principal(
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     services: ServicesDep,
 ) -> Principal:
-    """The caller of the bearer token (401 when it is missing or unknown)."""
+    """The caller of the bearer token (401 when it is missing or unknown).
+
+    The gate (:mod:`.gate`) has looked the token up already; its principal is taken from the
+    request's state.
+    """
+    found = getattr(request.state, "principal", None)
+    if isinstance(found, Principal):
+        return found
     if credentials is None or not credentials.credentials:
         raise ApiError(
             401,
@@ -80,14 +88,19 @@ PrincipalDep = Annotated[Principal, Depends(get_principal)]
 
 
 async def get_caller(principal: PrincipalDep, services: ServicesDep) -> AsyncIterator[Principal]:
-    """The caller, holding one of its owner's slots until the response is sent."""
+    """The caller, holding one of its owner's slots until the route's function returns."""
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
             await stack.enter_async_context(services.slots.slot(principal.owner))
         yield principal
 
 
-CallerDep = Annotated[Principal, Depends(get_caller)]
+CallerDep = Annotated[Principal, Depends(get_caller, scope="function")]
+"""The caller holding one of its owner's slots while the route's function runs.
+
+The slot (and :data:`ConnectionDep`'s connection) is released when the function returns, before
+the answer is sent: a client that reads its answer slowly holds its owner's admission of the
+gate (:mod:`.gate`), not a database slot or a pooled connection."""
 
 
 def require_admin(principal: CallerDep) -> Principal:
@@ -102,10 +115,14 @@ def require_admin(principal: CallerDep) -> Principal:
 AdminDep = Annotated[Principal, Depends(require_admin)]
 
 
-def get_connection(services: ServicesDep) -> Iterator[psycopg.Connection]:
-    """A pooled autocommit connection for the duration of one request."""
-    with services.pool.connection() as conn:
+def get_connection(services: ServicesDep, principal: CallerDep) -> Iterator[psycopg.Connection]:
+    """A pooled autocommit connection for one request, holding one of the caller's slots.
+
+    The slot is the owner's share over every process on the database
+    (:class:`~.fairness.SharedBudget`).
+    """
+    with services.pool.connection() as conn, services.budget.hold(conn, principal.owner):
         yield conn
 
 
-ConnectionDep = Annotated[psycopg.Connection, Depends(get_connection)]
+ConnectionDep = Annotated[psycopg.Connection, Depends(get_connection, scope="function")]

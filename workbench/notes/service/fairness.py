@@ -7,18 +7,26 @@ that hold or wait for a connection at a time (``WORKBENCH_OWNER_CONNECTIONS``, d
 of the pool); the owner's further requests wait in the event loop, holding neither a connection
 nor a worker thread, until one of the owner's own requests finishes. Other owners pass by. A
 request that waits longer than ``wait_s`` answers 503 ``busy`` with ``Retry-After``.
+
+:class:`OwnerSlots` counts in one process. :class:`SharedBudget` makes the same share hold over
+every process on the database (several API processes and the tool server): the request holds
+one of the owner's slots as a PostgreSQL advisory lock while it embeds its query and runs its
+statement.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import random
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 
 import anyio
+import psycopg
 
 from workbench.notes.service.errors import ApiError
 
-__all__ = ["OwnerSlots"]
+__all__ = ["BUDGET_LOCK_CLASS", "OwnerSlots", "SharedBudget"]
 
 
 class OwnerSlots:
@@ -69,3 +77,92 @@ class OwnerSlots:
         """Requests of ``owner`` holding a slot now [-]."""
         sem = self._slots.get(owner)
         return 0 if sem is None else self.per_owner - sem.value
+
+
+BUDGET_LOCK_CLASS = 0x4E4F5445
+"""First key of the owners' advisory locks (the bytes of "NOTE"); the second is the slot's."""
+
+
+class SharedBudget:
+    """Each owner's database slots over every process on the database (API and tool server).
+
+    A request of ``owner`` that uses the database (and, for a search, embeds its query) holds one
+    of the owner's ``per_owner`` slots: a PostgreSQL session advisory lock on its pooled
+    connection, keyed by :data:`BUDGET_LOCK_CLASS` and a number made from the owner and the slot.
+    Several API processes and the tool server on one database thus share each owner's budget,
+    and a process that dies releases its slots with its sessions. A request first tries every
+    slot without waiting (one round trip when one is free); when all are taken it waits in the
+    database for one of them, at most ``wait_s``, then answers 503 ``busy``. Two owners whose
+    numbers collide (a 1 in 67 million chance per pair) share their slots.
+
+    Parameters
+    ----------
+    per_owner : int
+        Slots of one owner on the whole database [-].
+    wait_s : float
+        Longest wait for a slot before 503 ``busy`` [s].
+    """
+
+    def __init__(self, per_owner: int, wait_s: float = 10.0) -> None:
+        self.per_owner = per_owner
+        self.wait_s = wait_s
+
+    def keys(self, owner: str) -> list[int]:
+        """The second lock keys of ``owner``'s slots (signed 32-bit) [-]."""
+        base = (zlib.crc32(owner.encode("utf-8", "surrogatepass")) * 64) & 0xFFFFFFFF
+        out = []
+        for i in range(self.per_owner):
+            key = (base + i) & 0xFFFFFFFF
+            out.append(key - (1 << 32) if key >= 1 << 31 else key)
+        return out
+
+    @contextmanager
+    def hold(self, conn: psycopg.Connection, owner: str) -> Iterator[None]:
+        """Hold one of ``owner``'s slots on ``conn`` (an autocommit connection) for the block.
+
+        Raises
+        ------
+        ApiError
+            503 ``busy`` when no slot came free within ``wait_s``.
+        """
+        keys = self.keys(owner)
+        held = None
+        for key in keys:
+            if conn.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (BUDGET_LOCK_CLASS, key)
+            ).fetchone()[0]:
+                held = key
+                break
+        if held is None:
+            held = random.choice(keys)
+            try:
+                conn.execute(
+                    "SELECT set_config('lock_timeout', %s, false)", (str(int(self.wait_s * 1e3)),)
+                )
+                conn.execute("SELECT pg_advisory_lock(%s, %s)", (BUDGET_LOCK_CLASS, held))
+            except psycopg.errors.LockNotAvailable:
+                raise ApiError(
+                    503,
+                    "busy",
+                    f"owner {owner!r} already has {self.per_owner} requests using the database "
+                    f"(over every server on it) and waited {self.wait_s:.0f} s for one of them "
+                    "to finish; send fewer requests at once",
+                    headers={"Retry-After": "2"},
+                ) from None
+            finally:
+                with suppress(psycopg.Error):
+                    conn.execute("SELECT set_config('lock_timeout', '0', false)")
+        try:
+            yield
+        finally:
+            with suppress(psycopg.Error):  # a broken connection has lost its locks anyway
+                conn.execute("SELECT pg_advisory_unlock(%s, %s)", (BUDGET_LOCK_CLASS, held))
+
+    def held(self, conn: psycopg.Connection, owner: str) -> int:
+        """Slots of ``owner`` held now on the database, by any session [-]."""
+        keys = self.keys(owner)
+        return conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid::bigint = %s AND objid::bigint = ANY(%s) AND objsubid = 2",
+            (BUDGET_LOCK_CLASS, [k & 0xFFFFFFFF for k in keys]),
+        ).fetchone()[0]

@@ -15,12 +15,13 @@ before a full request line arrived gets no answer at all; TLS errors happen belo
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["INVALID_REQUEST_MESSAGE", "JsonErrorH11Protocol"]
+__all__ = ["HEADER_TIMEOUT_S", "INVALID_REQUEST_MESSAGE", "JsonErrorH11Protocol"]
 
 INVALID_REQUEST_MESSAGE = (
     "invalid HTTP request: a malformed request line or header, conflicting or negative "
@@ -28,8 +29,45 @@ INVALID_REQUEST_MESSAGE = (
 )
 
 
+HEADER_TIMEOUT_S = 10.0
+"""Longest time from a connection's start (or its previous answer) to a whole request head [s]."""
+
+
 class JsonErrorH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, with the 400 for an unparsable request as a JSON error body."""
+    """uvicorn's h11 protocol, with the 400 for an unparsable request as a JSON error body.
+
+    It also closes a connection whose request line and headers have not all arrived within
+    :data:`HEADER_TIMEOUT_S` of its start or of its previous answer. uvicorn has no such
+    deadline (its keep-alive timer stops at the first byte), so a client sending a header byte
+    every few seconds kept a connection, and its buffers, forever; the body's deadline is the
+    gate's (``WORKBENCH_BODY_TIMEOUT_S``, :mod:`.gate`).
+    """
+
+    header_timeout_s = HEADER_TIMEOUT_S
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start serving the connection, and its deadline for the first request head."""
+        super().connection_made(transport)
+        self._arm_header_deadline()
+
+    def on_response_complete(self) -> None:
+        """An answer was sent: the next request head has its own deadline."""
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_header_deadline()
+
+    def _arm_header_deadline(self) -> None:
+        waiting_for = self.cycle
+        self.loop.call_later(self.header_timeout_s, self._header_deadline, waiting_for)
+
+    def _header_deadline(self, waiting_for: object) -> None:
+        """Close the connection if no new request head arrived since the deadline was set."""
+        if (
+            self.cycle is waiting_for
+            and self.conn.their_state is h11.IDLE
+            and not self.transport.is_closing()
+        ):
+            self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
         """Answer 400 ``bad_request`` in JSON and close the connection (``msg`` is uvicorn's)."""

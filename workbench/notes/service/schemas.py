@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from workbench.notes.service.bodies import Shape
 from workbench.notes.text import text_problem
 
 __all__ = [
@@ -135,6 +136,11 @@ class NoteList(BaseModel):
     total: int
     limit: int
     offset: int
+    next_offset: int | None = Field(
+        default=None,
+        description="Offset of the next page, or null after the last note. A page ends early "
+        "(fewer than `limit` notes) once its titles and contents pass 4 MiB.",
+    )
 
 
 class ImportRecord(BaseModel):
@@ -164,6 +170,8 @@ class ImportRecord(BaseModel):
 
 class ImportRequest(BaseModel):
     """Notes to import in one transaction, idempotently by external id."""
+
+    body_shape: ClassVar[Shape] = Shape(items=MAX_IMPORT_RECORDS, containers=4, commas=16)
 
     notes: list[ImportRecord] = Field(min_length=1, max_length=MAX_IMPORT_RECORDS)
 

@@ -22,7 +22,7 @@ from workbench.notes.service import timing
 from workbench.notes.service.auth import LoadedTokens, TokenRegistry, load_tokens
 from workbench.notes.service.embedder import BackgroundEmbedder
 from workbench.notes.service.errors import ApiError
-from workbench.notes.service.fairness import OwnerSlots
+from workbench.notes.service.fairness import OwnerSlots, SharedBudget
 from workbench.notes.service.jobs import ReindexJobs
 from workbench.notes.service.memory import limit_heap_growth
 from workbench.notes.service.settings import ServiceSettings
@@ -71,6 +71,8 @@ class Services:
         Each owner's share of the database (:mod:`.fairness`).
     embed_slots : OwnerSlots
         Each owner's writes waiting for the background embedder (:mod:`.writes`).
+    budget : SharedBudget
+        Each owner's database slots over every process on the database (:mod:`.fairness`).
     """
 
     settings: ServiceSettings
@@ -82,6 +84,7 @@ class Services:
     writer: BackgroundEmbedder
     slots: OwnerSlots
     embed_slots: OwnerSlots
+    budget: SharedBudget
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -189,6 +192,7 @@ def start_services(
         writer=writer,
         slots=OwnerSlots(settings.per_owner_connections),
         embed_slots=OwnerSlots(settings.per_owner_connections, wait_s=EMBED_WAIT_S),
+        budget=SharedBudget(settings.per_owner_connections),
     )
 
 
@@ -209,35 +213,42 @@ def run_search(
     mode: SearchMode = "hybrid",
     query_vector: np.ndarray | None = None,
 ) -> list[SearchHit]:
-    """The search statement on a pooled connection (blocking; the caller holds the owner's slot).
+    """One search, blocking: a pooled connection, one of the owner's slots, embedding, statement.
 
-    The statement runs under the service's statement timeout (``WORKBENCH_SEARCH_TIMEOUT_MS``).
-    ``query_vector`` is the query's embedding (:func:`embed_query`; made here when None).
+    The owner's slot (:class:`~.fairness.SharedBudget`, an advisory lock on the connection) is
+    held while the query is embedded and while the statement runs, so one owner's searches over
+    every process on the database embed and query at most ``WORKBENCH_OWNER_CONNECTIONS`` at a
+    time. The statement runs under the service's statement timeout
+    (``WORKBENCH_SEARCH_TIMEOUT_MS``). ``query_vector`` is the query's embedding (made here, in
+    the slot, when None).
 
     Raises
     ------
     ApiError
-        503 ``query_timeout`` when the statement ran longer than the timeout (cancelled).
+        503 ``busy`` (no slot of the owner in time) or ``query_timeout``.
     """
     timeout_ms = services.settings.search_timeout_ms
     settings = services.settings.search.with_(statement_timeout_ms=timeout_ms)
-    if query_vector is None:
-        query_vector = embed_query(services, query, mode)
     try:
         asked = time.perf_counter()
         with services.pool.connection() as conn:
-            timing.add("pool", (time.perf_counter() - asked) * 1e3)
-            with timing.phase("sql"):
-                return search(
-                    conn,
-                    query,
-                    owner=owner,
-                    limit=limit,
-                    mode=mode,
-                    provider=services.provider,
-                    settings=settings,
-                    query_vector=query_vector,
-                )
+            got = time.perf_counter()
+            timing.add("pool", (got - asked) * 1e3)
+            with services.budget.hold(conn, owner):
+                timing.add("budget", (time.perf_counter() - got) * 1e3)
+                if query_vector is None:
+                    query_vector = embed_query(services, query, mode)
+                with timing.phase("sql"):
+                    return search(
+                        conn,
+                        query,
+                        owner=owner,
+                        limit=limit,
+                        mode=mode,
+                        provider=services.provider,
+                        settings=settings,
+                        query_vector=query_vector,
+                    )
     except psycopg.errors.QueryCanceled as exc:
         raise ApiError(
             503,
@@ -253,10 +264,10 @@ async def search_as(
 ) -> tuple[list[SearchHit], float]:
     """Search ``owner``'s notes: the hits and the time taken [ms], from the event loop.
 
-    The query is embedded first, in a worker thread, holding neither a slot of the owner nor a
-    connection (it needs neither); then, in one of the owner's database slots (waiting in the
-    event loop, :mod:`.fairness`), the statement runs in a worker thread. The time taken counts
-    both, and the wait for the slot.
+    One of the owner's slots of this process is taken in the event loop (:mod:`.fairness`),
+    then one worker thread does the rest (:func:`run_search`: connection, the owner's slot over
+    every process, query embedding, statement), one hand-over to a thread in all. The time taken
+    counts the waits too.
 
     Raises
     ------
@@ -264,20 +275,11 @@ async def search_as(
         503 ``busy`` (no slot of the owner in time) or ``query_timeout``.
     """
     start = time.perf_counter()
-    vector = await timing.in_thread(partial(embed_query, services, query, mode))
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
             await stack.enter_async_context(services.slots.slot(owner))
         hits = await timing.in_thread(
-            partial(
-                run_search,
-                services,
-                query,
-                owner=owner,
-                limit=limit,
-                mode=mode,
-                query_vector=vector,
-            )
+            partial(run_search, services, query, owner=owner, limit=limit, mode=mode)
         )
     return hits, (time.perf_counter() - start) * 1e3
 

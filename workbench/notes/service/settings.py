@@ -16,8 +16,20 @@ variable                           default         meaning
                                                    bodies answer 413 before they are read
 ``WORKBENCH_MAX_IMPORTS``          2               imports served at once; more answer 429 with
                                                    ``Retry-After`` (their body is not kept)
-``WORKBENCH_OWNER_CONNECTIONS``    pool / 4        requests of one owner using the database at
-                                                   once; the owner's others queue behind them
+``WORKBENCH_OWNER_CONNECTIONS``    see below       requests of one owner using the database (and
+                                                   embedding a query) at once, over every process
+                                                   on the database; the others queue behind them
+``WORKBENCH_OWNER_REQUESTS``       16              requests of one owner in flight in a process;
+                                                   more answer 429 from the headers
+``WORKBENCH_OWNER_IMPORTS``        1               imports of one owner at once (429 beyond)
+``WORKBENCH_MAX_WRITES``           4               creates and replaces reading or parsing their
+                                                   body at once (per owner: its connections)
+``WORKBENCH_BODY_TIMEOUT_S``       30              a whole request body must arrive within this
+                                                   [s]; a slower one answers 408 and is closed
+``WORKBENCH_READY_INTERVAL_S``     1               ``/readyz`` asks the database at most once per
+                                                   interval [s]; other calls answer the cached state
+``WORKBENCH_OPEN_RATE``            50              requests without a token per second (health,
+                                                   docs, 401s); more answer 429
 ``WORKBENCH_SEARCH_TIMEOUT_MS``    5000            statement timeout of a search [ms]; a longer
                                                    one answers 503 ``query_timeout``
 ``WORKBENCH_EMBED_WORKERS``        1               background embedding processes of writes
@@ -97,7 +109,8 @@ class ServiceSettings:
     max_imports : int
         Imports served at the same time; more answer 429 (their body is not kept).
     owner_connections : int or None
-        Requests of one owner that use the database at once (None: a quarter of the pool, at
+        Requests of one owner that use the database at once (None: a quarter of the pool, and
+        at most half the CPU cores, at
         least 1).
     search_timeout_ms : int
         Statement timeout of one search [ms] (0: none).
@@ -107,6 +120,18 @@ class ServiceSettings:
         Nice value of those workers (0 to 19; 0 gives writes the searches' priority).
     embed_policy : str
         Their scheduling policy: ``batch``, ``idle`` or ``normal`` (:mod:`.embedder`).
+    owner_requests : int
+        Requests of one owner in flight in one process; more answer 429 from the headers.
+    owner_imports : int
+        Imports of one owner at once (the global cap is ``max_imports``).
+    max_writes : int
+        Creates and replaces reading or parsing their body at once, in one process.
+    body_timeout_s : float
+        Longest time a request body may take to arrive [s]; slower ones answer 408.
+    ready_interval_s : float
+        Shortest interval between two database checks of ``/readyz`` [s].
+    open_rate : float
+        Requests without a token accepted per second, in one process [1/s].
     search : SearchSettings
         Search tuning of every request (default: the library's defaults).
     """
@@ -123,6 +148,12 @@ class ServiceSettings:
     embed_workers: int = 1
     embed_nice: int = 10
     embed_policy: str = "batch"
+    owner_requests: int = 16
+    owner_imports: int = 1
+    max_writes: int = 4
+    body_timeout_s: float = 30.0
+    ready_interval_s: float = 1.0
+    open_rate: float = 50.0
     search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
@@ -158,12 +189,26 @@ class ServiceSettings:
             embed_policy=_choice(
                 env, "WORKBENCH_EMBED_POLICY", "batch", ("batch", "idle", "normal")
             ),
+            owner_requests=int(_number(env, "WORKBENCH_OWNER_REQUESTS", 16, minimum=1)),
+            owner_imports=int(_number(env, "WORKBENCH_OWNER_IMPORTS", 1, minimum=1)),
+            max_writes=int(_number(env, "WORKBENCH_MAX_WRITES", 4, minimum=1)),
+            body_timeout_s=_number(env, "WORKBENCH_BODY_TIMEOUT_S", 30.0, minimum=0.1),
+            ready_interval_s=_number(env, "WORKBENCH_READY_INTERVAL_S", 1.0, minimum=0.0),
+            open_rate=_number(env, "WORKBENCH_OPEN_RATE", 50.0, minimum=1.0),
         )
 
     @property
     def per_owner_connections(self) -> int:
-        """Requests of one owner that use the database at once [-]."""
-        return self.owner_connections or max(1, self.pool_size // 4)
+        """Requests of one owner that use the database (and embed a query) at once [-].
+
+        Default: a quarter of the pool and at most half the CPU cores, at least 1. A search's
+        cost is CPU (its query's embedding and its statement); an owner whose share is every
+        core leaves another owner's searches waiting for a core (on 2 cores, with 2 slots, the
+        other owner's p95 rose 3.1x beside heavy searches; with 1 slot, see docs/service.md).
+        """
+        if self.owner_connections:
+            return self.owner_connections
+        return max(1, min(self.pool_size // 4, (os.cpu_count() or 2) // 2))
 
     def with_(self, **changes: object) -> ServiceSettings:
         """A copy with some fields changed."""

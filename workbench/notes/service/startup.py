@@ -18,7 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from workbench.errors import NoteStoreError
 
-__all__ = ["Backoff", "describe_url", "open_database", "wait_for_database"]
+__all__ = ["RECHECK_AFTER_S", "Backoff", "describe_url", "open_database", "wait_for_database"]
 
 _log = logging.getLogger("workbench.notes.service")
 
@@ -145,7 +145,8 @@ def open_database(
     Returns
     -------
     psycopg_pool.ConnectionPool
-        Open, with autocommit connections checked before each use.
+        Open, with autocommit connections checked before use when idle for
+        :data:`RECHECK_AFTER_S` or more.
 
     Raises
     ------
@@ -172,11 +173,30 @@ def open_database(
                     len(pending),
                     ", ".join(m.id for m in pending),
                 )
+
+    def check_if_idle(conn: psycopg.Connection) -> None:
+        """Ping a connection idle for :data:`RECHECK_AFTER_S` or more (raise when it is dead)."""
+        returned = getattr(conn, "_workbench_returned", None)
+        recent = returned is not None and time.monotonic() - returned < RECHECK_AFTER_S
+        if recent and not (conn.closed or conn.broken):
+            return
+        ConnectionPool.check_connection(conn)
+
+    def note_return(conn: psycopg.Connection) -> None:
+        conn._workbench_returned = time.monotonic()  # type: ignore[attr-defined]
+
     return create_pool(
         url,
         min_size=1,
         max_size=pool_size,
         name=name,
-        check=ConnectionPool.check_connection,
+        check=check_if_idle,
+        reset=note_return,
         timeout=10.0,
     )
+
+
+RECHECK_AFTER_S = 1.0
+"""A pooled connection idle this long is pinged before it is handed out [s]; one returned more
+recently was working a moment ago, and a ping would cost every request of a busy server a round
+trip to the database."""

@@ -15,9 +15,11 @@ would hold an idle stream open.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Annotated
 
 import anyio.to_thread
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -25,25 +27,37 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import HTTP_CODES, describe_exception, error_body
-from workbench.notes.service.limits import BodySizeLimit, answer_json
+from workbench.notes.service.gate import Gate, Refusal, send_error
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
 from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, search_as
 
-__all__ = ["ADMIN_SCOPE", "RegistryTokenVerifier", "build_tool_server", "create_tools_app"]
+__all__ = [
+    "ADMIN_SCOPE",
+    "JsonRpcEnvelope",
+    "RegistryTokenVerifier",
+    "StrictLimit",
+    "build_tool_server",
+    "create_tools_app",
+]
 
 _log = logging.getLogger("workbench.notes.service")
 
 ADMIN_SCOPE = "notes:admin"
 """Scope carried by the administrator's token."""
+
+
+StrictLimit = Annotated[int, Field(strict=True, ge=1, le=MAX_RESULTS)]
+"""``limit`` of ``search_notes``: a JSON integer, 1 to 100 (``true`` or ``"5"`` are refused)."""
 
 
 class RegistryTokenVerifier:
@@ -85,7 +99,7 @@ def build_tool_server(
     )
 
     @server.tool()
-    async def search_notes(query: str, limit: int = 10) -> SearchResponse:
+    async def search_notes(query: str, limit: StrictLimit = 10) -> SearchResponse:
         """Hybrid keyword + semantic search of your notes, best first.
 
         Args:
@@ -98,8 +112,8 @@ def build_tool_server(
         problem = query_problem(query, "query")
         if problem:
             raise ToolError(problem)
-        if not 1 <= limit <= MAX_RESULTS:
-            raise ToolError(f"limit must be between 1 and {MAX_RESULTS}, got {limit}")
+        if isinstance(limit, bool) or not 1 <= limit <= MAX_RESULTS:
+            raise ToolError(f"limit must be an integer from 1 to {MAX_RESULTS}, got {limit!r}")
         try:
             hits, took_ms = await search_as(services, query, owner=access.client_id, limit=limit)
         except Exception as exc:  # the HTTP API's map: say why, never only "error executing"
@@ -151,8 +165,14 @@ def create_tools_app(
             await anyio.to_thread.run_sync(services.close)
 
     app = Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
-    app.add_middleware(BodySizeLimit, max_bytes=services.settings.max_body_bytes)
+    app.add_middleware(JsonRpcEnvelope, path="/mcp")
     app.add_middleware(NoEventStream, path="/mcp")
+    app.add_middleware(  # outermost: who, how big and how much, from the headers
+        Gate,
+        settings=services.settings,
+        tokens=lambda _scope: None if services.closed else services.tokens,
+        jsonrpc=True,
+    )
     return app
 
 
@@ -186,13 +206,114 @@ class NoEventStream:
             and scope.get("method") == "GET"
             and scope["path"].rstrip("/") == self.path
         ):
-            await answer_json(
+            await send_error(
                 send,
-                405,
-                "method_not_allowed",
-                "this MCP server is stateless and answers in JSON: send requests with POST; "
-                "it opens no event stream",
-                headers=[(b"allow", b"POST")],
+                Refusal(
+                    405,
+                    "method_not_allowed",
+                    "this MCP server is stateless and answers in JSON: send requests with POST; "
+                    "it opens no event stream",
+                    ((b"allow", b"POST"),),
+                ),
+                jsonrpc=True,
             )
             return
         await self.app(scope, receive, send)
+
+
+def _envelope_problem(message: object) -> tuple[int, str] | None:
+    """``(JSON-RPC code, reason)`` when ``message`` is not one JSON-RPC 2.0 message, or None."""
+    if not isinstance(message, dict):
+        return -32600, "the body must be one JSON-RPC 2.0 object (batches are not supported)"
+    if message.get("jsonrpc") != "2.0":
+        return -32600, "'jsonrpc' must be \"2.0\""
+    if "id" in message:
+        rpc_id = message["id"]
+        if isinstance(rpc_id, bool) or not isinstance(rpc_id, str | int):
+            return -32600, "'id' must be a string or an integer"
+    if "method" in message and not isinstance(message["method"], str):
+        return -32600, "'method' must be a string"
+    if "method" not in message and "result" not in message and "error" not in message:
+        return -32600, "a JSON-RPC message needs 'method' (or 'result' / 'error')"
+    return None
+
+
+def _parse_envelope(body: bytes) -> tuple[object, tuple[int, str] | None]:
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        return None, (-32700, f"parse error: the body is not JSON ({type(exc).__name__})")
+    return message, _envelope_problem(message)
+
+
+class JsonRpcEnvelope:
+    """Refuse a ``POST`` to the MCP endpoint that is not one JSON-RPC message, as JSON-RPC.
+
+    The SDK answers a wrong content type in plain text and takes ``"id": {}`` for a notification
+    (202, empty body); here a content type other than ``application/json`` answers 415, a body
+    that is not JSON 400 (``-32700``) and a message with a bad ``jsonrpc``, ``id`` or
+    ``method`` 400 (``-32600``), each a JSON-RPC error object. The body (at most
+    :data:`~.gate.TOOL_BODY_BYTES`, read whole by the gate) is parsed in a worker thread.
+
+    Parameters
+    ----------
+    app : ASGI application
+    path : str
+        The MCP endpoint.
+    """
+
+    def __init__(self, app: ASGIApp, path: str) -> None:
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI connection; a malformed MCP ``POST`` answers a JSON-RPC error."""
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "POST"
+            or scope["path"].rstrip("/") != self.path
+        ):
+            await self.app(scope, receive, send)
+            return
+        ctype = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"content-type":
+                ctype = value.split(b";")[0].strip().lower()
+        if ctype != b"application/json":
+            await send_error(
+                send,
+                Refusal(
+                    415,
+                    "unsupported_media_type",
+                    "send the JSON-RPC message with 'Content-Type: application/json'",
+                ),
+                jsonrpc=True,
+            )
+            return
+        first = await receive()
+        body = first.get("body", b"") if first["type"] == "http.request" else b""
+        message, problem = await anyio.to_thread.run_sync(_parse_envelope, body)
+        if problem is not None:
+            code, reason = problem
+            rpc_id = message.get("id") if isinstance(message, dict) else None
+            if isinstance(rpc_id, bool) or not isinstance(rpc_id, str | int):
+                rpc_id = None
+            status = 400
+            await send_error(
+                send,
+                Refusal(status, "parse_error" if code == -32700 else "invalid_request", reason),
+                jsonrpc=True,
+                rpc_id=rpc_id,
+                rpc_code=code,
+            )
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return first
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -139,7 +139,11 @@ async def in_database(services: Services, owner: str, work: Callable[[psycopg.Co
     """
 
     def run() -> T:
-        with timing.phase("db"), services.pool.connection() as conn:
+        with (
+            timing.phase("db"),
+            services.pool.connection() as conn,
+            services.budget.hold(conn, owner),
+        ):
             return work(conn)
 
     async with AsyncExitStack() as stack:

@@ -16,6 +16,7 @@ from workbench.errors import NoteStoreError, RunNotFoundError
 from workbench.notes import store
 from workbench.notes.bulk import records_to_embed
 from workbench.notes.embeddings import embedding_text
+from workbench.notes.service.bodies import OffLoopBodyRoute
 from workbench.notes.service.dependencies import (
     CallerDep,
     ConnectionDep,
@@ -40,7 +41,12 @@ from workbench.notes.service.writes import embed_for_write, in_database
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api/notes", tags=["notes"], responses=ERROR_RESPONSES)
+router = APIRouter(
+    prefix="/api/notes",
+    tags=["notes"],
+    responses=ERROR_RESPONSES,
+    route_class=OffLoopBodyRoute,  # bodies parsed in a worker thread, within a bound
+)
 _NOT_FOUND = {404: {"model": ErrorBody, "description": "No such note of the caller"}}
 _NO_RUN = {
     404: {
@@ -49,6 +55,9 @@ _NO_RUN = {
         "(`no_run`)",
     }
 }
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+"""Text (titles and contents, UTF-8) of one page of ``GET /api/notes`` beyond which it ends [bytes]."""
+
 _CONFLICT = {409: {"model": ErrorBody, "description": "External id already used by the caller"}}
 
 
@@ -140,10 +149,25 @@ def list_notes(
         ),
     ] = 0,
 ) -> NoteList:
-    """The caller's notes, newest first."""
-    notes = store.list_notes(conn, owner=principal.owner, limit=limit, offset=offset)
-    total = store.count_notes(conn, owner=principal.owner)
-    return NoteList(notes=[_out(n) for n in notes], total=total, limit=limit, offset=offset)
+    """The caller's notes, newest first; a page holds at most 4 MiB of text.
+
+    Notes are taken in order until their titles and contents pass :data:`MAX_PAGE_BYTES`
+    (the note that passes it is the page's last; the first is always sent); ``next_offset``
+    is where the next page starts, or null after the last note.
+    """
+    owner = principal.owner
+    notes = store.list_notes(
+        conn, owner=owner, limit=limit, offset=offset, max_bytes=MAX_PAGE_BYTES
+    )
+    total = store.count_notes(conn, owner=owner)
+    after = offset + len(notes)
+    return NoteList(
+        notes=[_out(n) for n in notes],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next_offset=after if after < total else None,
+    )
 
 
 @router.post("/import", response_model=ImportResultOut, summary="Import notes in bulk")
