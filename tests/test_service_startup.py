@@ -282,9 +282,10 @@ def test_service_factory_app_starts_from_environment(
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path))
     monkeypatch.setenv("WORKBENCH_API_TOKENS", "env-token-0123456789:erin")
     with ServerThread(create_app()) as srv:
-        assert httpx.get(f"{srv.url}/readyz").json()["status"] == "ready"
+        # generous timeouts: the first note loads the embedding model, slow on a loaded machine
+        assert httpx.get(f"{srv.url}/readyz", timeout=60).json()["status"] == "ready"
         headers = {"Authorization": "Bearer env-token-0123456789"}
-        r = httpx.post(f"{srv.url}/api/notes", json={"title": "Env"}, headers=headers)
+        r = httpx.post(f"{srv.url}/api/notes", json={"title": "Env"}, headers=headers, timeout=60)
         assert r.status_code == 201
         assert r.json()["owner"] == "erin"
     assert not (tmp_path / "tokens.json").exists()  # tokens were configured: none created
