@@ -12,7 +12,6 @@ fluids (air, water, glycols) come from :func:`get_secondary`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ from workbench.fluids.pool import BackendPool
 from workbench.fluids.secondary import SECONDARY_NAMES, SecondaryFluid, get_secondary
 
 if TYPE_CHECKING:
+    from workbench.fluids.blend.table_build import BuildProgress
     from workbench.fluids.blend.tables import BlendTables
     from workbench.fluids.coolprop.backend import CoolPropBackend
 
@@ -97,9 +97,7 @@ def get_backend(fluid: str, backend: str | None = None, *, tabular: bool = False
 _TABLES: dict[str, object] = {}
 
 
-def load_blend_tables(
-    spec: BlendSpec, progress: bool | Callable[[int, int], None] = True
-) -> BlendTables:
+def load_blend_tables(spec: BlendSpec, progress: BuildProgress = True) -> BlendTables:
     """The blend's tables, loaded (or built) once per process (:func:`~workbench.fluids.blend.table_build.load_or_build`).
 
     Parameters

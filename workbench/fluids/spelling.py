@@ -80,18 +80,15 @@ def _coolprop_names() -> dict[str, str]:
     return table
 
 
-def _name_keys(backend: str, extra: list[str]) -> dict[str, str]:
-    """Normalised spellings (names, aliases, ``extra`` names) -> canonical name, for one backend."""
+def _name_keys(backend: str) -> dict[str, str]:
+    """Normalised spellings (names and aliases) -> canonical name, for one backend."""
     if backend == "Test":
         keys = {normalise(name): name for name in ANALYTIC_FLUIDS}
         for alias, canonical in ALIASES.items():
             if canonical in ANALYTIC_FLUIDS:
                 keys.setdefault(normalise(alias), canonical)
-    else:
-        keys = dict(_coolprop_names())
-    for name in extra:
-        keys.setdefault(normalise(name), name)
-    return keys
+        return keys
+    return dict(_coolprop_names())
 
 
 def closest_fluid_names(
@@ -122,15 +119,17 @@ def closest_fluid_names(
     key = normalise(str(fluid))
     if not key:
         return []
-    extra = extra or []
+    keys = _name_keys(resolve_backend(backend))
+    own = set(keys.values())  # a tie goes to these, not to the extra names
+    for name in extra or []:
+        keys.setdefault(normalise(name), name)
     scored: dict[str, float] = {}
-    for spelling, canonical in _name_keys(resolve_backend(backend), extra).items():
+    for spelling, canonical in keys.items():
         ratio = SequenceMatcher(None, key, spelling).ratio()
         if spelling.startswith(key):  # a name typed in part: "R404" -> R404A
             ratio = max(ratio, 0.6 + 0.4 * len(key) / len(spelling))
         if ratio >= 0.7 and ratio > scored.get(canonical, 0.0):
             scored[canonical] = ratio
-    own = set(_name_keys(resolve_backend(backend), []).values())
     ranked = sorted(
         scored.items(), key=lambda item: (-item[1], item[0] not in own, item[0].lower())
     )

@@ -31,6 +31,7 @@ from workbench.fluids.blend.spec import BlendSpec, blend_catalog, compose_blend,
 
 __all__ = [
     "CompositionEditor",
+    "building_note",
     "compose_rows",
     "composition_of",
     "fluid_options",
@@ -116,15 +117,19 @@ def missing_tables(fluids: list[str]) -> list[BlendSpec]:
     return missing
 
 
-def tables_note(fluids: list[str]) -> str | None:
-    """What a solve will do first for blends whose tables are not cached (None: nothing)."""
-    missing = missing_tables(fluids)
+def building_note(missing: list[BlendSpec]) -> str | None:
+    """What a solve does first for the blends ``missing`` their tables (None: nothing)."""
     if not missing:
         return None
     return (
         f"first use of {', '.join(spec.name for spec in missing)}: building its property "
         "tables (seconds to a minute, once)"
     )
+
+
+def tables_note(fluids: list[str]) -> str | None:
+    """What a solve will do first for blends whose tables are not cached (None: nothing)."""
+    return building_note(missing_tables(fluids))
 
 
 class _Row:

@@ -36,10 +36,10 @@ from typing import Any
 from workbench.components.catalog.specs import get_spec
 from workbench.errors import ScenarioError, ScenarioIssue, WorkbenchError
 from workbench.notebook_ui.blend_editor import (
+    building_note,
     compose_rows,
     missing_tables,
     needs_coolprop,
-    tables_note,
 )
 from workbench.notebook_ui.builder_view import BuilderView, _refused_html
 from workbench.notebook_ui.document import (
@@ -382,8 +382,8 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
         """
         from workbench.fluids import load_blend_tables
 
-        fluids = self._coolprop_fluids()
-        building = tables_note(fluids)
+        missing = missing_tables(self._coolprop_fluids())
+        building = building_note(missing)
         if building is None:
             return
         self.building_note = building
@@ -395,7 +395,7 @@ class ScenarioBuilder(RunLogMixin, BuilderView):
                 self._results.value = message_html(f"solving... {text}", "info")
 
         say(building)
-        for spec in missing_tables(fluids):
+        for spec in missing:
 
             def report(done: int, total: int, name: str = spec.name) -> None:
                 say(f"building the property tables of {name}: {done}/{total} pressures")
