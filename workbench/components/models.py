@@ -15,6 +15,7 @@ from workbench.components.base import (
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.exchangers.plate.component import PlateCondenser, PlateEvaporator
 from workbench.components.junctions.flash_tank import FlashTank
 from workbench.components.junctions.junction import Junction
 from workbench.components.junctions.mixer import Mixer
@@ -39,6 +40,8 @@ __all__ = [
     "InjectionCompressor",
     "Junction",
     "Mixer",
+    "PlateCondenser",
+    "PlateEvaporator",
     "Receiver",
     "Splitter",
     "component_class",

@@ -36,8 +36,16 @@ __all__ = ["coil_charge_gradient", "linearised_root"]
 
 
 def linearised_root(comp: Any) -> bool:
-    """Whether the coil's charge reads a zone model (a UA coil, not coupled)."""
-    return bool(getattr(comp, "ua_mode", False)) and not getattr(comp, "coupled", True)
+    """Whether the coil's charge reads a zone model (a UA coil, not coupled).
+
+    A coil built from hardware (a brazed plate) says ``linearised_charge = False``: its charge
+    is differenced through its own memoised model.
+    """
+    return (
+        bool(getattr(comp, "ua_mode", False))
+        and not getattr(comp, "coupled", True)
+        and bool(getattr(comp, "linearised_charge", True))
+    )
 
 
 def coil_charge_gradient(

@@ -12,7 +12,8 @@ What holds refrigerant (volumes are the refrigerant side, given in the scenario)
   two-phase, subcooled; supercritical above the critical pressure). Each zone holds its share
   of the volume times its mean density (:func:`workbench.components.inventory.density.path_zones`). The
   share is the zone's share of the coil's conductance in UA mode (the zone model's area
-  share: ``V_zone = V * UA_zone / sum UA``), and its share of the enthalpy change otherwise
+  share: ``V_zone = V * UA_zone / sum UA``), its share of the plate area for a coil built from
+  hardware (``zone_areas``: a brazed plate), and its share of the enthalpy change otherwise
   (ideal mode, a coil coupled to another circuit, a gas cooler);
 * each side of a ``HeatExchanger`` (internal HX) with ``hot_internal_volume_m3`` /
   ``cold_internal_volume_m3``: zones by enthalpy share;
@@ -176,6 +177,8 @@ def coil_item(
         zones = path_zones(fl, inlet.p, inlet.h, outlet.h, model)
     shares = _enthalpy_shares(zones)
     if isinstance(comp, Coil) and comp.ua_mode and not comp.coupled:
+        if split is None and hasattr(comp, "zone_areas"):  # built from hardware: by area
+            split = [(name, 0.0, a) for name, a in comp.zone_areas(x).items()]
         parts = comp.zones(x).zones if split is None else split
         ua = {name: u for name, _q, u in parts}
         if all(z.name in ua for z in zones):

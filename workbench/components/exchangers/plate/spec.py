@@ -18,10 +18,11 @@ solve never re-reads the scenario). Keys (contract of issue 41)::
 and the model's options: ``segments`` (refrigerant path cut into this many segments of equal
 plate length, default 20), ``single_phase_correlation`` (``martin_vdi`` default,
 ``martin_1999``, ``muley_manglik``), ``evaporation_correlation`` (``amalfi`` default,
-``yan_lin``), ``condensation_correlation`` (``longo`` default, ``yan_lio_lin``). The
-component-level ``correlation_factors`` (``refrigerant_side``, ``secondary_side``,
-``refrigerant_pressure_drop``, ``secondary_pressure_drop``; default 1) multiply the two film
-coefficients and the two pressure drops.
+``yan_lin``), ``condensation_correlation`` (``longo`` default, ``yan_lio_lin``); and the calibration hooks
+``correlation_factors`` (``refrigerant_side``, ``secondary_side``, ``refrigerant_pressure_drop``,
+``secondary_pressure_drop``; each default 1), which multiply the two film coefficients and the
+two pressure drops (they belong to the correlations this geometry selects, hence their place in
+``geometry``).
 
 Every problem is a :class:`~workbench.errors.ScenarioIssue` at ``<component path>.geometry.<key>``
 (or ``.correlation_factors.<key>``), all reported together in one ``ScenarioError``.
@@ -84,6 +85,7 @@ _KNOWN = {
     "corrugation_depth_m",
     "plate_conductivity_w_m_k",
     "segments",
+    "correlation_factors",
     *_OPTIONS,
 }
 
@@ -106,6 +108,10 @@ class PlateSpec:
         Condensation correlation (``longo`` or ``yan_lio_lin``).
     factors : dict of str to float
         ``correlation_factors`` by key (every key of :data:`CORRELATION_FACTORS`, default 1).
+    hydraulic_diameter_m : float
+        ``D_h = 2 b / phi`` [m], read once from the geometry (its properties recompute).
+    enlargement_factor : float
+        ``phi`` [-], read once.
     """
 
     geometry: PlateGeometry
@@ -114,6 +120,8 @@ class PlateSpec:
     evaporation: str
     condensation: str
     factors: Mapping[str, float]
+    hydraulic_diameter_m: float = 0.0
+    enlargement_factor: float = 0.0
 
     def factor(self, name: str) -> float:
         """The correlation factor ``name`` [-]."""
@@ -124,9 +132,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def parse_plate_spec(
-    doc: Mapping[str, Any], path: str, factors: Mapping[str, Any] | None = None
-) -> PlateSpec:
+def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
     """Read and check a ``geometry`` dict of kind ``brazed_plate``.
 
     Parameters
@@ -134,9 +140,7 @@ def parse_plate_spec(
     doc : mapping
         The ``geometry`` object of the component (SI, the contract's keys).
     path : str
-        JSON path of the component (messages say ``<path>.geometry.<key>``).
-    factors : mapping, optional
-        The component's ``correlation_factors`` object.
+        JSON path of the geometry's parent (messages say ``<path>.geometry.<key>``).
 
     Returns
     -------
@@ -198,7 +202,7 @@ def parse_plate_spec(
             issues.extend(ScenarioIssue(f"{where}.{i.path}", i.message) for i in exc.issues)
         except TypeError as exc:  # a non-number where arithmetic is needed
             issues.append(ScenarioIssue(where, f"invalid value: {exc}"))
-    fac = _factors(factors, f"{path}.correlation_factors" if path else "correlation_factors", issues)
+    fac = _factors(doc.get("correlation_factors"), f"{where}.correlation_factors", issues)
     if issues or geometry is None:
         raise ScenarioError(issues or [ScenarioIssue(where, "invalid geometry")])
     return PlateSpec(
@@ -208,6 +212,8 @@ def parse_plate_spec(
         evaporation=options["evaporation_correlation"],
         condensation=options["condensation_correlation"],
         factors=fac,
+        hydraulic_diameter_m=geometry.hydraulic_diameter_m,
+        enlargement_factor=geometry.enlargement_factor,
     )
 
 

@@ -1,0 +1,245 @@
+"""Brazed plate condenser and evaporator: the coils' equations with a segmented plate model.
+
+A ``Condenser`` or ``Evaporator`` with ``"geometry": {"kind": "brazed_plate", ...}`` is built
+by :class:`PlateCondenser` / :class:`PlateEvaporator` (``register_variant``). They keep the
+coils' equations, specs and outputs (:mod:`workbench.components.exchangers.coils.component`)
+and replace the UA zone model by the plate march (:mod:`.march`)::
+
+    0 = p_out - p_in + dp_plate(p_in, h_in, m)                        (pressure_drop)
+    0 = h_out - h_in +/- N Q_plate(p_in, h_in, m / N) / m             (heat_transfer)
+    0 = T_ref(p_ref) - t_cond_k   /   0 = h_out - h(p_out, ...)       (as a coil)
+
+``N`` is the number of exchangers of a ``condenser_bank`` (each carries ``m / N`` and the
+given ``secondary_mass_flow_kg_s`` times ``fan_speed``, the pump speed here). ``z_ua``
+multiplies every piece's conductance, ``z_dp`` the refrigerant pressure drop (as the
+calibration factors of a UA coil); the geometry's ``correlation_factors`` multiply the film
+coefficients and pressure drops of each side. The Jacobian is by forward differences over the
+ports' unknowns (the march is memoised by its inputs, so the outlet's columns cost nothing).
+
+The refrigerant-side volume of the geometry becomes ``internal_volume_m3`` (the charge
+inventory splits it by the zones' areas, :meth:`PlateCoil.zone_areas`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from workbench.components.base import Component, StepFunction, register_variant
+from workbench.components.exchangers.coils.component import Coil, Condenser, Evaporator
+from workbench.components.exchangers.plate.march import MarchResult, PlateModel, solve_plate
+from workbench.components.exchangers.plate.results import plate_outputs, plate_warnings
+from workbench.components.exchangers.plate.spec import KIND, PlateSpec, parse_plate_spec
+from workbench.components.exchangers.zones.heat_flow import ZoneResult
+from workbench.components.exchangers.zones.profile import ProfileCheck
+from workbench.errors import FluidPropertyError, ScenarioError
+from workbench.fluids import get_secondary
+from workbench.fluids.secondary_transport import secondary_transport
+from workbench.fluids.transport import transport_for
+
+__all__ = ["PlateCoil", "PlateCondenser", "PlateEvaporator"]
+
+_MEMO = 8
+"""Marches kept per exchanger (the state and its finite-difference neighbours)."""
+
+ZONES = ("superheated", "two-phase", "subcooled")
+
+
+class PlateCoil(Coil):
+    """A coil whose heat flow and pressure drop come from the plate march (module docstring)."""
+
+    linearised_charge = False
+    """The charge's Jacobian differences this coil directly (no UA zone root to linearise)."""
+
+    def configure(self) -> None:
+        """Read the geometry, the secondary liquid and the transport properties.
+
+        Raises
+        ------
+        ScenarioError
+            The geometry is invalid (each key at its path).
+        SpecificationError
+            No secondary inlet or flow, a secondary that is not a liquid, a property backend
+            without transport properties, or ``internal_volume_m3`` / ``secondary_cp_j_kgk``
+            given beside the geometry.
+        """
+        for clash in ("internal_volume_m3", "secondary_cp_j_kgk"):
+            if self.has(clash):
+                raise self.error(
+                    f"{clash} is not used with a brazed_plate geometry (the volume comes from "
+                    "the plates, cp from secondary_fluid): remove it"
+                )
+        super().configure()
+        self.ua_mode = True
+        self.outlet_spec_given = self.has(self.outlet_spec)
+        if not self.has_secondary:
+            raise self.error("a brazed_plate exchanger needs secondary_inlet_temp_k")
+        if not self.has("secondary_mass_flow_kg_s"):
+            raise self.error("a brazed_plate exchanger needs secondary_mass_flow_kg_s")
+        self.plate_spec: PlateSpec = parse_plate_spec(self.params["geometry"], f"{self.path}.params")
+        name = str(self.params.get("secondary_fluid", "air"))
+        try:
+            secondary = get_secondary(name)
+            sec_transport = secondary_transport(name)
+            transport = transport_for(self.fluid)
+        except FluidPropertyError as exc:
+            raise self.error(f"brazed_plate geometry: {exc}") from None
+        self.plate = PlateModel(
+            self.plate_spec, self.fluid, transport, secondary, sec_transport, self.refrigerant_is_hot
+        )
+        self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3("refrigerant")
+        self._marches: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
+        self._last_t_out: float | None = None
+
+    @classmethod
+    def check_geometry(cls, geometry: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Problems of a ``brazed_plate`` geometry as ``(subpath, message)`` (``.plates``...)."""
+        try:
+            parse_plate_spec(geometry, "")
+        except ScenarioError as exc:
+            return [(i.path.removeprefix("geometry"), i.message) for i in exc.issues]
+        return []
+
+    # -- the march ---------------------------------------------------------------------------
+    def secondary_flow(self) -> float:
+        """Secondary mass flow of one exchanger [kg/s] (``secondary_mass_flow_kg_s * fan_speed``)."""
+        return float(self.params["secondary_mass_flow_kg_s"]) * float(self.params["fan_speed"])
+
+    def march_at(self, x: np.ndarray) -> MarchResult:
+        """The converged march of one exchanger at the inlet state of ``x`` (memoised).
+
+        Raises
+        ------
+        FluidPropertyError
+            A non-positive mass flow, a failed property call, or no root of the shooting.
+        """
+        inlet = self.port(x, "inlet")
+        z_ua, z_dp = self.factor(x, "z_ua"), self.factor(x, "z_dp")
+        key = (inlet.p, inlet.h, inlet.m, z_ua, z_dp)
+        found = self._marches.get(key)
+        if found is not None:
+            self._marches.move_to_end(key)
+            return found
+        if not inlet.m > 0.0:
+            raise FluidPropertyError(
+                f"{self.type_name} {self.name!r}: the plate model needs a positive mass flow, "
+                f"got {inlet.m!r} kg/s"
+            )
+        result = solve_plate(
+            self.plate,
+            inlet.p,
+            inlet.h,
+            inlet.m / self.n_coils,
+            self.t_sec_in,
+            self.secondary_flow(),
+            z_ua,
+            z_dp,
+            start=self._last_t_out,
+        )
+        self._last_t_out = result.t_sec_out
+        self._marches[key] = result
+        if len(self._marches) > _MEMO:
+            self._marches.popitem(last=False)
+        return result
+
+    def pressure_drop(self, x: np.ndarray, m: float) -> float:
+        """Refrigerant pressure drop of the plates, ports included [Pa]."""
+        del m
+        inlet = self.port(x, "inlet")
+        return inlet.p - self.march_at(x).p_out
+
+    def zones(self, x: np.ndarray) -> ZoneResult:
+        """The march as a zone result: heat flow [W] and ``(name, q [W], ua [W/K])`` per zone."""
+        res = self.march_at(x)
+        n = self.n_coils
+        parts: dict[str, list[float]] = {}
+        for piece in res.pieces:
+            acc = parts.setdefault(piece.zone, [0.0, 0.0])
+            acc[0] += n * piece.q
+            acc[1] += n * piece.ua
+        zones = [(name, q, ua) for name, (q, ua) in parts.items()]
+        min_dt = min(min(pc.dt_start, pc.dt_end) for pc in res.pieces)
+        sec = self.plate.secondary
+        m_sec = self.secondary_flow()
+        sign = 1.0 if self.refrigerant_is_hot else -1.0
+        t_ref_in = float(self.fluid.T_ph(self.port(x, "inlet").p, self.port(x, "inlet").h))
+        try:
+            q_max = n * m_sec * abs(sec.h(t_ref_in) - sec.h(self.t_sec_in))
+        except FluidPropertyError:
+            q_max = math.inf
+        del sign
+        return ZoneResult(n * res.q, res.h_out, res.t_sec_out, zones, min_dt, q_max)
+
+    def zone_areas(self, x: np.ndarray) -> dict[str, float]:
+        """Heat-transfer area of each zone [m^2] (the charge inventory's volume shares)."""
+        areas: dict[str, float] = {}
+        for piece in self.march_at(x).pieces:
+            areas[piece.zone] = areas.get(piece.zone, 0.0) + piece.area
+        return areas
+
+    def ua_total(self, x: np.ndarray) -> float:
+        """Conductance of the plates at ``x`` [W/K], or a nominal one where the march fails.
+
+        The nominal value (for starting estimates only) takes 2000 W/(m^2 K) on the refrigerant
+        side and the secondary's coefficient at its inlet.
+        """
+        try:
+            return self.n_coils * sum(pc.ua for pc in self.march_at(x).pieces)
+        except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
+            g = self.plate_spec.geometry
+            return self.n_coils * g.heat_transfer_area_m2 / (1.0 / 2000.0 + 1.0 / 4000.0)
+
+    def secondary_capacity_rate(self) -> float:
+        """Secondary capacity rate of the bank at its inlet temperature [W/K]."""
+        return self.n_coils * self.secondary_flow() * float(self.plate.secondary.cp(self.t_sec_in))
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Forward differences over the coil's unknowns (the march is memoised)."""
+        return Component.jacobian(self, x, f0, step)
+
+    # -- results -----------------------------------------------------------------------------
+    def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:
+        """None: the march is the exchanger's profile (its pieces' ends are checked instead)."""
+        del x
+        return None, None
+
+    def outputs(self, x: np.ndarray) -> dict[str, float | None]:
+        """The coil's outputs with the march's secondary outlet, plus the plate's results.
+
+        See :func:`workbench.components.exchangers.plate.results.plate_outputs`.
+        """
+        out = super().outputs(x)
+        out.pop("profile_min_temperature_difference", None)
+        out.update(plate_outputs(self, x))
+        return out
+
+    def check(self, x: np.ndarray) -> list[str]:
+        """The coil's checks, and a crossing at any piece end of the march."""
+        problems = super().check(x)
+        zr = self.zones(x)
+        if zr.q > 0.0 and zr.min_dt <= 0.0:
+            problems.append(
+                f"{self.type_name} {self.name!r}: temperatures cross inside the plates (smallest "
+                f"difference {zr.min_dt:.3g} K): heat would flow uphill"
+            )
+        return problems
+
+    def warnings(self, x: np.ndarray) -> list[str]:
+        """Near the critical point (as a coil), and correlations outside their ranges."""
+        return super().warnings(x) + plate_warnings(self, x)
+
+
+@register_variant("Condenser", KIND)
+class PlateCondenser(PlateCoil, Condenser):
+    """Brazed plate condenser (module docstring)."""
+
+
+@register_variant("Evaporator", KIND)
+class PlateEvaporator(PlateCoil, Evaporator):
+    """Brazed plate evaporator (module docstring)."""
