@@ -94,6 +94,7 @@ class PlateCoil(Coil):
         self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3("refrigerant")
         self._marches: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
+        self._last_slope: float | None = None
 
     @classmethod
     def check_geometry(cls, geometry: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -139,8 +140,11 @@ class PlateCoil(Coil):
             z_ua,
             z_dp,
             start=self._last_t_out,
+            slope=self._last_slope,
         )
         self._last_t_out = result.t_sec_out
+        if math.isfinite(result.slope) and result.slope > 0.0:
+            self._last_slope = result.slope
         self._marches[key] = result
         if len(self._marches) > _MEMO:
             self._marches.popitem(last=False)
