@@ -36,7 +36,8 @@ EXAMPLE = (
 
 
 def _doc() -> dict[str, Any]:
-    return json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    return doc
 
 
 def _component(doc: dict[str, Any], name: str) -> dict[str, Any]:
@@ -82,7 +83,8 @@ def test_plate_system_solves_with_energy_balances(solved: Any) -> None:
     shares = [cond[f"zone_{z}_area_fraction"] for z in ("superheated", "two_phase", "subcooled")]
     assert sum(shares) == pytest.approx(1.0, rel=1e-12)
     assert all(s > 0.0 for s in shares)
-    assert cond["refrigerant_htc"] > 0.0 and cond["secondary_htc"] > cond["refrigerant_htc"]
+    assert cond["refrigerant_htc"] > 0.0
+    assert cond["secondary_htc"] > cond["refrigerant_htc"]
     assert solved.problems == []
 
 

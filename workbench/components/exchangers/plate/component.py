@@ -89,9 +89,16 @@ class PlateCoil(Coil):
         except FluidPropertyError as exc:
             raise self.error(f"brazed_plate geometry: {exc}") from None
         self.plate = PlateModel(
-            self.plate_spec, self.fluid, transport, secondary, sec_transport, self.refrigerant_is_hot
+            self.plate_spec,
+            self.fluid,
+            transport,
+            secondary,
+            sec_transport,
+            self.refrigerant_is_hot,
         )
-        self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3("refrigerant")
+        self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3(
+            "refrigerant"
+        )
         self._marches: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
         self._last_slope: float | None = None

@@ -409,9 +409,7 @@ class _March:
             re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
             h_bound = h_l if model.hot else h_v
         else:
-            t_eval = (
-                _smooth_max(t_r, t_d) if zone == "superheated" else -_smooth_max(-t_r, -t_b)
-            )
+            t_eval = _smooth_max(t_r, t_d) if zone == "superheated" else -_smooth_max(-t_r, -t_b)
             props = model.transport.single_phase(p, t_eval)
             h_film0, re_ref = phase_film(spec, self.g_ref, props)
             h_film = self.f_ref * h_film0
@@ -596,9 +594,7 @@ def solve_plate(
     tol = SHOOT_TOLERANCE * span
     found: dict[float, MarchResult] = {}
     g = model.spec.geometry
-    film = _SecondaryFilm(
-        model, m_sec / (g.channels_secondary * g.channel_flow_area_m2), lo, hi
-    )
+    film = _SecondaryFilm(model, m_sec / (g.channels_secondary * g.channel_flow_area_m2), lo, hi)
 
     def residual(t: float) -> float:
         try:

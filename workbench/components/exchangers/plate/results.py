@@ -21,7 +21,7 @@ Warnings name the exchanger and the quantity outside the fitted range of its cor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -35,8 +35,9 @@ from workbench.correlations.plate_single_phase import (
 )
 from workbench.correlations.plate_two_phase import plate_two_phase_range_warnings
 
-if TYPE_CHECKING:
-    from workbench.components.exchangers.plate.component import PlateCoil
+PlateCoil = Any
+"""A :class:`~workbench.components.exchangers.plate.component.PlateCoil` (its module imports this
+one, so the type is named, not imported)."""
 
 __all__ = ["plate_outputs", "plate_warnings", "secondary_pressure_drop"]
 

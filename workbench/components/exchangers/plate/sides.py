@@ -152,9 +152,7 @@ def condensation_longo_smooth(
     liq, vap = sat.liquid, sat.vapour
     dh, phi = spec.hydraulic_diameter_m, spec.enlargement_factor
     re_eq = plate_equivalent_reynolds(mass_flux, quality, dh, liq.rho, vap.rho, liq.mu)
-    forced = (
-        1.875 * phi * liq.k / dh * math.pow(re_eq, 0.445) * math.pow(liq.prandtl, 1.0 / 3.0)
-    )
+    forced = 1.875 * phi * liq.k / dh * math.pow(re_eq, 0.445) * math.pow(liq.prandtl, 1.0 / 3.0)
     t = (math.log(re_eq / LONGO_RE_EQ_TRANSITION) / math.log(LONGO_BLEND) + 1.0) / 2.0
     w = smoothstep(t)
     if w >= 1.0:
@@ -162,9 +160,7 @@ def condensation_longo_smooth(
     k_film = (
         0.943
         * phi
-        * math.pow(
-            liq.k**3 * liq.rho**2 * GRAVITY * sat.h_fg / (liq.mu * g.plate_length_m), 0.25
-        )
+        * math.pow(liq.k**3 * liq.rho**2 * GRAVITY * sat.h_fg / (liq.mu * g.plate_length_m), 0.25)
     )
     film = math.pow(k_film, 4.0 / 3.0) * math.pow(max(heat_flux, 1.0), -1.0 / 3.0)
     return w * forced + (1.0 - w) * film

@@ -191,7 +191,9 @@ def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
         value = doc.get(key, default)
         if value not in allowed:
             issues.append(
-                ScenarioIssue(f"{where}.{key}", f"must be one of {', '.join(allowed)}; got {value!r}")
+                ScenarioIssue(
+                    f"{where}.{key}", f"must be one of {', '.join(allowed)}; got {value!r}"
+                )
             )
         options[key] = str(value)
     geometry: PlateGeometry | None = None
@@ -217,9 +219,7 @@ def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
     )
 
 
-def _factors(
-    doc: Mapping[str, Any] | None, where: str, issues: list[ScenarioIssue]
-) -> dict[str, float]:
+def _factors(doc: Any, where: str, issues: list[ScenarioIssue]) -> dict[str, float]:
     out = dict.fromkeys(CORRELATION_FACTORS, 1.0)
     if doc is None:
         return out
@@ -234,7 +234,9 @@ def _factors(
                 )
             )
         elif not _number(value) or value <= 0.0:
-            issues.append(ScenarioIssue(f"{where}.{key}", f"must be a positive number, got {value!r}"))
+            issues.append(
+                ScenarioIssue(f"{where}.{key}", f"must be a positive number, got {value!r}")
+            )
         else:
             out[key] = float(value)
     return out
