@@ -13,8 +13,9 @@ and replace the UA zone model by the plate march (:mod:`.march`)::
 given ``secondary_mass_flow_kg_s`` times ``fan_speed``, the pump speed here). ``z_ua``
 multiplies every piece's conductance, ``z_dp`` the refrigerant pressure drop (as the
 calibration factors of a UA coil); the geometry's ``correlation_factors`` multiply the film
-coefficients and pressure drops of each side. The Jacobian is by forward differences over the
-ports' unknowns (the march is memoised by its inputs, so the outlet's columns cost nothing).
+coefficients and pressure drops of each side. The Jacobian is by forward differences
+(:mod:`.jacobian`: one march per inlet column, the shooting's root moved to first order; the
+march is memoised by its inputs, so the outlet's columns cost nothing).
 
 The refrigerant-side volume of the geometry becomes ``internal_volume_m3`` (the charge
 inventory splits it by the zones' areas, :meth:`PlateCoil.zone_areas`).
@@ -29,10 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from workbench.components.base import Component, StepFunction, register_variant
+from workbench.components.base import StepFunction, register_variant
 from workbench.components.exchangers.coils.component import Coil, Condenser, Evaporator
+from workbench.components.exchangers.plate.jacobian import plate_jacobian
 from workbench.components.exchangers.plate.march import MarchResult, PlateModel, solve_plate
 from workbench.components.exchangers.plate.results import plate_outputs, plate_warnings
+from workbench.components.exchangers.plate.sides import single_phase_film
 from workbench.components.exchangers.plate.spec import KIND, PlateSpec, parse_plate_spec
 from workbench.components.exchangers.zones.heat_flow import ZoneResult
 from workbench.components.exchangers.zones.profile import ProfileCheck
@@ -102,6 +105,11 @@ class PlateCoil(Coil):
         self._marches: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
         self._last_slope: float | None = None
+        self._prediction: tuple[tuple[float, float, float], float, tuple[float, ...]] | None = None
+        try:
+            self._nominal_ua = self._nominal()
+        except FluidPropertyError as exc:
+            raise self.error(f"secondary_inlet_temp_k: {exc}") from None
 
     @classmethod
     def check_geometry(cls, geometry: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -126,8 +134,8 @@ class PlateCoil(Coil):
             A non-positive mass flow, a failed property call, or no root of the shooting.
         """
         inlet = self.port(x, "inlet")
-        z_ua, z_dp = self.factor(x, "z_ua"), self.factor(x, "z_dp")
-        key = (inlet.p, inlet.h, inlet.m, z_ua, z_dp)
+        key = self.memo_key(x)
+        z_ua, z_dp = key[3], key[4]
         found = self._marches.get(key)
         if found is not None:
             self._marches.move_to_end(key)
@@ -146,7 +154,7 @@ class PlateCoil(Coil):
             self.secondary_flow(),
             z_ua,
             z_dp,
-            start=self._last_t_out,
+            start=self._start(inlet.m, inlet.p, inlet.h),
             slope=self._last_slope,
         )
         self._last_t_out = result.t_sec_out
@@ -156,6 +164,32 @@ class PlateCoil(Coil):
         if len(self._marches) > _MEMO:
             self._marches.popitem(last=False)
         return result
+
+    def memo_key(self, x: np.ndarray) -> tuple[float, ...]:
+        """What the march reads from ``x``: inlet pressure, enthalpy, mass flow, ``z_ua``, ``z_dp``."""
+        inlet = self.port(x, "inlet")
+        return (inlet.p, inlet.h, inlet.m, self.factor(x, "z_ua"), self.factor(x, "z_dp"))
+
+    def predict_from(
+        self, theta: tuple[float, float, float], t_so: float, grad: list[float]
+    ) -> None:
+        """Keep ``d T_so / d (m, p, h)`` at ``theta`` for the next shooting's start [K per unit]."""
+        self._prediction = (theta, t_so, tuple(grad))
+
+    def _start(self, m: float, p: float, h: float) -> float | None:
+        """Where the next shooting starts: the kept gradient's prediction, else the last root."""
+        if self._prediction is None:
+            return self._last_t_out
+        theta, t_so, grad = self._prediction
+        return t_so + sum(g * (v - v0) for g, v, v0 in zip(grad, (m, p, h), theta, strict=True))
+
+    def remember(self, key: tuple[float, ...], result: MarchResult) -> None:
+        """Put a march in the memo under ``key`` (the Jacobian's linearised columns)."""
+        self._marches[key] = result
+
+    def forget(self, key: tuple[float, ...]) -> None:
+        """Take a march out of the memo."""
+        self._marches.pop(key, None)
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
         """Refrigerant pressure drop of the plates, ports included [Pa]."""
@@ -193,16 +227,28 @@ class PlateCoil(Coil):
         return areas
 
     def ua_total(self, x: np.ndarray) -> float:
-        """Conductance of the plates at ``x`` [W/K], or a nominal one where the march fails.
+        """Conductance of the plates at ``x`` [W/K] (the march's), or a nominal one where it fails.
 
-        The nominal value (for starting estimates only) takes 2000 W/(m^2 K) on the refrigerant
-        side and the secondary's coefficient at its inlet.
+        The nominal value (for the solver's starting estimates only) is the plate area with
+        2000 W/(m^2 K) on the refrigerant side and the secondary's own coefficient at its inlet.
+        (Answering the start's estimates from the last march instead of a march at each state
+        saves four shootings but costs two Newton iterations on the example: measured.)
         """
         try:
-            return self.n_coils * sum(pc.ua for pc in self.march_at(x).pieces)
+            found = self.march_at(x)
         except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
-            g = self.plate_spec.geometry
-            return self.n_coils * g.heat_transfer_area_m2 / (1.0 / 2000.0 + 1.0 / 4000.0)
+            return self.n_coils * self._nominal_ua
+        return self.n_coils * sum(pc.ua for pc in found.pieces)
+
+    def _nominal(self) -> float:
+        """Nominal conductance of one exchanger [W/K] (see :meth:`ua_total`)."""
+        g = self.plate_spec.geometry
+        st, t = self.plate.secondary_transport, self.t_sec_in
+        flow = self.secondary_flow() / (g.channels_secondary * g.channel_flow_area_m2)
+        cp = float(self.plate.secondary.cp(t))
+        h_sec, _re = single_phase_film(self.plate_spec, flow, st.rho(t), st.mu(t), st.k(t), cp)
+        u = 1.0 / (1.0 / 2000.0 + g.wall_resistance_m2_k_w + 1.0 / h_sec)
+        return u * g.heat_transfer_area_m2
 
     def secondary_capacity_rate(self) -> float:
         """Secondary capacity rate of the bank at its inlet temperature [W/K]."""
@@ -211,8 +257,8 @@ class PlateCoil(Coil):
     def jacobian(
         self, x: np.ndarray, f0: np.ndarray, step: StepFunction
     ) -> list[tuple[int, int, float]]:
-        """Forward differences over the coil's unknowns (the march is memoised)."""
-        return Component.jacobian(self, x, f0, step)
+        """Forward differences, one march per inlet column (:mod:`.jacobian`)."""
+        return plate_jacobian(self, x, f0, step)
 
     # -- results -----------------------------------------------------------------------------
     def profile_check(self, x: np.ndarray) -> tuple[ProfileCheck | None, str | None]:

@@ -70,6 +70,7 @@ __all__ = [
     "Piece",
     "PlateModel",
     "march",
+    "secondary_film",
     "solve_plate",
 ]
 
@@ -539,6 +540,32 @@ def _density(st: _March, p: float, h: float, zone: str) -> float:
     return float(st.model.fluid.rho_ph(p, h))
 
 
+def secondary_film(
+    model: PlateModel, t_ref_in: float, t_sec_in: float, m_sec: float
+) -> _SecondaryFilm:
+    """The secondary's film coefficient by temperature over the shooting's bracket.
+
+    Parameters
+    ----------
+    model : PlateModel
+        The exchanger.
+    t_ref_in : float
+        Refrigerant inlet temperature [K] (one end of the bracket).
+    t_sec_in : float
+        Secondary inlet temperature [K] (the other end).
+    m_sec : float
+        Secondary mass flow of one exchanger [kg/s].
+
+    Returns
+    -------
+    callable
+        ``T [K] -> (h [W/(m^2 K)], Re [-])``, the quadratic :func:`solve_plate` marches with.
+    """
+    g = model.spec.geometry
+    lo, hi = sorted((t_sec_in, t_ref_in))
+    return _SecondaryFilm(model, m_sec / (g.channels_secondary * g.channel_flow_area_m2), lo, hi)
+
+
 def solve_plate(
     model: PlateModel,
     p_in: float,
@@ -593,8 +620,7 @@ def solve_plate(
     lo, hi = sorted((t_sec_in, t_ref_in))
     tol = SHOOT_TOLERANCE * span
     found: dict[float, MarchResult] = {}
-    g = model.spec.geometry
-    film = _SecondaryFilm(model, m_sec / (g.channels_secondary * g.channel_flow_area_m2), lo, hi)
+    film = secondary_film(model, t_ref_in, t_sec_in, m_sec)
 
     def residual(t: float) -> float:
         try:

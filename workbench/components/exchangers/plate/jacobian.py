@@ -1,0 +1,124 @@
+"""The Jacobian block of a brazed plate exchanger: forward differences, one march a column.
+
+A forward difference through :func:`~workbench.components.exchangers.plate.march.solve_plate`
+would shoot again for every column (two or three marches each). The shooting's root moves with
+the column's step ``d`` by the implicit function theorem, ``dT_so = -r(theta + d; T_so) /
+(dr/dT_so)``, so each inlet column (mass flow, pressure, enthalpy) takes one march at the
+solution's secondary outlet ``T_so`` and corrects it to first order::
+
+    Q(theta + d)     = Q(theta + d; T_so)     + dQ/dT_so     dT_so
+    p_out(theta + d) = p_out(theta + d; T_so) + dp_out/dT_so dT_so
+
+with ``dQ/dT_so``, ``dp_out/dT_so`` and ``dr/dT_so`` from one march at ``T_so + dT`` (shared by
+the columns). The three ``dT_so / d`` are kept: the next shooting at a new state starts from
+``T_so`` moved along them (:meth:`~workbench.components.exchangers.plate.component.PlateCoil.predict_from`).
+``dT_so`` is of the order of the step, so what is neglected is of the order of
+its square: the quotient is the forward difference through the converged march to the
+precision of the finite difference itself. The corrected march stands in the exchanger's memo
+while its column's residuals are evaluated, and leaves it after. Every other column (the outlet
+port, a factor a control loop drives) is differenced through the residuals as in
+:meth:`workbench.components.base.Component.jacobian`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from workbench.components.base import Component, StepFunction, difference_columns
+from workbench.components.exchangers.plate.march import march, secondary_film
+from workbench.errors import FluidPropertyError
+
+__all__ = ["plate_jacobian"]
+
+_DT_SHARE = 1e-6
+"""Step of the secondary outlet temperature, as a share of the temperature span [-]."""
+
+
+def plate_jacobian(
+    coil: Any, x: np.ndarray, f0: np.ndarray, step: StepFunction
+) -> list[tuple[int, int, float]]:
+    """Entries (row, column, value) of a plate exchanger's Jacobian block (module docstring).
+
+    Parameters
+    ----------
+    coil : PlateCoil
+        The exchanger, with its march converged at ``x``.
+    x : numpy.ndarray
+        The state (restored on return).
+    f0 : numpy.ndarray
+        The coil's residuals at ``x``.
+    step : callable
+        ``step(col, x_col)``: the forward step of a column.
+
+    Returns
+    -------
+    list of tuple
+        ``(local row, column, d residual / d x)`` for every nonzero derivative.
+    """
+    try:
+        return _linearised(coil, x, f0, step)
+    except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
+        return Component.jacobian(coil, x, f0, step)
+
+
+def _linearised(
+    coil: Any, x: np.ndarray, f0: np.ndarray, step: StepFunction
+) -> list[tuple[int, int, float]]:
+    base = coil.march_at(x)
+    pin = coil.ports["inlet"]
+    n, m_sec, t_in = coil.n_coils, coil.secondary_flow(), coil.t_sec_in
+    z_ua, z_dp = coil.factor(x, "z_ua"), coil.factor(x, "z_dp")
+    sign = 1.0 if coil.refrigerant_is_hot else -1.0
+    inlet = coil.port(x, "inlet")
+    t_ref = float(coil.fluid.T_ph(inlet.p, inlet.h))
+    if sign * (t_ref - t_in) <= 0.0:
+        raise ValueError("no exchange: difference through the residuals")
+    t_so = base.t_sec_out
+    dt = _DT_SHARE * abs(t_ref - t_in) * (-sign)  # towards the secondary inlet: inside
+    film = secondary_film(coil.plate, t_ref, t_in, m_sec)
+    moved = march(
+        coil.plate, inlet.p, inlet.h, inlet.m / n, t_in, m_sec, t_so + dt, z_ua, z_dp, film
+    )
+    dr = (moved.t_sec_end - base.t_sec_end) / dt
+    if not dr > 0.0:
+        raise ValueError("the shooting's slope is not positive")
+    dq = (moved.q - base.q) / dt
+    dp_out = (moved.p_out - base.p_out) / dt
+    entries: list[tuple[int, int, float]] = []
+    grad: list[float] = []
+    for col in (pin.m, pin.p, pin.h):
+        xi = x[col]
+        d = step(col, xi)
+        x[col] = xi + d
+        key = None
+        try:
+            st = coil.port(x, "inlet")
+            t_r = float(coil.fluid.T_ph(st.p, st.h))
+            f1_film = secondary_film(coil.plate, t_r, t_in, m_sec)
+            one = march(coil.plate, st.p, st.h, st.m / n, t_in, m_sec, t_so, z_ua, z_dp, f1_film)
+            shift = -(one.t_sec_end - t_in) / dr
+            q = one.q + dq * shift
+            lin = replace(
+                one,
+                q=q,
+                p_out=one.p_out + dp_out * shift,
+                t_sec_out=t_so + shift,
+                t_sec_end=t_in,
+                h_out=st.h - sign * q / (st.m / n),
+            )
+            key = coil.memo_key(x)
+            coil.remember(key, lin)
+            f1 = coil.residuals(x)
+        finally:
+            if key is not None:
+                coil.forget(key)
+            x[col] = xi
+        grad.append(shift / d)
+        deriv = (f1 - f0) / d
+        entries += [(int(r), col, float(deriv[r])) for r in np.nonzero(deriv)[0]]
+    coil.predict_from((inlet.m, inlet.p, inlet.h), t_so, grad)
+    others = [c for c in coil.local_vars if c not in (pin.m, pin.p, pin.h)]
+    return entries + difference_columns(coil.residuals, x, f0, step, others)
