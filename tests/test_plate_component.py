@@ -224,3 +224,14 @@ def test_plate_jacobian_matches_differences_through_the_shooting() -> None:
         # is the nearer to the limit of small steps)
         for key, value in full.items():
             assert fast[key] == pytest.approx(value, rel=1e-3, abs=1e-9), (name, key)
+
+
+def test_plate_volumes_carry_a_fixed_charge() -> None:
+    doc = _doc()
+    doc["circuits"][0]["charge_kg"] = 0.16
+    del _component(doc, "condenser")["subcooling_k"]  # the charge sets it
+    result = solve(doc)
+    assert result.converged, result.message
+    assert result.charge["total_kg"] == pytest.approx(0.16, abs=1e-6)
+    # more charge than the 144 g of the subcooling-2 K solution: more liquid, more subcooling
+    assert result.components["condenser"]["subcooling"] > 2.0

@@ -12,7 +12,7 @@ fluid's lower limit (the freezing point of a brine) and 373.15 K at 3 bar::
     k(T)     = sum c_i theta^i          [W/(m K)]
 
 Sources: water from CoolProp's IAPWS-95 (``Water``, HEOS), degree 5 (largest deviation over
-0-100 °C: rho 1e-5, mu 2e-4, k 1e-4 of the value); glycols from CoolProp's incompressible
+0-100 °C: rho 1e-5, mu 5e-4, k 1e-4 of the value); glycols from CoolProp's incompressible
 library (``INCOMP::MEG-30%``, ``INCOMP::MPG-30%``: Melinder's polynomials), degree 5 (their
 own form, reproduced to 1e-12). ``cp`` stays with :class:`~workbench.fluids.SecondaryFluid`.
 Air has no liquid transport here: a plate exchanger against air raises an error.

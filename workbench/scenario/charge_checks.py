@@ -37,15 +37,16 @@ def check_charge(flat: FlatScenario) -> list[ScenarioIssue]:
                         "remove one of them",
                     )
                 )
-        has_volume = any(any(comp.params.get(k) for k in _VOLUMES) for comp in comps) or any(
-            e.volume_m3 for e in flat.circuit_edges(cid)
-        )
+        # a geometry (a brazed plate, a fin-and-tube coil) gives its own refrigerant volume
+        has_volume = any(
+            any(comp.params.get(k) for k in (*_VOLUMES, "geometry")) for comp in comps
+        ) or any(e.volume_m3 for e in flat.circuit_edges(cid))
         if not has_volume:
             issues.append(
                 ScenarioIssue(
                     path,
                     f"a fixed charge needs the refrigerant volumes of circuit {cid}: give "
-                    "internal_volume_m3 on its coils or volume_m3 on its edges",
+                    "internal_volume_m3 (or a geometry) on its coils or volume_m3 on its edges",
                 )
             )
     if flat.safety is not None and normalise_name(flat.fluid) not in REFRIGERANTS:
