@@ -36,7 +36,9 @@ Static head and acceleration are left out (see docs/components.md for their size
 states along the march are linear in pressure from the inlet (``T_sat``, ``h_liq``, ``h_vap``
 and their slopes at ``p_in``; the drop is a few kPa). Single-phase refrigerant properties are
 taken at the piece's start temperature, kept at least about 0.1 K off the saturation line by a
-smooth maximum.
+smooth maximum, linear in temperature between the saturated state and the state at the zone's
+far temperature, both at the inlet pressure (:meth:`_March.phase_props`; against a flash per
+piece, 0.02 % of ``Q`` on the condenser of the tests).
 
 References
 ----------
@@ -62,7 +64,7 @@ from workbench.correlations.plate_single_phase import PORT_VELOCITY_HEADS
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend, SecondaryFluid
 from workbench.fluids.secondary_transport import SecondaryTransport
-from workbench.fluids.transport import Transport
+from workbench.fluids.transport import PhaseTransport, Transport
 
 __all__ = [
     "SHOOT_TOLERANCE",
@@ -341,6 +343,7 @@ class _March:
         self.flux = 0.0
         self.liquid = _Liquid(model.secondary)
         self.film: _SecondaryFilm | None = None
+        self.far: dict[str, float] = {}
         self.t_sec = 0.5 * (model.secondary.T_min + model.secondary.T_max)
 
     # -- helpers -----------------------------------------------------------------------------
@@ -370,6 +373,28 @@ class _March:
         st = self.model.secondary_transport
         h, re = single_phase_film(self.model.spec, self.g_sec, st.rho(t), st.mu(t), st.k(t), cp)
         return t, cp, h * self.f_sec, re
+
+    def phase_props(self, zone: str, t: float) -> PhaseTransport:
+        """Single-phase refrigerant properties at ``t`` [K], linear between two records.
+
+        The saturated vapour (liquid) at the inlet pressure and the state at the inlet pressure
+        and the far temperature of the zone (the hotter of the refrigerant and secondary inlets
+        for vapour, the colder for liquid): the two ends a zone's temperatures lie between, read
+        once per solve (the transport memo keeps them), instead of a flash per piece. Inside
+        the two ends ``rho``, ``mu``, ``k`` and ``cp`` are linear in temperature (docs).
+        """
+        near = self.sat.vapour if zone == "superheated" else self.sat.liquid
+        t_far = self.far[zone]
+        far = self.model.transport.single_phase(self.sat.p, t_far)
+        w = min(max((t - near.t) / (t_far - near.t), 0.0), 1.0)
+        return PhaseTransport(
+            near.p,
+            t,
+            near.rho + w * (far.rho - near.rho),
+            near.mu + w * (far.mu - near.mu),
+            near.k + w * (far.k - near.k),
+            near.cp + w * (far.cp - near.cp),
+        )
 
     # -- one piece ---------------------------------------------------------------------------
     def piece(
@@ -411,7 +436,7 @@ class _March:
             h_bound = h_l if model.hot else h_v
         else:
             t_eval = _smooth_max(t_r, t_d) if zone == "superheated" else -_smooth_max(-t_r, -t_b)
-            props = model.transport.single_phase(p, t_eval)
+            props = self.phase_props(zone, t_eval)
             h_film0, re_ref = phase_film(spec, self.g_ref, props)
             h_film = self.f_ref * h_film0
             rate = self.f_dp * single_phase_friction_rate(spec, self.g_ref, props.rho, props.mu)
@@ -494,12 +519,16 @@ def march(
     FluidPropertyError
         A property call failed, or the pressure drop takes more than half the inlet pressure.
     """
-    del t_sec_in
     st = _March(model, p_in, h_in, m, m_sec, z_ua, z_dp)
     st.film = film
     spec, sign = model.spec, st.sign
     g = spec.geometry
     zone = st.zone(p_in, h_in)
+    t_in = st.t_ref(p_in, h_in, zone)
+    st.far = {
+        "superheated": max(t_in, t_sec_in, st.sat_lin.t_dew + 1.0),
+        "subcooled": min(t_in, t_sec_in, st.sat_lin.t_bub - 1.0),
+    }
     rho_in = _density(st, p_in, h_in, zone)
     port_half = 0.5 * PORT_VELOCITY_HEADS * (m / g.port_area_m2) ** 2 / 2.0
     dp_in = st.f_dp * port_half / rho_in
