@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import gc
 import json
 import time
@@ -115,7 +116,7 @@ def render(m: dict[str, Any]) -> str:
     verdict = "met" if plate["ms"] < GOAL_MS else "not met"
     return f"""## Brazed plate exchangers (`python -m benchmarks.bench_plate`)
 
-{machine_line()}
+{machine_line()}; load average {os.getloadavg()[0]:.1f} when written (2 cores shared).
 
 Cold solve of `examples/scenarios/brine_water_heat_pump_plate_v2.json` (R290, brazed plate
 evaporator on MPG30 brine and condenser on water, 20 segments each) and of the same unit with

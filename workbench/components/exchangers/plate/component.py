@@ -206,8 +206,8 @@ class PlateCoil(Coil):
             acc = parts.setdefault(piece.zone, [0.0, 0.0])
             acc[0] += n * piece.q
             acc[1] += n * piece.ua
-        zones = [(name, q, ua) for name, (q, ua) in parts.items()]
-        min_dt = min(min(pc.dt_start, pc.dt_end) for pc in res.pieces)
+        zones = [(name, float(q), float(ua)) for name, (q, ua) in parts.items()]
+        min_dt = float(min(min(pc.dt_start, pc.dt_end) for pc in res.pieces))
         sec = self.plate.secondary
         m_sec = self.secondary_flow()
         sign = 1.0 if self.refrigerant_is_hot else -1.0
@@ -217,7 +217,9 @@ class PlateCoil(Coil):
         except FluidPropertyError:
             q_max = math.inf
         del sign
-        return ZoneResult(n * res.q, res.h_out, res.t_sec_out, zones, min_dt, q_max)
+        return ZoneResult(
+            float(n * res.q), float(res.h_out), float(res.t_sec_out), zones, min_dt, float(q_max)
+        )
 
     def zone_areas(self, x: np.ndarray) -> dict[str, float]:
         """Heat-transfer area of each zone [m^2] (the charge inventory's volume shares)."""

@@ -86,7 +86,7 @@ def plate_outputs(coil: PlateCoil, x: np.ndarray) -> dict[str, float | None]:
     for zone in ("superheated", "two-phase", "subcooled"):
         share = sum(pc.area for pc in res.pieces if pc.zone == zone) / area
         out[f"zone_{zone.replace('-', '_')}_area_fraction"] = share
-    return out
+    return {key: float(value) for key, value in out.items() if value is not None}
 
 
 def plate_warnings(coil: PlateCoil, x: np.ndarray) -> list[str]:
