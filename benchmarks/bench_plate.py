@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import argparse
 import copy
-import os
 import gc
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
