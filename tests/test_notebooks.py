@@ -68,6 +68,7 @@ def test_the_notebooks_exist():
         "09_refrigerant_blends",
         "10_charge",
         "12_declared_products",
+        "13_plate_design",
     ]
 
 
