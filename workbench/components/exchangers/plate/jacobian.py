@@ -99,14 +99,16 @@ def _linearised(
             t_r = float(coil.fluid.T_ph(st.p, st.h))
             f1_film = secondary_film(coil.plate, t_r, t_in, m_sec)
             one = march(coil.plate, st.p, st.h, st.m / n, t_in, m_sec, t_so, z_ua, z_dp, f1_film)
-            shift = -(one.t_sec_end - t_in) / dr
+            # to the base's own miss of the root (below the shooting's tolerance), so the
+            # quotient compares two states of the same accuracy
+            shift = -(one.t_sec_end - base.t_sec_end) / dr
             q = one.q + dq * shift
             lin = replace(
                 one,
                 q=q,
                 p_out=one.p_out + dp_out * shift,
                 t_sec_out=t_so + shift,
-                t_sec_end=t_in,
+                t_sec_end=base.t_sec_end,
                 h_out=st.h - sign * q / (st.m / n),
             )
             key = coil.memo_key(x)
