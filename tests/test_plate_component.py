@@ -83,8 +83,10 @@ def test_plate_system_solves_with_energy_balances(solved: Any) -> None:
     shares = [cond[f"zone_{z}_area_fraction"] for z in ("superheated", "two_phase", "subcooled")]
     assert sum(shares) == pytest.approx(1.0, rel=1e-12)
     assert all(s > 0.0 for s in shares)
-    assert cond["refrigerant_htc"] > 0.0
-    assert cond["secondary_htc"] > cond["refrigerant_htc"]
+    assert cond["refrigerant_heat_transfer_coefficient"] > 0.0
+    assert (
+        cond["secondary_heat_transfer_coefficient"] > cond["refrigerant_heat_transfer_coefficient"]
+    )
     assert solved.problems == []
 
 
@@ -111,7 +113,7 @@ def test_plate_refrigerant_volume_is_the_geometry_volume(solved: Any) -> None:
     for name in ("condenser", "evaporator"):
         volume = _geometry(doc, name).internal_volume_m3("refrigerant")
         assert items[name]["volume_m3"] == pytest.approx(volume, rel=1e-12)
-        assert solved.components[name]["refrigerant_volume_m3"] == pytest.approx(volume, rel=1e-12)
+        assert solved.components[name]["internal_volume"] == pytest.approx(volume, rel=1e-12)
         zones = items[name]["zones"]
         assert sum(z["volume_m3"] for z in zones) == pytest.approx(volume, rel=1e-12)
         # each zone holds the plate area's share of the volume
@@ -235,3 +237,18 @@ def test_plate_volumes_carry_a_fixed_charge() -> None:
     assert result.charge["total_kg"] == pytest.approx(0.16, abs=1e-6)
     # more charge than the 144 g of the subcooling-2 K solution: more liquid, more subcooling
     assert result.components["condenser"]["subcooling"] > 2.0
+
+
+def test_plate_correlation_factors_on_the_component_or_in_the_geometry() -> None:
+    from workbench.components.exchangers.plate.spec import parse_plate_spec
+
+    geometry = dict(_component(_doc(), "condenser")["geometry"])
+    spec = parse_plate_spec(geometry, "c", {"secondary_side": 1.2})
+    assert spec.factor("secondary_side") == 1.2
+    assert spec.factor("refrigerant_side") == 1.0
+    inside = parse_plate_spec({**geometry, "correlation_factors": {"secondary_side": 0.8}}, "c")
+    assert inside.factor("secondary_side") == 0.8
+    with pytest.raises(ScenarioError, match="not both"):
+        parse_plate_spec({**geometry, "correlation_factors": {}}, "c", {"secondary_side": 1.2})
+    with pytest.raises(ScenarioError, match=r"c\.correlation_factors\.air_side: unknown factor"):
+        parse_plate_spec(geometry, "c", {"air_side": 1.2})

@@ -83,7 +83,9 @@ class PlateCoil(Coil):
             raise self.error("a brazed_plate exchanger needs secondary_inlet_temp_k")
         if not self.has("secondary_mass_flow_kg_s"):
             raise self.error("a brazed_plate exchanger needs secondary_mass_flow_kg_s")
-        self.plate_spec: PlateSpec = parse_plate_spec(self.params["geometry"], self.path)
+        self.plate_spec: PlateSpec = parse_plate_spec(
+            self.params["geometry"], self.path, self.params.get("correlation_factors")
+        )
         name = str(self.params.get("secondary_fluid", "air"))
         try:
             secondary = get_secondary(name)

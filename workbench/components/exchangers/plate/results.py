@@ -9,9 +9,12 @@ Who reads it: :meth:`~workbench.components.exchangers.plate.component.PlateCoil.
     secondary_pressure_drop        channels (f L_pp/D_h G^2/(2 rho)) + ports (1.4 G_port^2/(2 rho))
                                    at the secondary's mean temperature [Pa]
     ua                             sum of the pieces' conductances, the bank's [W/K]
-    refrigerant_htc, secondary_htc area-weighted mean film coefficients [W/(m^2 K)]
+    refrigerant_heat_transfer_coefficient   area-weighted mean film coefficients [W/(m^2 K)]
+    secondary_heat_transfer_coefficient     (the names of the fin-and-tube coils)
     zone_<name>_area_fraction      share of the plate area in each zone [-]
-    refrigerant_volume_m3, secondary_volume_m3   internal volume of each side, the bank's [m^3]
+    internal_volume                refrigerant side, the bank's [m^3]
+    secondary_internal_volume      water or brine side, the bank's [m^3]
+    segments                       segments of the march [-]
     heat_transfer_area_m2          the bank's [m^2]
 
 Warnings name the exchanger and the quantity outside the fitted range of its correlation
@@ -77,11 +80,13 @@ def plate_outputs(coil: PlateCoil, x: np.ndarray) -> dict[str, float | None]:
         "refrigerant_pressure_drop": coil.port(x, "inlet").p - res.p_out,
         "secondary_pressure_drop": secondary_pressure_drop(coil, res.t_sec_out)[0],
         "ua": n * sum(pc.ua for pc in res.pieces),
-        "refrigerant_htc": sum(pc.h_ref * pc.area for pc in res.pieces) / area,
-        "secondary_htc": sum(pc.h_sec * pc.area for pc in res.pieces) / area,
-        "refrigerant_volume_m3": n * g.internal_volume_m3("refrigerant"),
-        "secondary_volume_m3": n * g.internal_volume_m3("secondary"),
+        "refrigerant_heat_transfer_coefficient": sum(pc.h_ref * pc.area for pc in res.pieces)
+        / area,
+        "secondary_heat_transfer_coefficient": sum(pc.h_sec * pc.area for pc in res.pieces) / area,
+        "internal_volume": n * g.internal_volume_m3("refrigerant"),
+        "secondary_internal_volume": n * g.internal_volume_m3("secondary"),
         "heat_transfer_area_m2": n * g.heat_transfer_area_m2,
+        "segments": float(coil.plate_spec.segments),
     }
     for zone in ("superheated", "two-phase", "subcooled"):
         share = sum(pc.area for pc in res.pieces if pc.zone == zone) / area

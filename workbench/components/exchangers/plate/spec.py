@@ -21,8 +21,8 @@ plate length, default 20), ``single_phase_correlation`` (``martin_vdi`` default,
 ``yan_lin``), ``condensation_correlation`` (``longo`` default, ``yan_lio_lin``); and the calibration hooks
 ``correlation_factors`` (``refrigerant_side``, ``secondary_side``, ``refrigerant_pressure_drop``,
 ``secondary_pressure_drop``; each default 1), which multiply the two film coefficients and the
-two pressure drops (they belong to the correlations this geometry selects, hence their place in
-``geometry``).
+two pressure drops (in ``geometry``, or as the component's own ``correlation_factors`` object, where the
+fin-and-tube coils read theirs; not both).
 
 Every problem is a :class:`~workbench.errors.ScenarioIssue` at ``<component path>.geometry.<key>``
 (or ``.correlation_factors.<key>``), all reported together in one ``ScenarioError``.
@@ -132,7 +132,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
+def parse_plate_spec(doc: Mapping[str, Any], path: str, factors: Any = None) -> PlateSpec:
     """Read and check a ``geometry`` dict of kind ``brazed_plate``.
 
     Parameters
@@ -141,6 +141,9 @@ def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
         The ``geometry`` object of the component (SI, the contract's keys).
     path : str
         JSON path of the geometry's parent (messages say ``<path>.geometry.<key>``).
+    factors : mapping, optional
+        The component's own ``correlation_factors`` (the place the fin-and-tube coils read
+        them); given together with ``geometry.correlation_factors`` it is an error.
 
     Returns
     -------
@@ -204,7 +207,18 @@ def parse_plate_spec(doc: Mapping[str, Any], path: str) -> PlateSpec:
             issues.extend(ScenarioIssue(f"{where}.{i.path}", i.message) for i in exc.issues)
         except TypeError as exc:  # a non-number where arithmetic is needed
             issues.append(ScenarioIssue(where, f"invalid value: {exc}"))
-    fac = _factors(doc.get("correlation_factors"), f"{where}.correlation_factors", issues)
+    if factors is not None and "correlation_factors" in doc:
+        issues.append(
+            ScenarioIssue(
+                f"{where}.correlation_factors",
+                "give correlation_factors on the component or in its geometry, not both",
+            )
+        )
+    if factors is not None:
+        fac_where = f"{path}.correlation_factors" if path else "correlation_factors"
+        fac = _factors(factors, fac_where, issues)
+    else:
+        fac = _factors(doc.get("correlation_factors"), f"{where}.correlation_factors", issues)
     if issues or geometry is None:
         raise ScenarioError(issues or [ScenarioIssue(where, "invalid geometry")])
     return PlateSpec(
