@@ -341,6 +341,7 @@ class _March:
             phase_film(spec, self.g_ref, self.sat.vapour)[0],
         )
         self.flux = 0.0
+        self.dx_per_area = 0.0
         self.liquid = _Liquid(model.secondary)
         self.film: _SecondaryFilm | None = None
         self.far: dict[str, float] = {}
@@ -415,7 +416,8 @@ class _March:
         if zone == "two-phase":
             inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
             x0 = (h - h_l) / (h_v - h_l)
-            x_end = x0
+            # the last two-phase piece's heat flux and quality change per area start the passes
+            x_end = x0 + self.dx_per_area * area
             flux = self.flux if self.flux > 0.0 else abs(dt1) * 2000.0
             for _ in range(FILM_PASSES):
                 x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
@@ -463,6 +465,7 @@ class _March:
                 bounded = False
         if area > 0.0 and zone == "two-phase":
             self.flux = max(abs(q) / area, 1.0)
+            self.dx_per_area = -sign * q / m / (h_v - h_l) / area
         h_sec_end = h_sec - sign * q / self.m_sec
         dt2 = dt1 + shift * 2.0 - q * r
         piece = Piece(zone, area, q, ua, h_film, h_sec_film, dt1, dt2, dp, re_ref, re_sec)
