@@ -173,10 +173,15 @@ class PlateCoil(Coil):
         return (inlet.p, inlet.h, inlet.m, self.factor(x, "z_ua"), self.factor(x, "z_dp"))
 
     def predict_from(
-        self, theta: tuple[float, float, float], t_so: float, grad: list[float]
+        self, theta: tuple[float, float, float], t_so: float, grad: list[float], slope: float
     ) -> None:
-        """Keep ``d T_so / d (m, p, h)`` at ``theta`` for the next shooting's start [K per unit]."""
+        """Keep ``d T_so / d (m, p, h)`` at ``theta`` and the shooting's slope for the next start.
+
+        ``grad`` [K per unit of m, p, h] moves the start; ``slope`` (``d T_s,end / d T_so``
+        [-], measured by the Jacobian) is the first secant step's.
+        """
         self._prediction = (theta, t_so, tuple(grad))
+        self._last_slope = slope
 
     def _start(self, m: float, p: float, h: float) -> float | None:
         """Where the next shooting starts: the kept gradient's prediction, else the last root."""

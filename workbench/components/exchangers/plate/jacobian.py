@@ -121,6 +121,6 @@ def _linearised(
         grad.append(shift / d)
         deriv = (f1 - f0) / d
         entries += [(int(r), col, float(deriv[r])) for r in np.nonzero(deriv)[0]]
-    coil.predict_from((inlet.m, inlet.p, inlet.h), t_so, grad)
+    coil.predict_from((inlet.m, inlet.p, inlet.h), t_so, grad, dr)
     others = [c for c in coil.local_vars if c not in (pin.m, pin.p, pin.h)]
     return entries + difference_columns(coil.residuals, x, f0, step, others)
