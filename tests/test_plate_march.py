@@ -237,3 +237,41 @@ def test_plate_march_pieces_cover_the_plate() -> None:
     # a march from a colder secondary outlet ends colder (the shooting's monotonic residual)
     cold = march(model, p, h, m, T_W_IN, M_W, res.t_sec_out - 0.5)
     assert cold.t_sec_end < res.t_sec_end
+
+
+@pytest.mark.parametrize(
+    ("hot", "options"),
+    [
+        (True, {}),
+        (False, {}),
+        (True, {"condensation_correlation": "yan_lio_lin"}),
+        (False, {"evaporation_correlation": "yan_lin"}),
+        (False, {"channel_gap_m": 0.0045, "corrugation_pitch_m": 0.012}),  # Amalfi's Bd >= 4
+    ],
+)
+def test_plate_kernel_equals_the_correlations(hot: bool, options: dict[str, object]) -> None:
+    from fluids.core import Bond
+
+    from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
+    from workbench.components.exchangers.plate.sides import (
+        phase_film,
+        two_phase_film,
+        two_phase_friction_rate,
+    )
+
+    model = _model(hot, **options)
+    spec = model.spec
+    p = CP.PropsSI("P", "T", 313.15 if hot else 266.15, "Q", 1, FLUID)
+    sat = model.transport.saturation(p)
+    flux = 30.0
+    edge = (phase_film(spec, flux, sat.liquid)[0], phase_film(spec, flux, sat.vapour)[0])
+    kernel = TwoPhaseKernel(spec, hot, flux, sat, edge)
+    for x in (0.001, 0.03, 0.2, 0.5, 0.8, 0.97, 0.999):
+        for q in (500.0, 5e3, 4e4):
+            direct = two_phase_film(spec, hot, flux, x, sat, q, edge)
+            assert kernel.film(x, q) == pytest.approx(direct, rel=1e-12)
+        rate = two_phase_friction_rate(spec, flux, x, sat)
+        assert kernel.friction_rate(x) == pytest.approx(rate, rel=1e-12)
+    if "channel_gap_m" in options:  # the macro-scale branch was exercised
+        d_h = spec.hydraulic_diameter_m
+        assert Bond(rhol=sat.liquid.rho, rhog=sat.vapour.rho, sigma=sat.sigma, L=d_h) >= 4.0

@@ -25,7 +25,7 @@ fall of the saturation temperature with the piece's pressure drop enters as a sh
 by half of it (second-order accurate in the piece length). The area a piece needs to reach a
 saturation line inverts the same formula, ``UA_b = -ln(1 - Q_b R / dT1) / R``. The
 refrigerant's coefficient of a two-phase piece depends on the heat flux and the mean quality
-(:mod:`.sides`): three fixed-point passes from the last piece's flux, a fixed count so the march
+(:mod:`.sides`, evaluated through :class:`~.kernel.TwoPhaseKernel`): three fixed-point passes from the last piece's flux, a fixed count so the march
 stays a smooth function of its inputs. The secondary's state is carried as its enthalpy
 (:meth:`~workbench.fluids.SecondaryFluid.h`), so ``sum Q = m_s (h_s,out - h_s,in)`` holds exactly.
 
@@ -52,12 +52,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
 from workbench.components.exchangers.plate.sides import (
     phase_film,
     single_phase_film,
     single_phase_friction_rate,
-    two_phase_film,
-    two_phase_friction_rate,
 )
 from workbench.components.exchangers.plate.spec import PlateSpec
 from workbench.correlations.plate_single_phase import PORT_VELOCITY_HEADS
@@ -340,6 +339,7 @@ class _March:
             phase_film(spec, self.g_ref, self.sat.liquid)[0],
             phase_film(spec, self.g_ref, self.sat.vapour)[0],
         )
+        self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
         self.flux = 0.0
         self.dx_per_area = 0.0
         self.liquid = _Liquid(model.secondary)
@@ -421,10 +421,8 @@ class _March:
             flux = self.flux if self.flux > 0.0 else abs(dt1) * 2000.0
             for _ in range(FILM_PASSES):
                 x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                h_film = self.f_ref * two_phase_film(
-                    spec, model.hot, self.g_ref, x_mean, self.sat, flux, self.edge
-                )
-                rate = self.f_dp * two_phase_friction_rate(spec, self.g_ref, x_mean, self.sat)
+                h_film = self.f_ref * self.kernel.film(x_mean, flux)
+                rate = self.f_dp * self.kernel.friction_rate(x_mean)
                 dp = rate * length
                 shift = -0.5 * sign * self.sat_lin.dt_dew * dp
                 u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
