@@ -123,7 +123,7 @@ class TwoPhaseKernel:
     def friction_rate(self, quality: float) -> float:
         """Amalfi's two-phase pressure drop per metre [Pa/m] (no correlation factor)."""
         x = min(max(quality, 1e-6), 1.0 - 1e-6)
-        return self.k_f * self._rho_m(x) ** -0.525
+        return self.k_f * math.pow(self._rho_m(x), -0.525)
 
     def film(self, quality: float, heat_flux: float) -> float:
         """The refrigerant film coefficient [W/(m^2 K)] (no correlation factor).
