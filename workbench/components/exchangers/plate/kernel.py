@@ -74,7 +74,7 @@ class TwoPhaseKernel:
         liq, vap = sat.liquid, sat.vapour
         self.v_l, self.v_g = 1.0 / liq.rho, 1.0 / vap.rho
         rho_ref = self._rho_m(_X_REF)
-        self.k_f = two_phase_friction_rate(spec, mass_flux, _X_REF, sat) / rho_ref**-0.525
+        self.k_f = two_phase_friction_rate(spec, mass_flux, _X_REF, sat) / math.pow(rho_ref, -0.525)
         self.kind = "floor"
         dh = spec.hydraulic_diameter_m
         if hot and spec.condensation == "longo":
@@ -113,9 +113,9 @@ class TwoPhaseKernel:
             bond = GRAVITY * (liq.rho - vap.rho) * dh**2 / sat.sigma
             self.micro = bond < 4.0
             if self.micro:
-                self.a = h_ref / (rho_ref**-0.315 * _Q_REF**0.320)
+                self.a = h_ref / (math.pow(rho_ref, -0.315) * math.pow(_Q_REF, 0.320))
             else:
-                self.a = h_ref / (_X_REF**0.135 * _Q_REF**0.198)
+                self.a = h_ref / (math.pow(_X_REF, 0.135) * math.pow(_Q_REF, 0.198))
 
     def _rho_m(self, x: float) -> float:
         return 1.0 / (x * self.v_g + (1.0 - x) * self.v_l)
@@ -139,12 +139,16 @@ class TwoPhaseKernel:
             re_eq = self.re_lo * ratio
             t = (math.log(re_eq / LONGO_RE_EQ_TRANSITION) / self.log_blend + 1.0) / 2.0
             w = smoothstep(t)
-            h_tp = forced if w >= 1.0 else w * forced + (1.0 - w) * self.film0 * q ** (-1.0 / 3.0)
+            h_tp = (
+                forced
+                if w >= 1.0
+                else w * forced + (1.0 - w) * self.film0 * math.pow(q, -1.0 / 3.0)
+            )
         elif self.kind == "amalfi":
             if self.micro:
-                h_tp = self.a * self._rho_m(x) ** -0.315 * q**0.320
+                h_tp = self.a * math.pow(self._rho_m(x), -0.315) * math.pow(q, 0.320)
             else:
-                h_tp = self.a * x**0.135 * q**0.198
+                h_tp = self.a * math.pow(x, 0.135) * math.pow(q, 0.198)
         else:
             return two_phase_film(self.spec, self.hot, self.g, quality, self.sat, q, self.edge)
         if x < X_BLEND:
