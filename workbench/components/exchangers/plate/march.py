@@ -607,6 +607,7 @@ def solve_plate(
     z_dp: float = 1.0,
     start: float | None = None,
     slope: float | None = None,
+    tolerance: float = SHOOT_TOLERANCE,
 ) -> MarchResult:
     """The march whose secondary ends at its inlet temperature (the shooting of the docstring).
 
@@ -628,6 +629,9 @@ def solve_plate(
         Secondary outlet temperature to start from [K] (the last solution).
     slope : float, optional
         The last solution's ``d(T_s,end)/d(T_s,out)`` [-], for the first secant step.
+    tolerance : float, optional
+        Share of the temperature span the secondary may miss its inlet by [-]
+        (:data:`SHOOT_TOLERANCE`; looser only for estimates, never for a residual).
 
     Returns
     -------
@@ -648,7 +652,7 @@ def solve_plate(
         # a crossing (the component's check reports it)
         return march(model, p_in, h_in, m, t_sec_in, m_sec, t_sec_in, z_ua, z_dp)
     lo, hi = sorted((t_sec_in, t_ref_in))
-    tol = SHOOT_TOLERANCE * span
+    tol = tolerance * span
     found: dict[float, MarchResult] = {}
     film = secondary_film(model, t_ref_in, t_sec_in, m_sec)
 
