@@ -252,3 +252,25 @@ def test_plate_correlation_factors_on_the_component_or_in_the_geometry() -> None
         parse_plate_spec({**geometry, "correlation_factors": {}}, "c", {"secondary_side": 1.2})
     with pytest.raises(ScenarioError, match=r"c\.correlation_factors\.air_side: unknown factor"):
         parse_plate_spec(geometry, "c", {"air_side": 1.2})
+
+
+def test_plate_prepared_system_takes_a_new_secondary_inlet() -> None:
+    from workbench.scenario import as_flat
+    from workbench.solver import prepare
+    from workbench.sweep.paths import resolve_path
+    from workbench.sweep.prepared import apply_values
+
+    doc = _doc()
+    system = prepare(doc)
+    previous = solve(doc, system=system)
+    spec = resolve_path(as_flat(doc), "condenser.secondary_inlet_temp_k")
+    for value in (301.15, 305.15):
+        # a sweep's point: the value set on the prepared system, its models reconfigured
+        apply_values(system, [spec], (value,))
+        moved = solve(doc, system=system, initial=previous)
+        other = _doc()
+        _component(other, "condenser")["secondary_inlet_temp_k"] = value
+        direct = solve(other)
+        capacity = direct.components["condenser"]["capacity"]
+        assert moved.components["condenser"]["capacity"] == pytest.approx(capacity, rel=1e-6)
+        previous = moved

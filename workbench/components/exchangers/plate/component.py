@@ -107,7 +107,8 @@ class PlateCoil(Coil):
         self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3(
             "refrigerant"
         )
-        self._marches: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
+        # the memo of converged marches (a ``*_cache``: a sweep's reconfigure starts it afresh)
+        self._march_cache: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
         self._last_slope: float | None = None
         self._prediction: tuple[tuple[float, float, float], float, tuple[float, ...]] | None = None
@@ -141,9 +142,9 @@ class PlateCoil(Coil):
         inlet = self.port(x, "inlet")
         key = self.memo_key(x)
         z_ua, z_dp = key[3], key[4]
-        found = self._marches.get(key)
+        found = self._march_cache.get(key)
         if found is not None:
-            self._marches.move_to_end(key)
+            self._march_cache.move_to_end(key)
             return found
         if not inlet.m > 0.0:
             raise FluidPropertyError(
@@ -165,15 +166,24 @@ class PlateCoil(Coil):
         self._last_t_out = result.t_sec_out
         if math.isfinite(result.slope) and result.slope > 0.0:
             self._last_slope = result.slope
-        self._marches[key] = result
-        if len(self._marches) > _MEMO:
-            self._marches.popitem(last=False)
+        self._march_cache[key] = result
+        if len(self._march_cache) > _MEMO:
+            self._march_cache.popitem(last=False)
         return result
 
     def memo_key(self, x: np.ndarray) -> tuple[float, ...]:
-        """What the march reads from ``x``: inlet pressure, enthalpy, mass flow, ``z_ua``, ``z_dp``."""
+        """What the march reads: inlet pressure, enthalpy, mass flow, ``z_ua``, ``z_dp`` at ``x``,
+        and the secondary's inlet temperature and flow (a sweep may change them in place)."""
         inlet = self.port(x, "inlet")
-        return (inlet.p, inlet.h, inlet.m, self.factor(x, "z_ua"), self.factor(x, "z_dp"))
+        return (
+            inlet.p,
+            inlet.h,
+            inlet.m,
+            self.factor(x, "z_ua"),
+            self.factor(x, "z_dp"),
+            self.t_sec_in,
+            self.secondary_flow(),
+        )
 
     def predict_from(
         self, theta: tuple[float, float, float], t_so: float, grad: list[float], slope: float
@@ -195,11 +205,11 @@ class PlateCoil(Coil):
 
     def remember(self, key: tuple[float, ...], result: MarchResult) -> None:
         """Put a march in the memo under ``key`` (the Jacobian's linearised columns)."""
-        self._marches[key] = result
+        self._march_cache[key] = result
 
     def forget(self, key: tuple[float, ...]) -> None:
         """Take a march out of the memo."""
-        self._marches.pop(key, None)
+        self._march_cache.pop(key, None)
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
         """Refrigerant pressure drop of the plates, ports included [Pa]."""
@@ -250,7 +260,7 @@ class PlateCoil(Coil):
         conductance, 7 Newton iterations instead of 5; one march without the shooting at the
         predicted secondary outlet, 6 instead of 4.)
         """
-        found = self._marches.get(self.memo_key(x))
+        found = self._march_cache.get(self.memo_key(x))
         if found is None:
             inlet = self.port(x, "inlet")
             try:
