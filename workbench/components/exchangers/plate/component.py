@@ -172,8 +172,11 @@ class PlateCoil(Coil):
         return result
 
     def memo_key(self, x: np.ndarray) -> tuple[float, ...]:
-        """What the march reads: inlet pressure, enthalpy, mass flow, ``z_ua``, ``z_dp`` at ``x``,
-        and the secondary's inlet temperature and flow (a sweep may change them in place)."""
+        """The memo's key: what the march reads.
+
+        Inlet pressure, enthalpy and mass flow, ``z_ua`` and ``z_dp`` at ``x``, and the
+        secondary's inlet temperature and flow (a sweep may change them in place).
+        """
         inlet = self.port(x, "inlet")
         return (
             inlet.p,
