@@ -1,0 +1,264 @@
+"""One piece of the plate march: a counterflow step in one phase (the equations of :mod:`.march`).
+
+Who reads it: :func:`workbench.components.exchangers.plate.march.march`, which walks the
+segments with a :class:`Marcher`. A piece exchanges over its area, or up to the next saturation
+line (the area that takes inverts the same closed form); its refrigerant film coefficient comes
+from :class:`~.kernel.TwoPhaseKernel` (two phase, :data:`FILM_PASSES` fixed-point passes on the
+heat flux and mean quality) or :mod:`.sides` (single phase), the secondary's from
+:mod:`.secondary_side`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
+from workbench.components.exchangers.plate.records import Piece, PlateModel
+from workbench.components.exchangers.plate.secondary_side import Liquid, SecondaryFilm
+from workbench.components.exchangers.plate.sides import (
+    phase_film,
+    single_phase_film,
+    single_phase_friction_rate,
+)
+from workbench.fluids import FluidBackend
+from workbench.fluids.transport import PhaseTransport
+
+__all__ = [
+    "FILM_PASSES",
+    "Marcher",
+    "Saturation",
+    "area_to",
+    "density",
+    "exchange",
+    "next_zone",
+    "smooth_max",
+]
+
+FILM_PASSES = 3
+"""Fixed-point passes of a two-phase piece's heat flux and mean quality [-]."""
+
+_OFFSET_K = 0.1
+"""Single-phase properties are read at least about this far from the saturation line [K]."""
+
+
+class Saturation:
+    """Saturation states linear in pressure from the inlet (module docstring)."""
+
+    def __init__(self, fluid: FluidBackend, p0: float) -> None:
+        self.p0 = p0
+        self.t_dew = float(fluid.T_sat(p0))
+        self.t_bub = float(fluid.T_bubble(p0)) if fluid.zeotropic else self.t_dew
+        self.h_l = float(fluid.h_liq(p0))
+        self.h_v = float(fluid.h_vap(p0))
+        self.dt_dew = float(fluid.dTsat_dp(p0))
+        self.dt_bub = float(fluid.dTbubble_dp(p0)) if fluid.zeotropic else self.dt_dew
+        self.dh_l = float(fluid.dhliq_dp(p0))
+        self.dh_v = float(fluid.dhvap_dp(p0))
+
+    def at(self, p: float) -> tuple[float, float, float, float]:
+        """``(h_liq, h_vap, T_bubble, T_dew)`` at ``p`` [J/kg, J/kg, K, K]."""
+        d = p - self.p0
+        return (
+            self.h_l + self.dh_l * d,
+            self.h_v + self.dh_v * d,
+            self.t_bub + self.dt_bub * d,
+            self.t_dew + self.dt_dew * d,
+        )
+
+
+def smooth_max(a: float, b: float) -> float:
+    """A smooth maximum of ``a`` and ``b`` within :data:`_OFFSET_K` of the sharp one."""
+    d = a - b
+    return b + 0.5 * (d + math.sqrt(d * d + 4.0 * _OFFSET_K * _OFFSET_K))
+
+
+def exchange(dt1: float, ua: float, r: float) -> float:
+    """Counterflow heat flow ``dT1 (1 - exp(-UA R)) / R`` [W] (``dT1 UA`` as ``R -> 0``)."""
+    x = ua * r
+    if abs(x) < 1e-9:
+        return dt1 * ua * (1.0 - 0.5 * x)
+    return dt1 * -math.expm1(-x) / r
+
+
+def area_to(q_b: float, dt1: float, u: float, r: float) -> float | None:
+    """Conductance ``UA_b`` [W/K] that carries ``q_b`` from ``dT1``; None if it cannot."""
+    if dt1 <= 0.0:
+        return None
+    y = q_b * r / dt1
+    if abs(y) < 1e-12:
+        return q_b / dt1
+    if y >= 1.0:
+        return None
+    return -math.log1p(-y) / r
+
+
+class Marcher:
+    """State of one march (pieces appended as it goes)."""
+
+    def __init__(self, model: PlateModel, p_in: float, h_in: float, m: float, m_sec: float,
+                 z_ua: float, z_dp: float) -> None:  # fmt: skip
+        self.model, self.m, self.m_sec, self.z_ua, self.z_dp = model, m, m_sec, z_ua, z_dp
+        spec = model.spec
+        g = spec.geometry
+        self.sign = 1.0 if model.hot else -1.0
+        self.area = g.heat_transfer_area_m2
+        self.length = g.plate_length_m
+        self.g_ref = m / (g.channels_refrigerant * g.channel_flow_area_m2)
+        self.g_sec = m_sec / (g.channels_secondary * g.channel_flow_area_m2)
+        self.r_wall = g.wall_resistance_m2_k_w
+        self.f_ref = spec.factor("refrigerant_side")
+        self.f_sec = spec.factor("secondary_side")
+        self.f_dp = spec.factor("refrigerant_pressure_drop") * z_dp
+        self.sat_lin = Saturation(model.fluid, p_in)
+        self.sat = model.transport.saturation(p_in)
+        self.edge = (
+            phase_film(spec, self.g_ref, self.sat.liquid)[0],
+            phase_film(spec, self.g_ref, self.sat.vapour)[0],
+        )
+        self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
+        self.flux = 0.0
+        self.dx_per_area = 0.0
+        self.liquid = Liquid(model.secondary)
+        self.film: SecondaryFilm | None = None
+        self.far: dict[str, float] = {}
+        self.t_sec = 0.5 * (model.secondary.T_min + model.secondary.T_max)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def zone(self, p: float, h: float) -> str:
+        """The phase of ``(p, h)``: ``superheated``, ``two-phase`` or ``subcooled``."""
+        h_l, h_v, _tb, _td = self.sat_lin.at(p)
+        if h >= h_v:
+            return "superheated"
+        if h <= h_l:
+            return "subcooled"
+        return "two-phase"
+
+    def t_ref(self, p: float, h: float, zone: str) -> float:
+        """Refrigerant temperature [K] at ``(p, h)`` in ``zone`` (linear in the dome)."""
+        h_l, h_v, t_b, t_d = self.sat_lin.at(p)
+        if zone == "two-phase":
+            x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
+            return t_b + x * (t_d - t_b)
+        return float(self.model.fluid.T_ph(p, h))
+
+    def secondary(self, h_sec: float) -> tuple[float, float, float, float]:
+        """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``."""
+        t = self.liquid.t_h(h_sec, self.t_sec)
+        self.t_sec = t
+        cp = self.liquid.cp(t)
+        if self.film is not None:
+            h, re = self.film(t)
+            return t, cp, h * self.f_sec, re
+        st = self.model.secondary_transport
+        h, re = single_phase_film(self.model.spec, self.g_sec, st.rho(t), st.mu(t), st.k(t), cp)
+        return t, cp, h * self.f_sec, re
+
+    def phase_props(self, zone: str, t: float) -> PhaseTransport:
+        """Single-phase refrigerant properties at ``t`` [K], linear between two records.
+
+        The saturated vapour (liquid) at the inlet pressure and the state at the inlet pressure
+        and the far temperature of the zone (the hotter of the refrigerant and secondary inlets
+        for vapour, the colder for liquid): the two ends a zone's temperatures lie between, read
+        once per solve (the transport memo keeps them), instead of a flash per piece. Inside
+        the two ends ``rho``, ``mu``, ``k`` and ``cp`` are linear in temperature (docs).
+        """
+        near = self.sat.vapour if zone == "superheated" else self.sat.liquid
+        t_far = self.far[zone]
+        far = self.model.transport.single_phase(self.sat.p, t_far)
+        w = min(max((t - near.t) / (t_far - near.t), 0.0), 1.0)
+        return PhaseTransport(
+            near.p,
+            t,
+            near.rho + w * (far.rho - near.rho),
+            near.mu + w * (far.mu - near.mu),
+            near.k + w * (far.k - near.k),
+            near.cp + w * (far.cp - near.cp),
+        )
+
+    # -- one piece ---------------------------------------------------------------------------
+    def piece(
+        self, p: float, h: float, zone: str, h_sec: float, area: float
+    ) -> tuple[Piece, float, float, float, bool]:
+        """Exchange over ``area`` or up to the next saturation line.
+
+        Returns the piece, the refrigerant's end pressure and enthalpy, the secondary's end
+        enthalpy, and whether the piece stopped at a saturation line.
+        """
+        model, spec, sign, m = self.model, self.model.spec, self.sign, self.m
+        t_sec, cp_sec, h_sec_film, re_sec = self.secondary(h_sec)
+        t_r = self.t_ref(p, h, zone)
+        dt1 = sign * (t_r - t_sec)
+        inv_c_sec = 1.0 / (self.m_sec * cp_sec)
+        h_l, h_v, t_b, t_d = self.sat_lin.at(p)
+        length = self.length * area / self.area
+        if zone == "two-phase":
+            inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
+            x0 = (h - h_l) / (h_v - h_l)
+            # the last two-phase piece's heat flux and quality change per area start the passes
+            x_end = x0 + self.dx_per_area * area
+            flux = self.flux if self.flux > 0.0 else abs(dt1) * 2000.0
+            for _ in range(FILM_PASSES):
+                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
+                h_film = self.f_ref * self.kernel.film(x_mean, flux)
+                rate = self.f_dp * self.kernel.friction_rate(x_mean)
+                dp = rate * length
+                shift = -0.5 * sign * self.sat_lin.dt_dew * dp
+                u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
+                ua = self.z_ua * u * area
+                r = inv_c_ref - inv_c_sec
+                q = exchange(dt1 + shift, ua, r)
+                flux = max(abs(q) / area, 1.0)
+                x_end = (h - sign * q / m - h_l) / (h_v - h_l)
+            liq = self.sat.liquid
+            re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
+            h_bound = h_l if model.hot else h_v
+        else:
+            t_eval = smooth_max(t_r, t_d) if zone == "superheated" else -smooth_max(-t_r, -t_b)
+            props = self.phase_props(zone, t_eval)
+            h_film0, re_ref = phase_film(spec, self.g_ref, props)
+            h_film = self.f_ref * h_film0
+            rate = self.f_dp * single_phase_friction_rate(spec, self.g_ref, props.rho, props.mu)
+            dp = rate * length
+            u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
+            ua = self.z_ua * u * area
+            r = 1.0 / (m * props.cp) - inv_c_sec
+            shift = 0.0
+            q = exchange(dt1, ua, r)
+            # the saturation line ahead in the flow direction (none for the last zone)
+            if model.hot:
+                h_bound = h_v if zone == "superheated" else -math.inf
+            else:
+                h_bound = h_l if zone == "subcooled" else math.inf
+        h_end = h - sign * q / m
+        bounded = math.isfinite(h_bound) and sign * (h_end - h_bound) < 0.0
+        if bounded:
+            q_b = sign * (h - h_bound) * m
+            ua_b = area_to(q_b, dt1 + shift, self.z_ua * u, r) if q_b > 0.0 else 0.0
+            if ua_b is not None:
+                share = min(max(ua_b / ua, 0.0), 1.0)
+                area, ua, q, dp, h_end = area * share, ua * share, q_b, dp * share, h_bound
+            else:
+                bounded = False
+        if area > 0.0 and zone == "two-phase":
+            self.flux = max(abs(q) / area, 1.0)
+            self.dx_per_area = -sign * q / m / (h_v - h_l) / area
+        h_sec_end = h_sec - sign * q / self.m_sec
+        dt2 = dt1 + shift * 2.0 - q * r
+        piece = Piece(zone, area, q, ua, h_film, h_sec_film, dt1, dt2, dp, re_ref, re_sec)
+        return piece, p - dp, h_end, h_sec_end, bounded
+
+
+def next_zone(zone: str, hot: bool) -> str:
+    """The zone after ``zone`` along the refrigerant path of a condenser or evaporator."""
+    if hot:
+        return "two-phase" if zone == "superheated" else "subcooled"
+    return "two-phase" if zone == "subcooled" else "superheated"
+
+
+def density(st: Marcher, p: float, h: float, zone: str) -> float:
+    """Refrigerant density at a port [kg/m^3] (homogeneous in two phase)."""
+    if zone == "two-phase":
+        h_l, h_v, _tb, _td = st.sat_lin.at(p)
+        x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
+        return 1.0 / (x / st.sat.vapour.rho + (1.0 - x) / st.sat.liquid.rho)
+    return float(st.model.fluid.rho_ph(p, h))
