@@ -16,6 +16,7 @@ from workbench.components.exchangers.coils.component import Condenser, Evaporato
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
 from workbench.components.exchangers.plate.component import PlateCondenser, PlateEvaporator
+from workbench.components.exchangers.plate.gas_cooler import PlateGasCooler
 from workbench.components.junctions.flash_tank import FlashTank
 from workbench.components.junctions.junction import Junction
 from workbench.components.junctions.mixer import Mixer
@@ -42,6 +43,7 @@ __all__ = [
     "Mixer",
     "PlateCondenser",
     "PlateEvaporator",
+    "PlateGasCooler",
     "Receiver",
     "Splitter",
     "component_class",

@@ -124,10 +124,11 @@ def march(
     g = spec.geometry
     zone = st.zone(p_in, h_in)
     t_in = st.t_ref(p_in, h_in, zone)
-    st.far = {
-        "superheated": max(t_in, t_sec_in, st.sat_lin.t_dew + 1.0),
-        "subcooled": min(t_in, t_sec_in, st.sat_lin.t_bub - 1.0),
-    }
+    if not st.supercritical:
+        st.far = {
+            "superheated": max(t_in, t_sec_in, st.sat_lin.t_dew + 1.0),
+            "subcooled": min(t_in, t_sec_in, st.sat_lin.t_bub - 1.0),
+        }
     rho_in = density(st, p_in, h_in, zone)
     port_half = 0.5 * PORT_VELOCITY_HEADS * (m / g.port_area_m2) ** 2 / 2.0
     dp_in = st.f_dp * port_half / rho_in

@@ -88,7 +88,10 @@ def plate_outputs(coil: PlateCoil, x: np.ndarray) -> dict[str, float | None]:
         "heat_transfer_area_m2": n * g.heat_transfer_area_m2,
         "segments": float(coil.plate_spec.segments),
     }
-    for zone in ("superheated", "two-phase", "subcooled"):
+    zones = ["superheated", "two-phase", "subcooled"]
+    if any(pc.zone == "supercritical" for pc in res.pieces):
+        zones.append("supercritical")
+    for zone in zones:
         share = sum(pc.area for pc in res.pieces if pc.zone == zone) / area
         out[f"zone_{zone.replace('-', '_')}_area_fraction"] = share
     return {key: float(value) for key, value in out.items() if value is not None}

@@ -109,13 +109,16 @@ class Marcher:
         self.f_ref = spec.factor("refrigerant_side")
         self.f_sec = spec.factor("secondary_side")
         self.f_dp = spec.factor("refrigerant_pressure_drop") * z_dp
-        self.sat_lin = Saturation(model.fluid, p_in)
-        self.sat = model.transport.saturation(p_in)
-        self.edge = (
-            phase_film(spec, self.g_ref, self.sat.liquid)[0],
-            phase_film(spec, self.g_ref, self.sat.vapour)[0],
-        )
-        self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
+        # at or above the critical pressure (a gas cooler) nothing condenses: one zone
+        self.supercritical = p_in >= model.fluid.p_crit
+        if not self.supercritical:
+            self.sat_lin = Saturation(model.fluid, p_in)
+            self.sat = model.transport.saturation(p_in)
+            self.edge = (
+                phase_film(spec, self.g_ref, self.sat.liquid)[0],
+                phase_film(spec, self.g_ref, self.sat.vapour)[0],
+            )
+            self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
         self.flux = 0.0
         self.dx_per_area = 0.0
         self.liquid = Liquid(model.secondary)
@@ -125,7 +128,9 @@ class Marcher:
 
     # -- helpers -----------------------------------------------------------------------------
     def zone(self, p: float, h: float) -> str:
-        """The phase of ``(p, h)``: ``superheated``, ``two-phase`` or ``subcooled``."""
+        """The phase of ``(p, h)``: ``superheated``, ``two-phase``, ``subcooled``, ``supercritical``."""
+        if self.supercritical:
+            return "supercritical"
         h_l, h_v, _tb, _td = self.sat_lin.at(p)
         if h >= h_v:
             return "superheated"
@@ -135,6 +140,8 @@ class Marcher:
 
     def t_ref(self, p: float, h: float, zone: str) -> float:
         """Refrigerant temperature [K] at ``(p, h)`` in ``zone`` (linear in the dome)."""
+        if zone != "two-phase":
+            return float(self.model.fluid.T_ph(p, h))
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
             x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
@@ -175,6 +182,40 @@ class Marcher:
             near.cp + w * (far.cp - near.cp),
         )
 
+    def _supercritical(
+        self, p: float, h: float, t_r: float, dt1: float, inv_c_sec: float, area: float,
+        length: float, h_sec_film: float, re_sec: float, h_sec: float,
+    ) -> tuple[Piece, float, float, float, bool]:  # fmt: skip
+        """A piece above the critical pressure: single phase, cp taken over the piece.
+
+        Near the pseudo-critical temperature ``cp`` changes several-fold over a few kelvin, so
+        the capacity rate of the closed form is the piece's own secant ``(h - h_end) /
+        (T - T_end)`` after a first pass with ``cp`` at the start; the properties of the film
+        coefficient and the friction are read at the start (a flash per piece, no interpolation).
+        """
+        model, spec, sign, m = self.model, self.model.spec, self.sign, self.m
+        props = model.transport.single_phase(p, t_r)
+        h_film0, re_ref = phase_film(spec, self.g_ref, props)
+        h_film = self.f_ref * h_film0
+        rate = self.f_dp * single_phase_friction_rate(spec, self.g_ref, props.rho, props.mu)
+        dp = rate * length
+        u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
+        ua = self.z_ua * u * area
+        cp = props.cp
+        r = 1.0 / (m * cp) - inv_c_sec
+        q = exchange(dt1, ua, r)
+        h_end = h - sign * q / m
+        t_end = float(model.fluid.T_ph(p - dp, h_end))
+        if abs(t_r - t_end) > 1e-9:
+            cp = max((h - h_end) / (t_r - t_end), 1.0)
+            r = 1.0 / (m * cp) - inv_c_sec
+            q = exchange(dt1, ua, r)
+            h_end = h - sign * q / m
+        h_sec_end = h_sec - sign * q / self.m_sec
+        piece = Piece("supercritical", area, q, ua, h_film, h_sec_film, dt1, dt1 - q * r, dp,
+                      re_ref, re_sec)  # fmt: skip
+        return piece, p - dp, h_end, h_sec_end, False
+
     # -- one piece ---------------------------------------------------------------------------
     def piece(
         self, p: float, h: float, zone: str, h_sec: float, area: float
@@ -189,8 +230,12 @@ class Marcher:
         t_r = self.t_ref(p, h, zone)
         dt1 = sign * (t_r - t_sec)
         inv_c_sec = 1.0 / (self.m_sec * cp_sec)
-        h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         length = self.length * area / self.area
+        if zone == "supercritical":
+            return self._supercritical(
+                p, h, t_r, dt1, inv_c_sec, area, length, h_sec_film, re_sec, h_sec
+            )
+        h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
             inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
             x0 = (h - h_l) / (h_v - h_l)
@@ -257,6 +302,8 @@ def next_zone(zone: str, hot: bool) -> str:
 
 def density(st: Marcher, p: float, h: float, zone: str) -> float:
     """Refrigerant density at a port [kg/m^3] (homogeneous in two phase)."""
+    if zone == "supercritical":
+        return float(st.model.fluid.rho_ph(p, h))
     if zone == "two-phase":
         h_l, h_v, _tb, _td = st.sat_lin.at(p)
         x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
