@@ -83,14 +83,10 @@ class PlateCoil(PlateMarching, Coil):
         zones = [(name, float(q), float(ua)) for name, (q, ua) in parts.items()]
         min_dt = float(min(min(pc.dt_start, pc.dt_end) for pc in res.pieces))
         sec = self.plate.secondary
-        m_sec = self.secondary_flow()
-        sign = 1.0 if self.refrigerant_is_hot else -1.0
-        t_ref_in = float(self.fluid.T_ph(self.port(x, "inlet").p, self.port(x, "inlet").h))
-        try:
-            q_max = n * m_sec * abs(sec.h(t_ref_in) - sec.h(self.t_sec_in))
+        try:  # the secondary heated (cooled) to the refrigerant inlet temperature
+            q_max = n * self.secondary_flow() * abs(sec.h(res.t_ref_in) - sec.h(self.t_sec_in))
         except FluidPropertyError:
             q_max = math.inf
-        del sign
         return ZoneResult(
             float(n * res.q), float(res.h_out), float(res.t_sec_out), zones, min_dt, float(q_max)
         )

@@ -88,10 +88,8 @@ class PlateGasCooler(PlateMarching, GasCooler):
         """The converged march as the gas cooler's model result (heat flow [W], outlet, pinch)."""
         res = self.march_at(x)
         sec = self.plate.secondary
-        inlet = self.port(x, "inlet")
-        try:
-            t_ref_in = float(self.fluid.T_ph(inlet.p, inlet.h))
-            q_max = self.secondary_flow() * abs(sec.h(t_ref_in) - sec.h(self.t_sec_in))
+        try:  # the secondary heated to the refrigerant inlet temperature
+            q_max = self.secondary_flow() * abs(sec.h(res.t_ref_in) - sec.h(self.t_sec_in))
         except FluidPropertyError:
             q_max = math.inf
         min_dt = min(min(pc.dt_start, pc.dt_end) for pc in res.pieces)

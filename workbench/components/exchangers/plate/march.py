@@ -157,7 +157,7 @@ def march(
     rho_out = density(st, p, h, zone)
     dp_out = st.f_dp * port_half / rho_out
     q = sign * m * (h_in - h)
-    return MarchResult(t_end, t_sec_out, h, p - dp_out, q, pieces, dp_in + dp_out)
+    return MarchResult(t_end, t_sec_out, h, p - dp_out, q, pieces, dp_in + dp_out, t_ref_in=t_in)
 
 
 def solve_plate(

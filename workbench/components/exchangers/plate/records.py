@@ -111,6 +111,10 @@ class MarchResult:
         The pieces in refrigerant flow order.
     dp_ports : float
         Port pressure drop of the refrigerant [Pa].
+    slope : float
+        ``d T_s,end / d T_s,out`` of the shooting's last secant [-].
+    t_ref_in : float
+        Refrigerant inlet temperature [K].
     """
 
     t_sec_end: float
@@ -121,4 +125,6 @@ class MarchResult:
     pieces: list[Piece] = field(default_factory=list)
     dp_ports: float = 0.0
     slope: float = math.nan
+    t_ref_in: float = math.nan
+    """Refrigerant inlet temperature [K] (read once by the march)."""
     """d(t_sec_end)/d(t_sec_out) of the shooting's last secant [-] (the next solve's start)."""
