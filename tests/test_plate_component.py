@@ -274,3 +274,19 @@ def test_plate_prepared_system_takes_a_new_secondary_inlet() -> None:
         capacity = direct.components["condenser"]["capacity"]
         assert moved.components["condenser"]["capacity"] == pytest.approx(capacity, rel=1e-6)
         previous = moved
+
+
+def test_plate_bank_holds_every_exchanger() -> None:
+    doc = _doc()
+    cond = _component(doc, "condenser")
+    cond["condenser_bank"] = {"circuits": 2, "coils_per_circuit": 1}
+    cond["geometry"]["plates"] = 18
+    result = solve(doc)
+    assert result.converged, result.message
+    volume = _geometry(doc, "condenser").internal_volume_m3("refrigerant")
+    items = {item["name"]: item for item in result.charge["items"]}
+    assert items["condenser"]["volume_m3"] == pytest.approx(2 * volume, rel=1e-12)
+    out = result.components["condenser"]
+    assert out["internal_volume"] == pytest.approx(2 * volume, rel=1e-12)
+    assert out["capacity_per_coil"] == pytest.approx(out["capacity"] / 2, rel=1e-12)
+    assert out["secondary_heat_flow"] == pytest.approx(out["capacity"], rel=1e-8)

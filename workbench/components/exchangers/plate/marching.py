@@ -84,9 +84,9 @@ class PlateMarching(_Base):
             sec_transport,
             self.refrigerant_is_hot,
         )
-        self.params["internal_volume_m3"] = self.plate_spec.geometry.internal_volume_m3(
-            "refrigerant"
-        )
+        # the charge inventory's volume: every exchanger of a bank
+        volume = self.plate_spec.geometry.internal_volume_m3("refrigerant")
+        self.params["internal_volume_m3"] = self.n_coils * volume
         # the memo of converged marches (a ``*_cache``: a sweep's reconfigure starts it afresh)
         self._march_cache: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
