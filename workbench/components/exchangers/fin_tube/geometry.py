@@ -1,0 +1,209 @@
+"""A coil's ``geometry`` object from the scenario: parsed, checked and computed once.
+
+Who reads it: :mod:`workbench.components.exchangers.fin_tube.component`, once per coil in
+``configure``; the solve never recomputes it. The record wraps the floor's
+:class:`~workbench.correlations.fin_tube_geometry.FinTubeGeometry` (areas, pitches, sigma) and
+adds what the segment march needs: the refrigerant path of one circuit (length, flow area,
+inner diameter) and the number of segments.
+
+Contract keys (issue 40, SI): ``kind`` (``"fin_tube"``), ``tubes_per_bank``, ``banks``,
+``circuits``, ``tube_length_m``, ``tube_outer_diameter_m``, ``tube_inner_diameter_m``,
+``transverse_pitch_m``, ``longitudinal_pitch_m``, ``fins_per_m``, ``fin_thickness_m``,
+``fin_type`` (``plain``, ``wavy``, ``louvered``, ``herringbone``) with the type's own keys
+(``wave_depth_m``, ``wave_half_length_m``; ``louver_pitch_m``, ``louver_height_m``),
+``fin_conductivity_w_m_k`` (237, aluminium), ``tube_conductivity_w_m_k`` (390, copper);
+and ``segments`` (default :data:`DEFAULT_SEGMENTS`), ``staggered`` (true).
+
+Every error is a :class:`~workbench.errors.SpecificationError` whose message starts with the
+key path, ``geometry.fins_per_m: must be a positive number, got 0``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.correlations.fin_efficiency import schmidt_equivalent_radius
+from workbench.correlations.fin_tube_geometry import FIN_TYPES, FinTubeGeometry
+from workbench.errors import SpecificationError
+
+__all__ = ["DEFAULT_SEGMENTS", "GEOMETRY_KINDS", "CoilGeometry", "GeometryKeyError", "parse_geometry"]
+
+DEFAULT_SEGMENTS = 24
+"""Segments per circuit when ``geometry.segments`` is absent (N=24 is within 0.1 % of N=96
+on the example coils, tests/test_fin_tube_march.py)."""
+
+GEOMETRY_KINDS: tuple[str, ...] = ("fin_tube",)
+"""The ``geometry.kind`` values a coil accepts."""
+
+_INT_KEYS = ("tubes_per_bank", "banks", "circuits")
+_FLOAT_KEYS = (
+    "tube_length_m",
+    "tube_outer_diameter_m",
+    "tube_inner_diameter_m",
+    "transverse_pitch_m",
+    "longitudinal_pitch_m",
+    "fins_per_m",
+    "fin_thickness_m",
+)
+_OPTIONAL_FLOATS = (
+    "wave_depth_m",
+    "wave_half_length_m",
+    "louver_pitch_m",
+    "louver_height_m",
+    "fin_conductivity_w_m_k",
+    "tube_conductivity_w_m_k",
+)
+_KNOWN = {"kind", "fin_type", "segments", "staggered", *_INT_KEYS, *_FLOAT_KEYS, *_OPTIONAL_FLOATS}
+
+
+class GeometryKeyError(SpecificationError):
+    """A ``geometry`` key that does not make a coil: its key path and the reason.
+
+    Parameters
+    ----------
+    where : str
+        Path of the geometry object (``geometry``).
+    key : str
+        The offending key (``fins_per_m``), or ``""`` for the object itself.
+    reason : str
+        Why, in words.
+    """
+
+    def __init__(self, where: str, key: str, reason: str) -> None:
+        self.key = key
+        self.reason = reason
+        super().__init__(f"{where}.{key}: {reason}" if key else f"{where}: {reason}")
+
+
+@dataclass(frozen=True)
+class CoilGeometry:
+    """A coil's hardware as the march sees it [SI].
+
+    Attributes
+    ----------
+    fins : FinTubeGeometry
+        The floor's record (areas, sigma, hydraulic diameter, fin type).
+    segments : int
+        Segments per circuit [-].
+    path_length_m : float
+        Tube length of one circuit, ``tubes * tube_length / circuits`` [m].
+    inner_diameter_m : float
+        Tube inner diameter [m].
+    flow_area_m2 : float
+        Refrigerant flow area of one tube, ``pi D_i^2 / 4`` [m^2].
+    air_area_m2, inner_area_m2 : float
+        Whole coil's air-side and refrigerant-side areas [m^2].
+    wall_resistance_k_w : float
+        Conduction through the tube walls of the whole coil, ``ln(D_o/D_i) / (2 pi k L_tot)``
+        [K/W].
+    equivalent_radius_m, collar_radius_m : float
+        Schmidt's equivalent fin radius and the fin root radius [m].
+    internal_volume_m3 : float
+        Refrigerant-side volume of the tubes (bends excluded) [m^3].
+    """
+
+    fins: FinTubeGeometry
+    segments: int
+    path_length_m: float
+    inner_diameter_m: float
+    flow_area_m2: float
+    air_area_m2: float
+    inner_area_m2: float
+    wall_resistance_k_w: float
+    equivalent_radius_m: float
+    collar_radius_m: float
+    internal_volume_m3: float
+
+    @property
+    def circuits(self) -> int:
+        """Parallel refrigerant circuits [-]."""
+        return self.fins.circuits
+
+
+def _number(doc: Mapping[str, Any], key: str, where: str, integer: bool) -> Any:
+    value = doc[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise GeometryKeyError(where, key, f"must be a number, got {value!r}")
+    if integer:
+        if float(value) != int(value):
+            raise GeometryKeyError(where, key, f"must be a whole number, got {value!r}")
+        return int(value)
+    return float(value)
+
+
+def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeometry:
+    """Check a ``geometry`` object and compute the coil's hardware once.
+
+    Parameters
+    ----------
+    doc : mapping
+        The scenario's ``geometry`` object (contract keys in the module docstring).
+    where : str
+        Key path for messages (``geometry`` or ``components[2].geometry``).
+
+    Returns
+    -------
+    CoilGeometry
+        The hardware record.
+
+    Raises
+    ------
+    SpecificationError
+        An unknown kind or key, a missing or non-numeric key, or a geometry the floor rejects
+        (a collar wider than the pitch, fins thicker than their pitch...): the message names
+        the key path (``geometry.fins_per_m``) and the reason.
+    """
+    if not isinstance(doc, Mapping):
+        raise GeometryKeyError(where, "", f"must be an object, got {type(doc).__name__}")
+    kind = doc.get("kind")
+    if kind not in GEOMETRY_KINDS:
+        raise GeometryKeyError(where, "kind", f"{kind!r} is not one of {', '.join(GEOMETRY_KINDS)}")
+    unknown = sorted(set(doc) - _KNOWN)
+    if unknown:
+        raise GeometryKeyError(
+            where, unknown[0], f"unknown key for kind {kind!r} (known: {', '.join(sorted(_KNOWN))})"
+        )
+    args: dict[str, Any] = {}
+    for key in (*_INT_KEYS, *_FLOAT_KEYS):
+        if key not in doc:
+            raise GeometryKeyError(where, key, f"missing (a {kind} coil needs it)")
+        args[key] = _number(doc, key, where, key in _INT_KEYS)
+    for key in _OPTIONAL_FLOATS:
+        if key in doc:
+            args[key] = _number(doc, key, where, False)
+    fin_type = doc.get("fin_type", "plain")
+    if fin_type not in FIN_TYPES:
+        raise GeometryKeyError(where, "fin_type", f"{fin_type!r} is not one of {', '.join(FIN_TYPES)}")
+    staggered = doc.get("staggered", True)
+    if not isinstance(staggered, bool):
+        raise GeometryKeyError(where, "staggered", f"must be true or false, got {staggered!r}")
+    segments = _number(doc, "segments", where, True) if "segments" in doc else DEFAULT_SEGMENTS
+    if segments < 2:
+        raise GeometryKeyError(where, "segments", f"must be at least 2, got {segments}")
+    try:
+        fins = FinTubeGeometry(fin_type=fin_type, staggered=staggered, **args)
+    except ValueError as exc:
+        key, _, reason = str(exc).partition(": ")
+        raise GeometryKeyError(where, key, reason) from None
+    tubes_per_circuit = fins.tubes / fins.circuits
+    total_length = fins.tubes * fins.tube_length_m
+    d_i, d_o = fins.tube_inner_diameter_m, fins.tube_outer_diameter_m
+    return CoilGeometry(
+        fins=fins,
+        segments=segments,
+        path_length_m=tubes_per_circuit * fins.tube_length_m,
+        inner_diameter_m=d_i,
+        flow_area_m2=math.pi * d_i**2 / 4.0,
+        air_area_m2=fins.air_area_m2,
+        inner_area_m2=fins.inner_area_m2,
+        wall_resistance_k_w=math.log(d_o / d_i)
+        / (2.0 * math.pi * fins.tube_conductivity_w_m_k * total_length),
+        equivalent_radius_m=schmidt_equivalent_radius(
+            fins.transverse_pitch_m, fins.longitudinal_pitch_m, staggered
+        ),
+        collar_radius_m=fins.collar_diameter_m / 2.0,
+        internal_volume_m3=fins.internal_volume_m3,
+    )

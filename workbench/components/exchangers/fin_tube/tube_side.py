@@ -1,0 +1,241 @@
+"""The refrigerant side of a geometric coil: film coefficient and friction per tube length.
+
+Who reads it: the segment march (:mod:`workbench.components.exchangers.fin_tube.march`), twice
+per segment. Properties are read once per march (:func:`tube_fluid`, at the inlet pressure:
+the saturated liquid and vapour and, when the inlet is outside the dome, the inlet state);
+a single-phase state inside the march takes its transport properties interpolated linearly
+in enthalpy between the saturated state and the inlet state (only the temperature is a
+fresh flash, ``T(p_local, h)``, in the march). Over a coil's pressure drop (a few percent of
+the pressure) the saturated properties change by under 1 %.
+
+Film coefficient ``h_i`` [W/(m^2 K)] against the quality ``x = (h - h_l)/(h_v - h_l)`` at the
+inlet pressure's saturation enthalpies (so extended below 0 and above 1):
+
+* ``0 < x < 1``: boiling, Liu & Winterton (1991) at the wall superheat ``q''/h_i`` (the heat
+  flux of the last evaluation, two fixed-point passes); condensing, Shah (1979);
+* ``x <= 0`` and ``x >= 1``: Gnielinski with the local single-phase properties;
+* blends: over ``1 - dx < x < 1`` and ``0 < x < dx`` (``dx`` = :data:`BLEND_QUALITY`) the two
+  coefficients are mixed with the weight ``s = 3 t^2 - 2 t^3`` (``t`` the position in the band),
+  so the coefficient and its slope are continuous across the saturation lines; a switch
+  would put a jump into the forward-difference Jacobian. The band stands in for the
+  dry-out region of an evaporator, where the two-phase coefficient falls to the vapour's.
+
+Friction per length ``dp/dz`` [Pa/m]: Müller-Steinhagen & Heck (1986) with the quality
+clamped to [0, 1] and the local single-phase density and viscosity outside the dome; at
+``x = 0`` and ``x = 1`` it is the all-liquid and all-vapour friction of the same friction
+factor, so single-phase friction joins it without a step. Acceleration and gravity are
+neglected (docs/components.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import CoolProp.CoolProp as CP
+
+from workbench.correlations.in_tube import (
+    boiling_liu_winterton,
+    condensation_shah,
+    dp_muller_steinhagen_heck,
+    single_phase_gnielinski,
+)
+from workbench.fluids.transport import PhaseTransport, SaturationTransport, Transport
+
+__all__ = [
+    "BLEND_QUALITY",
+    "TubeFluid",
+    "film_coefficient",
+    "friction_gradient",
+    "molar_mass_g_mol",
+    "tube_fluid",
+]
+
+BLEND_QUALITY = 0.05
+"""Width of the quality bands next to x = 0 and x = 1 where the two-phase and single-phase
+film coefficients are blended [-]."""
+
+
+@dataclass(frozen=True)
+class TubeFluid:
+    """The refrigerant's properties for one march.
+
+    Attributes
+    ----------
+    sat : SaturationTransport
+        Saturated liquid and vapour at the inlet pressure.
+    inlet : PhaseTransport or None
+        The inlet state when it is outside the dome, else None.
+    h_in : float
+        Inlet enthalpy [J/kg].
+    molar_mass_g_mol : float
+        Molar mass [g/mol].
+    p_crit : float
+        Critical pressure [Pa].
+    """
+
+    sat: SaturationTransport
+    inlet: PhaseTransport | None
+    h_in: float
+    molar_mass_g_mol: float
+    p_crit: float
+
+    def quality(self, h: float) -> float:
+        """Quality extended outside the dome, ``(h - h_l)/(h_v - h_l)`` [-]."""
+        return (h - self.sat.h_liq) / self.sat.h_fg
+
+    def phase(self, h: float) -> PhaseTransport:
+        """Single-phase properties at ``h`` [J/kg]: saturated, or towards the inlet state."""
+        vapour = h >= self.sat.h_vap
+        base = self.sat.vapour if vapour else self.sat.liquid
+        h_base = self.sat.h_vap if vapour else self.sat.h_liq
+        ref = self.inlet
+        if ref is None or (self.h_in > h_base) != vapour or abs(self.h_in - h_base) < 1.0:
+            return base
+        t = (h - h_base) / (self.h_in - h_base)
+        return PhaseTransport(
+            base.p,
+            base.t + t * (ref.t - base.t),
+            1.0 / (1.0 / base.rho + t * (1.0 / ref.rho - 1.0 / base.rho)),
+            base.mu + t * (ref.mu - base.mu),
+            base.k + t * (ref.k - base.k),
+            base.cp + t * (ref.cp - base.cp),
+        )
+
+
+def molar_mass_g_mol(transport: Transport) -> float:
+    """Molar mass of the transport's fluid, mole-averaged for a blend [g/mol]."""
+    return 1000.0 * sum(
+        x * float(CP.PropsSI("molar_mass", name))
+        for name, x in zip(transport.components, transport.mole, strict=True)
+    )
+
+
+def tube_fluid(
+    transport: Transport, p_in: float, h_in: float, t_in: float, molar_mass: float
+) -> TubeFluid:
+    """Read the properties of one march at its inlet.
+
+    Parameters
+    ----------
+    transport : Transport
+        The fluid's transport properties (:func:`workbench.fluids.transport.transport_for`).
+    p_in, h_in, t_in : float
+        Inlet pressure [Pa], enthalpy [J/kg] and temperature [K].
+    molar_mass : float
+        Molar mass [g/mol].
+
+    Raises
+    ------
+    FluidPropertyError
+        The inlet pressure is outside the two-phase range.
+    """
+    sat = transport.saturation(p_in)
+    outside = h_in > sat.h_vap + 1.0 or h_in < sat.h_liq - 1.0
+    inlet = transport.single_phase(p_in, t_in) if outside else None
+    return TubeFluid(sat, inlet, h_in, molar_mass, transport.backend.p_crit)
+
+
+def _smoothstep(t: float) -> float:
+    t = min(max(t, 0.0), 1.0)
+    return t * t * (3.0 - 2.0 * t)
+
+
+def _single_phase(props: PhaseTransport, mass_flux: float, diameter: float) -> float:
+    re = mass_flux * diameter / props.mu
+    return single_phase_gnielinski(re, props.prandtl, props.k, diameter)
+
+
+def _two_phase(
+    tf: TubeFluid, x: float, m_tube: float, diameter: float, evaporating: bool, flux: float, h_guess: float
+) -> float:
+    liq, vap = tf.sat.liquid, tf.sat.vapour
+    x = min(max(x, 0.0), 1.0)
+    if not evaporating:
+        return condensation_shah(
+            m_tube, x, diameter, liq.rho, liq.mu, liq.k, liq.cp, tf.sat.p, tf.p_crit
+        )
+    h = h_guess
+    for _ in range(2):
+        h = boiling_liu_winterton(
+            m_tube,
+            x,
+            diameter,
+            liq.rho,
+            vap.rho,
+            liq.mu,
+            liq.k,
+            liq.cp,
+            tf.molar_mass_g_mol,
+            tf.sat.p,
+            tf.p_crit,
+            max(abs(flux), 1.0) / h,
+        )
+    return h
+
+
+def film_coefficient(
+    tf: TubeFluid,
+    h: float,
+    m_tube: float,
+    diameter: float,
+    evaporating: bool,
+    flux: float,
+    h_guess: float,
+) -> float:
+    """Refrigerant film coefficient at enthalpy ``h`` (module docstring) [W/(m^2 K)].
+
+    Parameters
+    ----------
+    tf : TubeFluid
+        The march's properties.
+    h : float
+        Local enthalpy [J/kg].
+    m_tube : float
+        Mass flow in one tube (one circuit) [kg/s].
+    diameter : float
+        Inner diameter [m].
+    evaporating : bool
+        Boiling (Liu & Winterton) rather than condensing (Shah) inside the dome.
+    flux : float
+        Heat flux of the last evaluation, for the boiling wall superheat [W/m^2].
+    h_guess : float
+        Start of the boiling fixed point (the last coefficient) [W/(m^2 K)].
+    """
+    x = tf.quality(h)
+    mass_flux = m_tube / (math.pi * diameter**2 / 4.0)
+    if x >= 1.0 or x <= 0.0:
+        return _single_phase(tf.phase(h), mass_flux, diameter)
+    h_tp = _two_phase(tf, x, m_tube, diameter, evaporating, flux, h_guess)
+    if x > 1.0 - BLEND_QUALITY:
+        s = _smoothstep((x - 1.0 + BLEND_QUALITY) / BLEND_QUALITY)
+        return (1.0 - s) * h_tp + s * _single_phase(tf.sat.vapour, mass_flux, diameter)
+    if x < BLEND_QUALITY:
+        s = _smoothstep((BLEND_QUALITY - x) / BLEND_QUALITY)
+        return (1.0 - s) * h_tp + s * _single_phase(tf.sat.liquid, mass_flux, diameter)
+    return h_tp
+
+
+def friction_gradient(tf: TubeFluid, h: float, m_tube: float, diameter: float) -> float:
+    """Frictional pressure gradient at enthalpy ``h`` (module docstring) [Pa/m].
+
+    Parameters
+    ----------
+    tf : TubeFluid
+        The march's properties.
+    h : float
+        Local enthalpy [J/kg].
+    m_tube : float
+        Mass flow in one tube [kg/s].
+    diameter : float
+        Inner diameter [m].
+    """
+    x = tf.quality(h)
+    liq, vap = tf.sat.liquid, tf.sat.vapour
+    if x >= 1.0:
+        vap = tf.phase(h)
+    elif x <= 0.0:
+        liq = tf.phase(h)
+    return dp_muller_steinhagen_heck(
+        m_tube, min(max(x, 0.0), 1.0), liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0
+    )
