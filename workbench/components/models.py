@@ -13,6 +13,7 @@ from workbench.components.base import (
     model_class,
 )
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
+from workbench.components.exchangers.fin_tube.component import FinTubeCondenser, FinTubeEvaporator
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
 from workbench.components.junctions.flash_tank import FlashTank
@@ -33,6 +34,8 @@ __all__ = [
     "Condenser",
     "Evaporator",
     "ExpansionValve",
+    "FinTubeCondenser",
+    "FinTubeEvaporator",
     "FlashTank",
     "GasCooler",
     "HeatExchanger",

@@ -16,7 +16,8 @@ Method (the lead's design for issue 40, docs/components.md "Coils from geometry"
   predicted outlet ``(p_k - g_0 L_s, h_k + q_0/m_c)``; the heat ``(q_0 + q_1)/2`` and the
   pressure gradient ``(g_0 + g_1)/2`` are the averages, and the segment's air outlet the
   average of the two air outlets, so refrigerant and air balance exactly;
-* the refrigerant temperature is ``T(p_local, h)`` of the fluid backend at each evaluation, so
+* the refrigerant temperature is ``T(p_local, h)`` at each evaluation
+  (:meth:`~workbench.components.exchangers.fin_tube.tube_side.TubeFluid.temperature`), so
   the saturation temperature falls with the pressure along the path (and a blend's glide is
   followed); the pressure falls by the friction of
   :func:`~workbench.components.exchangers.fin_tube.tube_side.friction_gradient`.
@@ -39,7 +40,6 @@ from workbench.components.exchangers.fin_tube.tube_side import (
     film_coefficient,
     friction_gradient,
 )
-from workbench.fluids import FluidBackend
 
 __all__ = ["MarchResult", "march"]
 
@@ -109,7 +109,6 @@ def march(
     geometry: CoilGeometry,
     air: AirSide,
     tube: TubeFluid,
-    fluid: FluidBackend,
     m: float,
     p_in: float,
     h_in: float,
@@ -127,8 +126,6 @@ def march(
         Its air side at the operating point.
     tube : TubeFluid
         The refrigerant's properties for this march.
-    fluid : FluidBackend
-        The refrigerant's backend, for ``T(p, h)``.
     m : float
         Refrigerant flow through the whole coil [kg/s].
     p_in, h_in : float
@@ -169,7 +166,7 @@ def march(
     state = {"flux": math.nan, "h_i": 3000.0}
 
     def evaluate(p: float, h: float) -> _Eval:
-        t_r = float(fluid.T_ph(p, h))
+        t_r = tube.temperature(p, h)
         flux = state["flux"]
         if math.isnan(flux):  # first evaluation: half the air side's reach
             flux = 0.5 * ua_o * abs(t_a - t_r) / a_i
@@ -214,7 +211,7 @@ def march(
         t_s_min = min(t_s_min, e0.t_s_min, e1.t_s_min)
         h += q / m_c
         p -= 0.5 * (e0.grad + e1.grad) * length
-    profile.append((p, h, float(fluid.T_ph(p, h))))
+    profile.append((p, h, tube.temperature(p, h)))
     sign = 1.0 if evaporating else -1.0
     zones = [(z, sign * circuits * zone_q[z], circuits * zone_ua[z]) for z in zone_q]
     return MarchResult(
