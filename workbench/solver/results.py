@@ -110,7 +110,8 @@ class SolveResult:
         Outputs per component name [SI]; ``type`` included.
     summary : dict
         cooling_capacity_w, heating_capacity_w, compressor_power_w, cop_cooling, cop_heating,
-        energy_balance_w [W, -].
+        energy_balance_w [W, -]; when a component gives ``fan_power_w``, also fan_power_w [W]
+        and the system COPs with the fans, cop_cooling_system and cop_heating_system [-].
     controls : list of dict
         Control loop results (id, target, measured, error, actuator, saturated).
     couplings : list of dict

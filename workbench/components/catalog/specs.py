@@ -32,6 +32,7 @@ __all__ = [
     "CONTROL_OUTPUTS",
     "CONTROL_OUTPUT_UNITS",
     "LEGACY_FACTOR_PREFIX",
+    "OBJECT_NUMBER_KEYS",
     "ComponentSpec",
     "ParamKind",
     "ParamSpec",
@@ -58,6 +59,17 @@ CONTROL_OUTPUTS: tuple[str, ...] = tuple(CONTROL_OUTPUT_UNITS)
 
 CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
 """Calibration factors of the scenario contract; each multiplies one model quantity (default 1)."""
+
+OBJECT_NUMBER_KEYS: dict[str, tuple[str, ...]] = {
+    "correlation_factors": (
+        "air_side",
+        "refrigerant_side",
+        "air_pressure_drop",
+        "refrigerant_pressure_drop",
+    ),
+}
+"""Object parameters whose numeric entries a sweep or a calibration sets as ``<param>.<entry>``
+(``evaporator.correlation_factors.air_side``); each entry is a positive factor, default 1."""
 
 LEGACY_FACTOR_PREFIX = "f_"
 """Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
+from workbench.components.exchangers.fin_tube.saturated_air import moist_enthalpy
 from workbench.correlations import humid_air as ha
 from workbench.correlations.air_side import (
     core_pressure_drop,
@@ -69,7 +70,7 @@ class AirInlet:
     @property
     def enthalpy_j_kg(self) -> float:
         """Moist-air enthalpy per kg of dry air [J/kg_da]."""
-        return ha.enthalpy(self.t_k, self.w)
+        return moist_enthalpy(self.t_k, self.w)
 
     @property
     def cp_j_kg_k(self) -> float:

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from workbench.components.base import Component, StepFunction, register_variant
+from workbench.components.catalog.specs import OBJECT_NUMBER_KEYS
 from workbench.components.exchangers.coils.component import Coil, Condenser, Evaporator
 from workbench.components.exchangers.fin_tube.air_side import AirInlet, AirSide, air_side
 from workbench.components.exchangers.fin_tube.geometry import (
@@ -47,6 +48,7 @@ from workbench.components.exchangers.fin_tube.outputs import (
     geometric_outputs,
     geometric_warnings,
 )
+from workbench.components.exchangers.fin_tube.saturated_air import moist_temperature
 from workbench.components.exchangers.fin_tube.tube_side import molar_mass_g_mol, tube_fluid
 from workbench.components.exchangers.zones.heat_flow import ZoneResult
 from workbench.components.exchangers.zones.profile import ProfileCheck
@@ -56,12 +58,7 @@ from workbench.fluids.transport import transport_for
 
 __all__ = ["CORRELATION_FACTORS", "FinTubeCondenser", "FinTubeEvaporator", "GeometricCoil"]
 
-CORRELATION_FACTORS: tuple[str, ...] = (
-    "air_side",
-    "refrigerant_side",
-    "air_pressure_drop",
-    "refrigerant_pressure_drop",
-)
+CORRELATION_FACTORS: tuple[str, ...] = OBJECT_NUMBER_KEYS["correlation_factors"]
 """Keys of a coil's ``correlation_factors`` object (issue 40 contract), each default 1."""
 
 _MEMO = 8
@@ -127,7 +124,7 @@ class GeometricCoil(Coil):
         self.air: AirSide = air_side(
             self.geometry, self.air_inlet, self.correlation_factors["air_side"]
         )
-        self._marches: dict[tuple[float, float, float, float], MarchResult] = {}
+        self._march_cache: dict[tuple[float, float, float, float], MarchResult] = {}
 
     def _air_inlet(self) -> AirInlet:
         """The entering air from the coil's parameters (module docstring)."""
@@ -159,7 +156,7 @@ class GeometricCoil(Coil):
         inlet = self.port(x, "inlet")
         z_dp = self.factor(x, "z_dp")
         key = (inlet.m, inlet.p, inlet.h, z_dp)
-        found = self._marches.get(key)
+        found = self._march_cache.get(key)
         if found is not None:
             return found
         t_in = float(self.fluid.T_ph(inlet.p, inlet.h))
@@ -180,9 +177,9 @@ class GeometricCoil(Coil):
             cf["refrigerant_side"],
             z_dp * cf["refrigerant_pressure_drop"],
         )
-        if len(self._marches) >= _MEMO:
-            self._marches.pop(next(iter(self._marches)))
-        self._marches[key] = result
+        if len(self._march_cache) >= _MEMO:
+            self._march_cache.pop(next(iter(self._march_cache)))
+        self._march_cache[key] = result
         return result
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
@@ -204,8 +201,7 @@ class GeometricCoil(Coil):
         m_da = inl.dry_mass_flow_kg_s
         h_out = inl.enthalpy_j_kg - r.q / m_da
         w_out = inl.w - r.condensate_kg_s / m_da
-        t_c = (h_out - 2501000.0 * w_out) / (1006.0 + 1860.0 * w_out)
-        return t_c + 273.15, w_out
+        return moist_temperature(h_out, w_out), w_out
 
     def ua_total(self, x: np.ndarray) -> float:
         """Conductance for the solver's start [W/K]: air side against a 3000 W/(m^2 K) film.

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from workbench.components.exchangers.fin_tube.air_side import AirSide
 from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
+from workbench.components.exchangers.fin_tube.saturated_air import moist_temperature
 from workbench.components.exchangers.fin_tube.segment import segment_air
 from workbench.components.exchangers.fin_tube.tube_side import (
     TubeFluid,
@@ -196,7 +197,7 @@ def march(
         q = 0.5 * (e0.q + e1.q)
         h_air = 0.5 * (e0.h_air_out + e1.h_air_out)
         w_air = 0.5 * (e0.w_air_out + e1.w_air_out)
-        t_air = (h_air - 2501000.0 * w_air) / (1006.0 + 1860.0 * w_air) + 273.15
+        t_air = moist_temperature(h_air, w_air)
         ua = 0.5 * (e0.ua + e1.ua)
         h_mid = h + 0.5 * q / m_c
         zone = "superheated" if h_mid > h_v else ("subcooled" if h_mid < h_l else "two-phase")

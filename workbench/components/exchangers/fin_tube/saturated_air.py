@@ -9,13 +9,17 @@ point 0.01 C), ``W_s = 0.621945 p_ws / (p - p_ws)`` (eq. 36) and
 ``dh_s/dT`` is analytic and one call returns all three: a segment asks for them about five
 times, and psychrolib's separate calls with a central-difference slope cost ten times more
 (tests/test_fin_tube_segment.py compares the two to 1e-9).
+
+:func:`moist_enthalpy` and :func:`moist_temperature` are eq. 32 and its inverse at any ``W``:
+psychrolib raises a zero humidity ratio to 1e-7, which would put 0.26 J/kg between the dry
+air's enthalpy and ``c_p T`` and break a dry coil's balance of sensible heat.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["saturated_air"]
+__all__ = ["moist_enthalpy", "moist_temperature", "saturated_air"]
 
 _T0 = 273.15
 _TRIPLE_K = 273.16
@@ -80,3 +84,30 @@ def saturated_air(t_k: float, p_pa: float) -> tuple[float, float, float]:
     h_s = 1006.0 * tc + w_s * latent
     slope = 1006.0 + dw_s * latent + w_s * 1860.0
     return h_s, slope, w_s
+
+
+def moist_enthalpy(t_k: float, w: float) -> float:
+    """Moist-air enthalpy ``1006 t + W (2501000 + 1860 t)``, t in C [J/kg_da].
+
+    Parameters
+    ----------
+    t_k : float
+        Dry-bulb temperature [K].
+    w : float
+        Humidity ratio [kg/kg_da].
+    """
+    tc = t_k - _T0
+    return 1006.0 * tc + w * (2501000.0 + 1860.0 * tc)
+
+
+def moist_temperature(h: float, w: float) -> float:
+    """Dry-bulb temperature of moist air from its enthalpy and humidity ratio [K].
+
+    Parameters
+    ----------
+    h : float
+        Enthalpy [J/kg_da].
+    w : float
+        Humidity ratio [kg/kg_da].
+    """
+    return (h - 2501000.0 * w) / (1006.0 + 1860.0 * w) + _T0

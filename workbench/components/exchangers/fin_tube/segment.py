@@ -38,7 +38,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from workbench.components.exchangers.fin_tube.saturated_air import saturated_air
+from workbench.components.exchangers.fin_tube.saturated_air import (
+    moist_enthalpy,
+    moist_temperature,
+    saturated_air,
+)
 from workbench.correlations import humid_air as ha
 
 __all__ = ["SegmentAir", "segment_air"]
@@ -136,7 +140,7 @@ def segment_air(
     else:
         xi_b = math.log((t_in - t_r) / (t_a_b - t_r)) / ntu
         t_b, t_s_entry = t_a_b, t_dew
-    h_b = ha.enthalpy(t_b, w_in)
+    h_b = moist_enthalpy(t_b, w_in)
     h_s_r, slope_r, _w_r = saturated_air(t_r, p_air)
     h_s_entry, b_w, _w_e = saturated_air(t_s_entry, p_air)
     b_r = (h_s_entry - h_s_r) / (t_s_entry - t_r) if t_s_entry - t_r > 1e-3 else slope_r
@@ -152,6 +156,6 @@ def segment_air(
         w_out = min(w_in, w_s_eff + (w_in - w_s_eff) * decay_o)
     else:
         w_out = w_in
-    t_a_out = (h_out - 2501000.0 * w_out) / (1006.0 + 1860.0 * w_out) + 273.15
+    t_a_out = moist_temperature(h_out, w_out)
     t_s_min = t_r + (t_a_out - t_r) * share
     return SegmentAir(m_da * (h_in - h_out), h_out, w_out, wet, t_s_min)
