@@ -2,9 +2,10 @@
 
 Who reads it: the segment march (:mod:`workbench.components.exchangers.fin_tube.march`), twice
 per segment. Properties are read once per march (:func:`tube_fluid`, at the inlet pressure:
-the saturated liquid and vapour and, when the inlet is outside the dome, the inlet state);
-a single-phase state inside the march takes its transport properties interpolated linearly
-in enthalpy between the saturated state and the inlet state. Over a coil's pressure drop (a
+the saturated liquid and vapour and one single-phase anchor state on each side, the inlet
+itself when it is outside the dome); a single-phase state inside the march takes its
+transport properties interpolated linearly in enthalpy between the saturated state and the
+anchor. Over a coil's pressure drop (a
 few percent of the pressure) the saturated properties change by under 1 %.
 
 Temperature ``T(p, h)`` without a flash per segment (:meth:`TubeFluid.temperature`), from the
@@ -13,9 +14,9 @@ saturation temperatures at the inlet pressure and their slopes ``dT/dp``:
 * inside the dome: a pure fluid's ``T_dew(p_in) + dT_dew/dp (p - p_in)``; a blend's glide
   needs the backend's ``T(p, h)``;
 * vapour: ``T_dew(p) + theta(h)``, ``theta`` the cubic Hermite curve through
-  ``(h_v, 0)`` with slope ``1/c_p,v`` and the inlet ``(h_in, T_in - T_dew)`` with slope
-  ``1/c_p,in`` (a condenser's desuperheating), or ``(h - h_v)/c_p,v`` without a vapour inlet
-  (an evaporator's few kelvin of superheat); liquid likewise below the bubble point.
+  ``(h_v, 0)`` with slope ``1/c_p,v`` and an anchor state ``(h_a, T_a - T_dew)`` with its
+  slope ``1/c_p,a``: the inlet when it is superheated (a condenser's desuperheating), else the
+  vapour :data:`ANCHOR_K` above the dew point; liquid likewise below the bubble point.
 
 Against the backend's flash the temperature is within 0.05 K along the example coils' paths
 (tests/test_fin_tube_tube_side.py); the ports' states are the backend's own.
@@ -69,6 +70,11 @@ BLEND_QUALITY = 0.05
 film coefficients are blended [-]."""
 
 
+ANCHOR_K = 15.0
+"""Distance from the saturation line of the single-phase anchor states when the inlet is not
+one [K] (an evaporator's vapour, a condenser's liquid)."""
+
+
 @dataclass(frozen=True)
 class TubeFluid:
     """The refrigerant's properties for one march.
@@ -77,10 +83,11 @@ class TubeFluid:
     ----------
     sat : SaturationTransport
         Saturated liquid and vapour at the inlet pressure.
-    inlet : PhaseTransport or None
-        The inlet state when it is outside the dome, else None.
-    h_in : float
-        Inlet enthalpy [J/kg].
+    vapour_ref, liquid_ref : PhaseTransport
+        Single-phase anchor states at the inlet pressure: the inlet itself when it is on that
+        side of the dome, else :data:`ANCHOR_K` from the saturation line.
+    h_vapour_ref, h_liquid_ref : float
+        Their enthalpies [J/kg].
     molar_mass_g_mol : float
         Molar mass [g/mol].
     p_crit : float
@@ -94,40 +101,11 @@ class TubeFluid:
         one tube (Müller-Steinhagen & Heck's ``A`` and ``B``) [Pa/m].
     """
 
-    def temperature(self, p: float, h: float) -> float:
-        """Refrigerant temperature at ``(p, h)`` (module docstring) [K]."""
-        sat = self.sat
-        dp = p - sat.p
-        if h >= sat.h_vap:
-            t_dew = sat.vapour.t + self.dt_dew_dp * dp
-            return t_dew + self._offset(h - sat.h_vap, sat.vapour)
-        if h <= sat.h_liq:
-            t_bub = sat.liquid.t + self.dt_bubble_dp * dp
-            return t_bub + self._offset(h - sat.h_liq, sat.liquid)
-        if self.fluid.zeotropic:
-            return float(self.fluid.T_ph(p, h))
-        return sat.vapour.t + self.dt_dew_dp * dp
-
-    def _offset(self, dh: float, base: PhaseTransport) -> float:
-        """Temperature above (below) the saturation line at ``dh`` from it [K]."""
-        ref = self.inlet
-        span = 0.0 if ref is None else self.h_in - (self.sat.h_vap if dh > 0 else self.sat.h_liq)
-        if ref is None or span * dh <= 0.0 or abs(span) < 1.0:
-            return dh / base.cp
-        s = dh / span
-        if s >= 1.0:
-            return ref.t - base.t + (dh - span) / ref.cp
-        theta = ref.t - base.t
-        s2, s3 = s * s, s * s * s
-        return (
-            (s3 - 2.0 * s2 + s) * span / base.cp
-            + (3.0 * s2 - 2.0 * s3) * theta
-            + (s3 - s2) * span / ref.cp
-        )
-
     sat: SaturationTransport
-    inlet: PhaseTransport | None
-    h_in: float
+    vapour_ref: PhaseTransport
+    h_vapour_ref: float
+    liquid_ref: PhaseTransport
+    h_liquid_ref: float
     molar_mass_g_mol: float
     p_crit: float
     fluid: FluidBackend
@@ -140,15 +118,29 @@ class TubeFluid:
         """Quality extended outside the dome, ``(h - h_l)/(h_v - h_l)`` [-]."""
         return (h - self.sat.h_liq) / self.sat.h_fg
 
+    def temperature(self, p: float, h: float) -> float:
+        """Refrigerant temperature at ``(p, h)`` (module docstring) [K]."""
+        sat = self.sat
+        dp = p - sat.p
+        if h >= sat.h_vap:
+            t_dew = sat.vapour.t + self.dt_dew_dp * dp
+            return t_dew + _hermite(h - sat.h_vap, sat.vapour, self.vapour_ref, self.h_vapour_ref - sat.h_vap)
+        if h <= sat.h_liq:
+            t_bub = sat.liquid.t + self.dt_bubble_dp * dp
+            return t_bub + _hermite(h - sat.h_liq, sat.liquid, self.liquid_ref, self.h_liquid_ref - sat.h_liq)
+        if self.fluid.zeotropic:
+            return float(self.fluid.T_ph(p, h))
+        return sat.vapour.t + self.dt_dew_dp * dp
+
     def phase(self, h: float) -> PhaseTransport:
-        """Single-phase properties at ``h`` [J/kg]: saturated, or towards the inlet state."""
+        """Single-phase properties at ``h`` [J/kg]: linear in ``h`` from saturation to the anchor."""
         vapour = h >= self.sat.h_vap
         base = self.sat.vapour if vapour else self.sat.liquid
         h_base = self.sat.h_vap if vapour else self.sat.h_liq
-        ref = self.inlet
-        if ref is None or (self.h_in > h_base) != vapour or abs(self.h_in - h_base) < 1.0:
-            return base
-        t = (h - h_base) / (self.h_in - h_base)
+        ref, h_ref = (
+            (self.vapour_ref, self.h_vapour_ref) if vapour else (self.liquid_ref, self.h_liquid_ref)
+        )
+        t = (h - h_base) / (h_ref - h_base)
         return PhaseTransport(
             base.p,
             base.t + t * (ref.t - base.t),
@@ -157,6 +149,24 @@ class TubeFluid:
             base.k + t * (ref.k - base.k),
             base.cp + t * (ref.cp - base.cp),
         )
+
+
+def _hermite(dh: float, base: PhaseTransport, ref: PhaseTransport, span: float) -> float:
+    """Temperature from the saturation line at ``dh`` from it: the cubic Hermite curve [K].
+
+    Through ``(0, 0)`` with slope ``1/c_p`` of the saturated state and ``(span, T_ref - T_sat)``
+    with the anchor's slope; straight on with that slope beyond the anchor.
+    """
+    s = dh / span
+    theta = ref.t - base.t
+    if s >= 1.0:
+        return theta + (dh - span) / ref.cp
+    s2, s3 = s * s, s * s * s
+    return (
+        (s3 - 2.0 * s2 + s) * span / base.cp
+        + (3.0 * s2 - 2.0 * s3) * theta
+        + (s3 - s2) * span / ref.cp
+    )
 
 
 def molar_mass_g_mol(transport: Transport) -> float:
@@ -196,17 +206,27 @@ def tube_fluid(
     FluidPropertyError
         The inlet pressure is outside the two-phase range.
     """
-    sat = transport.saturation(p_in)
-    outside = h_in > sat.h_vap + 1.0 or h_in < sat.h_liq - 1.0
-    inlet = transport.single_phase(p_in, t_in) if outside else None
     fl = transport.backend
+    sat = transport.saturation(p_in)
     liq, vap = sat.liquid, sat.vapour
+    if h_in > sat.h_vap + 100.0:
+        vap_ref, h_vap_ref = transport.single_phase(p_in, t_in), h_in
+    else:
+        t = vap.t + ANCHOR_K
+        vap_ref, h_vap_ref = transport.single_phase(p_in, t), float(fl.h_pT(p_in, t))
+    if h_in < sat.h_liq - 100.0:
+        liq_ref, h_liq_ref = transport.single_phase(p_in, t_in), h_in
+    else:
+        t = liq.t - ANCHOR_K
+        liq_ref, h_liq_ref = transport.single_phase(p_in, t), float(fl.h_pT(p_in, t))
     a = dp_muller_steinhagen_heck(m_tube, 0.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0)
     b = dp_muller_steinhagen_heck(m_tube, 1.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0)
     return TubeFluid(
         sat,
-        inlet,
-        h_in,
+        vap_ref,
+        h_vap_ref,
+        liq_ref,
+        h_liq_ref,
         molar_mass,
         fl.p_crit,
         fl,
