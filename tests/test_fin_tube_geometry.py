@@ -71,7 +71,8 @@ def test_geometry_error_in_a_scenario_names_the_component_and_the_key():
         solve(bad)
     text = str(info.value)
     assert "evaporator" in text or "components[3]" in text
-    assert "fins_per_m" in text and "positive" in text
+    assert "fins_per_m" in text
+    assert "positive" in text
 
 
 def test_geometry_with_a_condenser_bank_or_z_ua_is_refused():

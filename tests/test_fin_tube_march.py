@@ -24,9 +24,12 @@ from workbench.fluids.transport import transport_for
 
 
 def test_dry_coil_with_boiling_refrigerant_is_epsilon_ntu_of_its_conductance():
-    """Dry air on a two-phase pure refrigerant at one temperature (no pressure drop, a film
-    coefficient made very large): the coil is one stream against a constant temperature,
-    Q = m_da c_p (T_in - T_r)(1 - exp(-UA / (m_da c_p))), UA from the coefficients computed here."""
+    """A dry coil on boiling refrigerant is one stream against a constant temperature.
+
+    Dry air, a two-phase pure refrigerant (no pressure drop, a film coefficient made very
+    large): Q = m_da c_p (T_in - T_r)(1 - exp(-UA / (m_da c_p))), UA from the coefficients
+    computed here.
+    """
     geo = parse_geometry(EVAPORATOR_GEOMETRY)
     g = geo.fins
     t_in, m_air = 299.85, 0.2
@@ -58,7 +61,8 @@ def test_dry_coil_with_boiling_refrigerant_is_epsilon_ntu_of_its_conductance():
     expected = m_air * cp * (t_in - 280.0) * (1.0 - math.exp(-ua / (m_air * cp)))
     assert r.q == pytest.approx(expected, rel=1e-6)
     assert r.ua == pytest.approx(ua, rel=1e-6)
-    assert r.condensate_kg_s == 0.0 and r.wet_fraction == 0.0
+    assert r.condensate_kg_s == 0.0
+    assert r.wet_fraction == 0.0
     assert r.dp == 0.0
 
 
@@ -71,7 +75,8 @@ def _with_segments(doc: dict, n: int) -> dict:
 def test_split_unit_capacities_do_not_depend_on_the_segment_count():
     doc = example_doc()
     coarse, fine = solve(_with_segments(doc, 20)), solve(_with_segments(doc, 80))
-    assert coarse.converged and fine.converged
+    assert coarse.converged
+    assert fine.converged
     for key in ("cooling_capacity_w", "heating_capacity_w", "compressor_power_w"):
         assert coarse.summary[key] == pytest.approx(fine.summary[key], rel=3e-3), key
     for name in ("condenser", "evaporator"):

@@ -39,16 +39,18 @@ def test_saturated_air_matches_psychrolib(t_c):
 def test_dry_segment_is_epsilon_ntu_against_a_constant_temperature():
     m_da, t_in, t_r, ua_o, r_i = 0.01, 300.0, 280.0, 12.0, 0.02
     cp = ha.cp_moist(0.0)
-    seg = segment_air(m_da, t_in, 0.0, 1006.0 * (t_in - 273.15), -math.inf, P, ua_o, r_i, t_r,
-                      _no_wet_change)
+    seg = segment_air(
+        m_da, t_in, 0.0, 1006.0 * (t_in - 273.15), -math.inf, P, ua_o, r_i, t_r, _no_wet_change
+    )
     ua = 1.0 / (1.0 / ua_o + r_i)
     eps = effectiveness_from_NTU(ua / (m_da * cp), 0.0, subtype="counterflow")  # Cr = 0: any
     assert seg.q == pytest.approx(eps * m_da * cp * (t_in - t_r), rel=1e-12)
     assert seg.wet_fraction == 0.0
     assert seg.w_out == 0.0
     # a hot refrigerant heats the air by the same law
-    hot = segment_air(m_da, t_in, 0.0, 1006.0 * (t_in - 273.15), -math.inf, P, ua_o, r_i, 320.0,
-                      _no_wet_change)
+    hot = segment_air(
+        m_da, t_in, 0.0, 1006.0 * (t_in - 273.15), -math.inf, P, ua_o, r_i, 320.0, _no_wet_change
+    )
     assert hot.q == pytest.approx(eps * m_da * cp * (t_in - 320.0), rel=1e-12)
 
 
@@ -65,7 +67,9 @@ def test_wet_fraction_grows_with_humidity_and_capacity_is_continuous_at_the_onse
     results = [_segment_at_rh(float(rh)) for rh in rhs]
     q = np.array([r.q for r, _ in results])
     wet = np.array([r.wet_fraction for r, _ in results])
-    assert wet[0] == 0.0 and 0.0 < wet.max() and wet[-1] == 1.0
+    assert wet[0] == 0.0
+    assert wet.max() > 0.0
+    assert wet[-1] == 1.0
     assert np.all(np.diff(wet) >= -1e-12)
     assert np.all(np.diff(q) >= -1e-9)  # more moisture, more heat
     # no jump: the largest step is a few times the typical one of the wet range
@@ -82,8 +86,9 @@ def test_wet_fraction_grows_with_humidity_and_capacity_is_continuous_at_the_onse
     # water balance and a drier outlet for every case
     for r, w in results:
         assert r.w_out <= w + 1e-15
-        assert r.q == pytest.approx(0.01 * (1006.0 * 26.7 + w * (2501000.0 + 1860.0 * 26.7) - r.h_out),
-                                    rel=1e-9)
+        assert r.q == pytest.approx(
+            0.01 * (1006.0 * 26.7 + w * (2501000.0 + 1860.0 * 26.7) - r.h_out), rel=1e-9
+        )
 
 
 def test_fully_wet_segment_agrees_with_braun_klein_mitchell_of_the_floor():

@@ -26,8 +26,10 @@ def test_example_split_unit_converges_with_a_wet_evaporator_and_balances(example
     ev, cd = result.components["evaporator"], result.components["condenser"]
     assert 3000.0 < ev["capacity"] < 4200.0  # about 3.5 kW at AHRI A
     assert 0.6 < ev["sensible_heat_ratio"] < 0.85
-    assert ev["condensate_kg_s"] > 0.0 and 0.0 < ev["wet_fraction"] <= 1.0
-    assert cd["condensate_kg_s"] == 0.0 and cd["latent_capacity"] == pytest.approx(0, abs=1e-6)
+    assert ev["condensate_kg_s"] > 0.0
+    assert 0.0 < ev["wet_fraction"] <= 1.0
+    assert cd["condensate_kg_s"] == 0.0
+    assert cd["latent_capacity"] == pytest.approx(0, abs=1e-6)
     for out in (ev, cd):
         assert out["air_pressure_drop"] > 0.0
         assert out["refrigerant_pressure_drop"] == pytest.approx(out["pressure_drop"])
@@ -71,22 +73,33 @@ def test_dry_air_gives_no_condensate_and_humid_air_more_capacity():
     doc = example_doc()
     dry = solve(with_params(doc, "evaporator", air_inlet_rh=None))
     humid = solve(with_params(doc, "evaporator", air_inlet_rh=0.7))
-    assert dry.converged and humid.converged
+    assert dry.converged
+    assert humid.converged
     assert_air_balances(dry, with_params(doc, "evaporator", air_inlet_rh=None))
     assert_air_balances(humid, with_params(doc, "evaporator", air_inlet_rh=0.7))
     d, h = dry.components["evaporator"], humid.components["evaporator"]
-    assert d["condensate_kg_s"] == 0.0 and d["sensible_heat_ratio"] == pytest.approx(1.0)
-    assert h["capacity"] > d["capacity"] and h["sensible_heat_ratio"] < 0.7
+    assert d["condensate_kg_s"] == 0.0
+    assert d["sensible_heat_ratio"] == pytest.approx(1.0)
+    assert h["capacity"] > d["capacity"]
+    assert h["sensible_heat_ratio"] < 0.7
 
 
 def test_geometric_coil_at_its_own_conductance_reproduces_the_ua_model():
-    """Dry air, no refrigerant pressure drop, 1 K superheat: two-phase dominated, where the flow
-    arrangement does not matter (C_r = 0). The UA coil given the geometric coil's effective UA
-    takes the same heat; what is left is the superheated zone's arrangement (the UA model's
-    counterflow zone against parallel air) and the UA zone model's uniform conductance."""
+    """The UA coil given the geometric coil's effective UA takes the same heat.
+
+    Dry air, no refrigerant pressure drop, 1 K superheat: two-phase dominated, where the flow
+    arrangement does not matter (C_r = 0). What is left is the superheated zone's arrangement
+    (the UA model's counterflow zone against parallel air) and the UA zone model's uniform
+    conductance: +0.33 % capacity, +0.11 K evaporating temperature.
+    """
     doc = example_doc()
-    doc = with_params(doc, "evaporator", air_inlet_rh=None, superheat_k=1.0,
-                      correlation_factors={"refrigerant_pressure_drop": 1e-9})
+    doc = with_params(
+        doc,
+        "evaporator",
+        air_inlet_rh=None,
+        superheat_k=1.0,
+        correlation_factors={"refrigerant_pressure_drop": 1e-9},
+    )
     geometric = solve(doc)
     assert geometric.converged
     ev = geometric.components["evaporator"]
@@ -113,8 +126,12 @@ def test_calibrate_recovers_the_air_side_factor_of_the_evaporator():
     for t_air in (24.0, 26.7, 29.0):
         r = solve(with_params(measured_doc, "evaporator", air_inlet_temp_c=t_air))
         assert r.converged
-        rows.append({"evaporator.air_inlet_temp_c": t_air,
-                     "evaporator.capacity": r.components["evaporator"]["capacity"]})
+        rows.append(
+            {
+                "evaporator.air_inlet_temp_c": t_air,
+                "evaporator.capacity": r.components["evaporator"]["capacity"],
+            }
+        )
     fit = calibrate(doc, pd.DataFrame(rows), ["evaporator.correlation_factors.air_side"])
     assert fit.success
     assert fit.values["evaporator.correlation_factors.air_side"] == pytest.approx(truth, rel=1e-3)

@@ -134,7 +134,9 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         "cop_heating": heating / power if power > 0 else None,
         "energy_balance_w": balance,
     }
-    fans = [float(c.params["fan_power_w"]) for c in system.components.values() if c.has("fan_power_w")]
+    fans = [
+        float(c.params["fan_power_w"]) for c in system.components.values() if c.has("fan_power_w")
+    ]
     if fans:  # a system COP with the fans beside the cycle COP (which keeps its meaning)
         total = power + sum(fans)
         result.summary["fan_power_w"] = sum(fans)

@@ -100,7 +100,8 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         if entry and head in OBJECT_NUMBER_KEYS and spec is not None and spec.param(head):
             if entry not in OBJECT_NUMBER_KEYS[head]:
                 raise _fail(
-                    path, f"{head} has no entry {entry!r}; entries: {', '.join(OBJECT_NUMBER_KEYS[head])}"
+                    path,
+                    f"{head} has no entry {entry!r}; entries: {', '.join(OBJECT_NUMBER_KEYS[head])}",
                 )
             return SweepPath(path, "component", comp_name, key)
         param = spec.param(key) if spec else None

@@ -130,9 +130,13 @@ class AirSide:
             ``dh_s/dT`` at the fin [J/(kg_da K)].
         """
         m_wet = self._m_dry_per_m * math.sqrt(saturation_slope_j_kg_k / self.inlet.cp_j_kg_k)
-        return surface_efficiency(schmidt_efficiency(m_wet, self._r_c, self._r_e), self._fin_fraction)
+        return surface_efficiency(
+            schmidt_efficiency(m_wet, self._r_c, self._r_e), self._fin_fraction
+        )
 
-    def pressure_drop(self, geometry: CoilGeometry, t_out_k: float, w_out: float, factor: float) -> float:
+    def pressure_drop(
+        self, geometry: CoilGeometry, t_out_k: float, w_out: float, factor: float
+    ) -> float:
         """Air-side pressure drop of the core [Pa], times ``factor``.
 
         Parameters

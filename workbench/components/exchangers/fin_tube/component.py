@@ -113,7 +113,9 @@ class GeometricCoil(Coil):
         self.ua_mode = True
         self.outlet_spec_given = self.has(self.outlet_spec)
         if not self.has_secondary:
-            raise self.error("a coil from geometry needs air_inlet_temp_c or secondary_inlet_temp_k")
+            raise self.error(
+                "a coil from geometry needs air_inlet_temp_c or secondary_inlet_temp_k"
+            )
         self.air_inlet = self._air_inlet()
         par.setdefault("internal_volume_m3", self.geometry.internal_volume_m3)
         try:
@@ -211,7 +213,9 @@ class GeometricCoil(Coil):
         """
         g = self.geometry
         return 1.0 / (
-            1.0 / self.air.conductance_w_k + 1.0 / (3000.0 * g.inner_area_m2) + g.wall_resistance_k_w
+            1.0 / self.air.conductance_w_k
+            + 1.0 / (3000.0 * g.inner_area_m2)
+            + g.wall_resistance_k_w
         )
 
     def secondary_cp(self) -> float:
@@ -245,7 +249,9 @@ class GeometricCoil(Coil):
         label = f"{self.type_name} {self.name!r}"
         if q < -1e-6 * max(1.0, abs(q)):
             role = "releases" if self.refrigerant_is_hot else "absorbs"
-            problems.append(f"{label}: refrigerant {role} {q:.1f} W (negative): heat would flow the wrong way")
+            problems.append(
+                f"{label}: refrigerant {role} {q:.1f} W (negative): heat would flow the wrong way"
+            )
         outlet = self.port(x, "outlet")
         t_out = float(self.fluid.T_ph(outlet.p, outlet.h))
         sign = 1.0 if self.refrigerant_is_hot else -1.0

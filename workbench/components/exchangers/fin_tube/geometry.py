@@ -29,7 +29,13 @@ from workbench.correlations.fin_efficiency import schmidt_equivalent_radius
 from workbench.correlations.fin_tube_geometry import FIN_TYPES, FinTubeGeometry
 from workbench.errors import SpecificationError
 
-__all__ = ["DEFAULT_SEGMENTS", "GEOMETRY_KINDS", "CoilGeometry", "GeometryKeyError", "parse_geometry"]
+__all__ = [
+    "DEFAULT_SEGMENTS",
+    "GEOMETRY_KINDS",
+    "CoilGeometry",
+    "GeometryKeyError",
+    "parse_geometry",
+]
 
 DEFAULT_SEGMENTS = 24
 """Segments per circuit when ``geometry.segments`` is absent (N=24 is within 0.1 % of N=96
@@ -176,7 +182,9 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
             args[key] = _number(doc, key, where, False)
     fin_type = doc.get("fin_type", "plain")
     if fin_type not in FIN_TYPES:
-        raise GeometryKeyError(where, "fin_type", f"{fin_type!r} is not one of {', '.join(FIN_TYPES)}")
+        raise GeometryKeyError(
+            where, "fin_type", f"{fin_type!r} is not one of {', '.join(FIN_TYPES)}"
+        )
     staggered = doc.get("staggered", True)
     if not isinstance(staggered, bool):
         raise GeometryKeyError(where, "staggered", f"must be true or false, got {staggered!r}")

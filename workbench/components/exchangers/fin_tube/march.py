@@ -180,7 +180,9 @@ def march(
         state["h_i"] = h_i
         grad = dp_factor * friction_gradient(tube, h, m_c, d_i)
         ua = 1.0 / (1.0 / ua_o + r_i)
-        return _Eval(seg.q, grad, seg.h_out, seg.w_out, seg.wet_fraction, ua, h_i, t_r, seg.t_surface_min)
+        return _Eval(
+            seg.q, grad, seg.h_out, seg.w_out, seg.wet_fraction, ua, h_i, t_r, seg.t_surface_min
+        )
 
     h_l, h_v = tube.sat.h_liq, tube.sat.h_vap
     p, h = p_in, h_in

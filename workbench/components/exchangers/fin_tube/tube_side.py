@@ -124,10 +124,14 @@ class TubeFluid:
         dp = p - sat.p
         if h >= sat.h_vap:
             t_dew = sat.vapour.t + self.dt_dew_dp * dp
-            return t_dew + _hermite(h - sat.h_vap, sat.vapour, self.vapour_ref, self.h_vapour_ref - sat.h_vap)
+            return t_dew + _hermite(
+                h - sat.h_vap, sat.vapour, self.vapour_ref, self.h_vapour_ref - sat.h_vap
+            )
         if h <= sat.h_liq:
             t_bub = sat.liquid.t + self.dt_bubble_dp * dp
-            return t_bub + _hermite(h - sat.h_liq, sat.liquid, self.liquid_ref, self.h_liquid_ref - sat.h_liq)
+            return t_bub + _hermite(
+                h - sat.h_liq, sat.liquid, self.liquid_ref, self.h_liquid_ref - sat.h_liq
+            )
         if self.fluid.zeotropic:
             return float(self.fluid.T_ph(p, h))
         return sat.vapour.t + self.dt_dew_dp * dp
@@ -248,7 +252,13 @@ def _single_phase(props: PhaseTransport, mass_flux: float, diameter: float) -> f
 
 
 def _two_phase(
-    tf: TubeFluid, x: float, m_tube: float, diameter: float, evaporating: bool, flux: float, h_guess: float
+    tf: TubeFluid,
+    x: float,
+    m_tube: float,
+    diameter: float,
+    evaporating: bool,
+    flux: float,
+    h_guess: float,
 ) -> float:
     liq, vap = tf.sat.liquid, tf.sat.vapour
     x = min(max(x, 0.0), 1.0)
@@ -335,11 +345,15 @@ def friction_gradient(tf: TubeFluid, h: float, m_tube: float, diameter: float) -
     liq, vap = tf.sat.liquid, tf.sat.vapour
     if x >= 1.0:
         vap = tf.phase(h)
-        return dp_muller_steinhagen_heck(m_tube, 1.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0)
+        return dp_muller_steinhagen_heck(
+            m_tube, 1.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0
+        )
     if x <= 0.0:
         liq = tf.phase(h)
-        return dp_muller_steinhagen_heck(m_tube, 0.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0)
+        return dp_muller_steinhagen_heck(
+            m_tube, 0.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0
+        )
     # Müller-Steinhagen & Heck's interpolation between its two single-phase gradients (the
     # same formula as fluids.two_phase.Muller_Steinhagen_Heck, with A and B read once)
     a, b = tf.dp_liquid_only, tf.dp_vapour_only
-    return (a + 2.0 * (b - a) * x) * (1.0 - x) ** (1.0 / 3.0) + b * x**3
+    return float((a + 2.0 * (b - a) * x) * math.pow(1.0 - x, 1.0 / 3.0) + b * x**3)
