@@ -9,9 +9,12 @@ Equations (SI; the floor's correlations in :mod:`workbench.correlations`):
 * humid-air mass flow ``m_a`` (``secondary_mass_flow_kg_s`` times ``fan_speed``, or
   ``air_volume_flow_m3_s`` times the inlet density), dry-air flow ``m_da = m_a / (1 + W)``;
 * ``Re_Dc = G D_c / mu`` with ``G = m_a / A_c``; ``j, f`` of the fin type (Wang and
-  co-workers, :func:`~workbench.correlations.air_side.fin_tube_j_f`);
+  co-workers, :func:`~workbench.correlations.air_side.fin_tube_j_f`); a microchannel coil's
+  ``Re_Lp = G L_p / mu`` and Chang & Wang's (or Kim & Bullard's) j with Chang's f
+  (:func:`~workbench.correlations.air_side.microchannel_j_f`);
 * ``h_o = c_air j G c_p / Pr^(2/3)`` (Colburn), ``c_air`` the ``air_side`` correlation factor;
-* dry fin: ``m = sqrt(2 h_o / (k_f t_f))``, Schmidt's efficiency ``eta_f``, surface
+* dry fin: ``m = sqrt(2 h_o / (k_f t_f))``, Schmidt's efficiency ``eta_f`` (a
+  microchannel's straight fin: ``tanh(m L)/(m L)``), surface
   efficiency ``eta_o = 1 - (A_f/A_o)(1 - eta_f)``; the wet fin's efficiency per segment from
   :meth:`AirSide.wet_surface_efficiency` (``m_wet = m sqrt(b_w / c_p)``, Threlkeld);
 * pressure drop: Kays & London's core equation with f, times the ``air_pressure_drop`` factor
@@ -31,12 +34,11 @@ from workbench.correlations.air_side import (
     fin_tube_j_f,
     fin_tube_range_messages,
     heat_transfer_coefficient,
+    microchannel_j_f,
+    microchannel_range_messages,
 )
-from workbench.correlations.fin_efficiency import (
-    fin_parameter,
-    schmidt_efficiency,
-    surface_efficiency,
-)
+from workbench.correlations.fin_efficiency import fin_parameter, surface_efficiency
+from workbench.correlations.microchannel import MicrochannelGeometry
 
 __all__ = ["AirInlet", "AirSide", "air_side"]
 
@@ -92,7 +94,7 @@ class AirSide:
     inlet : AirInlet
         The entering air.
     reynolds : float
-        ``Re_Dc`` [-].
+        ``Re_Dc`` (a microchannel coil: ``Re_Lp``) [-].
     j, f : float
         Colburn and Fanning factors [-].
     h_w_m2_k : float
@@ -118,8 +120,7 @@ class AirSide:
     messages: tuple[str, ...]
     _m_dry_per_m: float
     _fin_fraction: float
-    _r_c: float
-    _r_e: float
+    _geometry: CoilGeometry
 
     def wet_surface_efficiency(self, saturation_slope_j_kg_k: float) -> float:
         """Surface efficiency of the wet surface at a saturated-air enthalpy slope ``b_w`` [-].
@@ -130,9 +131,7 @@ class AirSide:
             ``dh_s/dT`` at the fin [J/(kg_da K)].
         """
         m_wet = self._m_dry_per_m * math.sqrt(saturation_slope_j_kg_k / self.inlet.cp_j_kg_k)
-        return surface_efficiency(
-            schmidt_efficiency(m_wet, self._r_c, self._r_e), self._fin_fraction
-        )
+        return surface_efficiency(self._geometry.fin_efficiency(m_wet), self._fin_fraction)
 
     def pressure_drop(
         self, geometry: CoilGeometry, t_out_k: float, w_out: float, factor: float
@@ -154,7 +153,7 @@ class AirSide:
         rho_out = ha.density(t_out_k, w_out, inl.p_pa)
         dp = core_pressure_drop(
             self.f,
-            g.mass_flux(inl.mass_flow_kg_s),
+            inl.mass_flow_kg_s / g.min_flow_area_m2,
             g.air_area_m2 / g.min_flow_area_m2,
             g.sigma,
             rho_in,
@@ -185,11 +184,18 @@ def air_side(geometry: CoilGeometry, inlet: AirInlet, factor: float = 1.0) -> Ai
     k = ha.conductivity(inlet.t_k)
     cp = inlet.cp_j_kg_k / (1.0 + inlet.w)  # per kg of humid air
     pr = mu * cp / k
-    re = g.reynolds_collar(inlet.mass_flow_kg_s, mu)
-    j, f = fin_tube_j_f(g, re)
-    h = factor * heat_transfer_coefficient(j, g.mass_flux(inlet.mass_flow_kg_s), cp, pr)
+    mass_flux = inlet.mass_flow_kg_s / g.min_flow_area_m2
+    if isinstance(g, MicrochannelGeometry):
+        re = g.reynolds_louver(inlet.mass_flow_kg_s, mu)
+        j, f = microchannel_j_f(g, re, geometry.j_correlation)
+        messages = microchannel_range_messages(g, re, geometry.j_correlation)
+    else:
+        re = g.reynolds_collar(inlet.mass_flow_kg_s, mu)
+        j, f = fin_tube_j_f(g, re)
+        messages = fin_tube_range_messages(g, re)
+    h = factor * heat_transfer_coefficient(j, mass_flux, cp, pr)
     m_fin = fin_parameter(h, g.fin_conductivity_w_m_k, g.fin_thickness_m)
-    eta_f = schmidt_efficiency(m_fin, geometry.collar_radius_m, geometry.equivalent_radius_m)
+    eta_f = geometry.fin_efficiency(m_fin)
     eta_o = surface_efficiency(eta_f, g.fin_area_fraction)
     return AirSide(
         inlet=inlet,
@@ -200,9 +206,8 @@ def air_side(geometry: CoilGeometry, inlet: AirInlet, factor: float = 1.0) -> Ai
         fin_efficiency=eta_f,
         surface_efficiency=eta_o,
         conductance_w_k=eta_o * h * geometry.air_area_m2,
-        messages=tuple(fin_tube_range_messages(g, re)),
+        messages=tuple(messages),
         _m_dry_per_m=m_fin,
         _fin_fraction=g.fin_area_fraction,
-        _r_c=geometry.collar_radius_m,
-        _r_e=geometry.equivalent_radius_m,
+        _geometry=geometry,
     )

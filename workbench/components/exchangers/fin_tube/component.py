@@ -1,7 +1,8 @@
 """Fin-and-tube condensers and evaporators from their geometry: the solver's variants.
 
-A ``Condenser`` or ``Evaporator`` with ``"geometry": {"kind": "fin_tube", ...}`` is built by
-:class:`FinTubeCondenser` / :class:`FinTubeEvaporator` (``register_variant``). They are the
+A ``Condenser`` or ``Evaporator`` with ``"geometry": {"kind": "fin_tube", ...}`` (or
+``"microchannel"``) is built by :class:`FinTubeCondenser` / :class:`FinTubeEvaporator`
+(``register_variant``); the two kinds share the march. They are the
 UA coils (:mod:`workbench.components.exchangers.coils.component`) with the zone model replaced
 by the segment march (:mod:`workbench.components.exchangers.fin_tube.march`); the equations,
 superheat, subcooling and the outlet and saturation specs are the same::
@@ -163,7 +164,7 @@ class GeometricCoil(Coil):
             return found
         t_in = float(self.fluid.T_ph(inlet.p, inlet.h))
         g = self.geometry
-        m_tube = max(inlet.m / g.circuits, 1e-7)
+        m_tube = max(inlet.m / g.circuits, 1e-7) / g.ports
         tube = tube_fluid(
             self.transport, inlet.p, inlet.h, t_in, self.molar_mass, m_tube, g.inner_diameter_m
         )
@@ -268,11 +269,13 @@ class GeometricCoil(Coil):
         return geometric_warnings(self, x)
 
 
+@register_variant("Condenser", "microchannel")
 @register_variant("Condenser", "fin_tube")
 class FinTubeCondenser(GeometricCoil, Condenser):
-    """Fin-and-tube condenser from its geometry (module docstring)."""
+    """Fin-and-tube or microchannel condenser from its geometry (module docstring)."""
 
 
+@register_variant("Evaporator", "microchannel")
 @register_variant("Evaporator", "fin_tube")
 class FinTubeEvaporator(GeometricCoil, Evaporator):
-    """Fin-and-tube evaporator from its geometry, dry, partly wet or wet (module docstring)."""
+    """Fin-and-tube or microchannel evaporator, dry, partly wet or wet (module docstring)."""

@@ -14,6 +14,18 @@ Contract keys (issue 40, SI): ``kind`` (``"fin_tube"``), ``tubes_per_bank``, ``b
 ``fin_conductivity_w_m_k`` (237, aluminium), ``tube_conductivity_w_m_k`` (390, copper);
 and ``segments`` (default :data:`DEFAULT_SEGMENTS`), ``staggered`` (true).
 
+Microchannel coils (``"kind": "microchannel"``, the floor's
+:class:`~workbench.correlations.microchannel.MicrochannelGeometry`): ``tubes_per_bank``,
+``banks``, ``circuits`` (tubes in parallel per pass), ``tube_length_m``, ``tube_depth_m``,
+``tube_height_m``, ``tube_pitch_m``, ``ports_per_tube``, ``port_width_m``, ``port_height_m``,
+``fins_per_m``, ``fin_thickness_m``, ``louver_pitch_m``, ``louver_angle_deg``, optional
+``louver_length_m``, ``fin_depth_m``, ``fin_conductivity_w_m_k``, ``tube_conductivity_w_m_k``
+(237), ``j_correlation`` (``chang_wang``, default, or ``kim_bullard``) and ``segments``. The
+refrigerant flows in the ports (hydraulic diameter ``2 w h/(w + h)``, the in-tube correlations
+per port); the fins are straight fins between two tubes, adiabatic at mid height
+(``L = F_l/2 - t_f``, Kim & Bullard 2002); the tube wall a plane wall of thickness
+``(tube_height - port_height)/2``.
+
 Every error is a :class:`~workbench.errors.SpecificationError` whose message starts with the
 key path, ``geometry.fins_per_m: must be a positive number, got 0``.
 """
@@ -25,8 +37,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.correlations.fin_efficiency import schmidt_equivalent_radius
+from workbench.correlations.fin_efficiency import (
+    schmidt_efficiency,
+    schmidt_equivalent_radius,
+    straight_fin_efficiency,
+)
 from workbench.correlations.fin_tube_geometry import FIN_TYPES, FinTubeGeometry
+from workbench.correlations.microchannel import MicrochannelGeometry
 from workbench.errors import SpecificationError
 
 __all__ = [
@@ -41,7 +58,7 @@ DEFAULT_SEGMENTS = 24
 """Segments per circuit when ``geometry.segments`` is absent (N=24 is within 0.1 % of N=96
 on the example coils, tests/test_fin_tube_march.py)."""
 
-GEOMETRY_KINDS: tuple[str, ...] = ("fin_tube",)
+GEOMETRY_KINDS: tuple[str, ...] = ("fin_tube", "microchannel")
 """The ``geometry.kind`` values a coil accepts."""
 
 _INT_KEYS = ("tubes_per_bank", "banks", "circuits")
@@ -63,6 +80,36 @@ _OPTIONAL_FLOATS = (
     "tube_conductivity_w_m_k",
 )
 _KNOWN = {"kind", "fin_type", "segments", "staggered", *_INT_KEYS, *_FLOAT_KEYS, *_OPTIONAL_FLOATS}
+
+_MC_INT_KEYS = ("tubes_per_bank", "banks", "circuits", "ports_per_tube")
+_MC_FLOAT_KEYS = (
+    "tube_length_m",
+    "tube_depth_m",
+    "tube_height_m",
+    "tube_pitch_m",
+    "port_width_m",
+    "port_height_m",
+    "fins_per_m",
+    "fin_thickness_m",
+    "louver_pitch_m",
+    "louver_angle_deg",
+)
+_MC_OPTIONAL_FLOATS = (
+    "louver_length_m",
+    "fin_depth_m",
+    "fin_conductivity_w_m_k",
+    "tube_conductivity_w_m_k",
+)
+_MC_KNOWN = {
+    "kind",
+    "segments",
+    "j_correlation",
+    *_MC_INT_KEYS,
+    *_MC_FLOAT_KEYS,
+    *_MC_OPTIONAL_FLOATS,
+}
+J_CORRELATIONS = ("chang_wang", "kim_bullard")
+"""The microchannel louver j correlations (``geometry.j_correlation``)."""
 
 
 class GeometryKeyError(SpecificationError):
@@ -90,43 +137,60 @@ class CoilGeometry:
 
     Attributes
     ----------
-    fins : FinTubeGeometry
+    fins : FinTubeGeometry or MicrochannelGeometry
         The floor's record (areas, sigma, hydraulic diameter, fin type).
     segments : int
         Segments per circuit [-].
     path_length_m : float
         Tube length of one circuit, ``tubes * tube_length / circuits`` [m].
     inner_diameter_m : float
-        Tube inner diameter [m].
-    flow_area_m2 : float
-        Refrigerant flow area of one tube, ``pi D_i^2 / 4`` [m^2].
+        Tube inner diameter, or a microchannel port's hydraulic diameter [m].
+    ports : int
+        Parallel channels of one tube (1 for a round tube) [-].
     air_area_m2, inner_area_m2 : float
         Whole coil's air-side and refrigerant-side areas [m^2].
     wall_resistance_k_w : float
         Conduction through the tube walls of the whole coil, ``ln(D_o/D_i) / (2 pi k L_tot)``
-        [K/W].
+        (a flat tube: ``t_w / (k A_i)``) [K/W].
     equivalent_radius_m, collar_radius_m : float
-        Schmidt's equivalent fin radius and the fin root radius [m].
+        Schmidt's equivalent fin radius and the fin root radius (plate fins) [m].
+    straight_fin_length_m : float
+        Root-to-adiabatic length of a microchannel's straight fin (0 for plate fins) [m].
+    j_correlation : str
+        Microchannel louver j correlation (``""`` for plate fins).
     internal_volume_m3 : float
         Refrigerant-side volume of the tubes (bends excluded) [m^3].
     """
 
-    fins: FinTubeGeometry
+    fins: FinTubeGeometry | MicrochannelGeometry
     segments: int
     path_length_m: float
     inner_diameter_m: float
-    flow_area_m2: float
+    ports: int
     air_area_m2: float
     inner_area_m2: float
     wall_resistance_k_w: float
     equivalent_radius_m: float
     collar_radius_m: float
+    straight_fin_length_m: float
     internal_volume_m3: float
+    j_correlation: str = ""
 
     @property
     def circuits(self) -> int:
         """Parallel refrigerant circuits [-]."""
         return self.fins.circuits
+
+    @property
+    def kind(self) -> str:
+        """``fin_tube`` or ``microchannel``."""
+        return "microchannel" if isinstance(self.fins, MicrochannelGeometry) else "fin_tube"
+
+    def fin_efficiency(self, m_per_m: float) -> float:
+        """Fin efficiency at the fin parameter ``m`` [1/m]: Schmidt's plate fin or a straight fin [-]."""
+        if self.straight_fin_length_m > 0.0:
+            return straight_fin_efficiency(m_per_m, self.straight_fin_length_m)
+        return schmidt_efficiency(m_per_m, self.collar_radius_m, self.equivalent_radius_m)
 
 
 def _number(doc: Mapping[str, Any], key: str, where: str, integer: bool) -> Any:
@@ -167,6 +231,11 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
     kind = doc.get("kind")
     if kind not in GEOMETRY_KINDS:
         raise GeometryKeyError(where, "kind", f"{kind!r} is not one of {', '.join(GEOMETRY_KINDS)}")
+    segments = _number(doc, "segments", where, True) if "segments" in doc else DEFAULT_SEGMENTS
+    if segments < 2:
+        raise GeometryKeyError(where, "segments", f"must be at least 2, got {segments}")
+    if kind == "microchannel":
+        return _microchannel(doc, where, segments)
     unknown = sorted(set(doc) - _KNOWN)
     if unknown:
         raise GeometryKeyError(
@@ -188,9 +257,6 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
     staggered = doc.get("staggered", True)
     if not isinstance(staggered, bool):
         raise GeometryKeyError(where, "staggered", f"must be true or false, got {staggered!r}")
-    segments = _number(doc, "segments", where, True) if "segments" in doc else DEFAULT_SEGMENTS
-    if segments < 2:
-        raise GeometryKeyError(where, "segments", f"must be at least 2, got {segments}")
     try:
         fins = FinTubeGeometry(fin_type=fin_type, staggered=staggered, **args)
     except ValueError as exc:
@@ -204,7 +270,7 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
         segments=segments,
         path_length_m=tubes_per_circuit * fins.tube_length_m,
         inner_diameter_m=d_i,
-        flow_area_m2=math.pi * d_i**2 / 4.0,
+        ports=1,
         air_area_m2=fins.air_area_m2,
         inner_area_m2=fins.inner_area_m2,
         wall_resistance_k_w=math.log(d_o / d_i)
@@ -213,5 +279,56 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
             fins.transverse_pitch_m, fins.longitudinal_pitch_m, staggered
         ),
         collar_radius_m=fins.collar_diameter_m / 2.0,
+        straight_fin_length_m=0.0,
         internal_volume_m3=fins.internal_volume_m3,
+    )
+
+
+def _microchannel(doc: Mapping[str, Any], where: str, segments: int) -> CoilGeometry:
+    """A microchannel coil's record (module docstring)."""
+    unknown = sorted(set(doc) - _MC_KNOWN)
+    if unknown:
+        raise GeometryKeyError(
+            where,
+            unknown[0],
+            f"unknown key for kind 'microchannel' (known: {', '.join(sorted(_MC_KNOWN))})",
+        )
+    args: dict[str, Any] = {}
+    for key in (*_MC_INT_KEYS, *_MC_FLOAT_KEYS):
+        if key not in doc:
+            raise GeometryKeyError(where, key, "missing (a microchannel coil needs it)")
+        args[key] = _number(doc, key, where, key in _MC_INT_KEYS)
+    for key in _MC_OPTIONAL_FLOATS:
+        if key in doc:
+            args[key] = _number(doc, key, where, False)
+    j_correlation = doc.get("j_correlation", "chang_wang")
+    if j_correlation not in J_CORRELATIONS:
+        raise GeometryKeyError(
+            where, "j_correlation", f"{j_correlation!r} is not one of {', '.join(J_CORRELATIONS)}"
+        )
+    try:
+        mc = MicrochannelGeometry(**args)
+    except ValueError as exc:
+        key, _, reason = str(exc).partition(": ")
+        raise GeometryKeyError(where, key, reason) from None
+    if mc.circuits > mc.tubes:
+        raise GeometryKeyError(where, "circuits", f"{mc.circuits} exceeds the {mc.tubes} tubes")
+    wall = (mc.tube_height_m - mc.port_height_m) / 2.0
+    half_fin = mc.fin_length_m / 2.0 - mc.fin_thickness_m
+    if half_fin <= 0.0:
+        raise GeometryKeyError(where, "tube_pitch_m", "leaves no fin between the tubes")
+    return CoilGeometry(
+        fins=mc,
+        segments=segments,
+        path_length_m=mc.tubes / mc.circuits * mc.tube_length_m,
+        inner_diameter_m=mc.port_hydraulic_diameter_m,
+        ports=mc.ports_per_tube,
+        air_area_m2=mc.air_area_m2,
+        inner_area_m2=mc.inner_area_m2,
+        wall_resistance_k_w=wall / (mc.tube_conductivity_w_m_k * mc.inner_area_m2),
+        equivalent_radius_m=0.0,
+        collar_radius_m=0.0,
+        straight_fin_length_m=half_fin,
+        internal_volume_m3=mc.internal_volume_m3,
+        j_correlation=j_correlation,
     )

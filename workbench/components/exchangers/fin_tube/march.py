@@ -149,10 +149,11 @@ def march(
     n = geometry.segments
     circuits = geometry.circuits
     m_c = max(m / circuits, _MIN_CIRCUIT_FLOW)
+    m_tube = m_c / geometry.ports  # one channel: a round tube, or a microchannel port
     length = geometry.path_length_m / n
     d_i = geometry.inner_diameter_m
-    a_i = math.pi * d_i * length
     shares = circuits * n
+    a_i = geometry.inner_area_m2 / shares
     ua_o = air.conductance_w_k / shares
     r_wall = geometry.wall_resistance_k_w * shares
     inl = air.inlet
@@ -172,13 +173,13 @@ def march(
         if math.isnan(flux):  # first evaluation: half the air side's reach
             flux = 0.5 * ua_o * abs(t_a - t_r) / a_i
         h_i = ref_factor * film_coefficient(
-            tube, h, m_c, d_i, evaporating, flux, state["h_i"] / ref_factor
+            tube, h, m_tube, d_i, evaporating, flux, state["h_i"] / ref_factor
         )
         r_i = 1.0 / (h_i * a_i) + r_wall
         seg = segment_air(m_da, t_a, w_a, h_a, t_dew, p_a, ua_o, r_i, t_r, wet_ratio)
         state["flux"] = seg.q / a_i
         state["h_i"] = h_i
-        grad = dp_factor * friction_gradient(tube, h, m_c, d_i)
+        grad = dp_factor * friction_gradient(tube, h, m_tube, d_i)
         ua = 1.0 / (1.0 / ua_o + r_i)
         return _Eval(
             seg.q, grad, seg.h_out, seg.w_out, seg.wet_fraction, ua, h_i, t_r, seg.t_surface_min

@@ -108,7 +108,7 @@ def geometric_warnings(coil: GeometricCoil, x: np.ndarray) -> list[str]:
         out.append(f"{label}: {near_critical_note(coil.fluid, p_in, coil.refrigerant_is_hot)}")
         return out
     out += [f"{label}: air side {m}" for m in coil.air.messages]
-    if coil.geometry.fins.fin_type == "herringbone":
+    if getattr(coil.geometry.fins, "fin_type", "") == "herringbone":
         out.append(
             f"{label}: herringbone fins use Wang, Hwang & Lin (2002), whose j as written is 3-4 "
             "times below the wavy-fin j of the same geometry (unverified against the paper's "
