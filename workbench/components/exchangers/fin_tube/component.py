@@ -118,7 +118,8 @@ class GeometricCoil(Coil):
                 "a coil from geometry needs air_inlet_temp_c or secondary_inlet_temp_k"
             )
         self.air_inlet = self._air_inlet()
-        par.setdefault("internal_volume_m3", self.geometry.internal_volume_m3)
+        if not self.has("internal_volume_m3"):  # the geometry's (again after a sweep's change)
+            par["internal_volume_m3"] = self.geometry.internal_volume_m3
         try:
             self.transport = transport_for(self.fluid)
         except FluidPropertyError as exc:

@@ -27,28 +27,61 @@ near the critical one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
+from workbench.components.base import PortState
+from workbench.components.exchangers.fin_tube.air_side import AirInlet, AirSide
+from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
+from workbench.components.exchangers.fin_tube.march import MarchResult
 from workbench.components.exchangers.zones.profile import NEAR_CRITICAL, near_critical_note
 from workbench.correlations import humid_air as ha
+from workbench.fluids import FluidBackend
 
-if TYPE_CHECKING:
-    from workbench.components.exchangers.fin_tube.component import GeometricCoil
+__all__ = ["GeometricCoilView", "geometric_outputs", "geometric_warnings"]
 
-__all__ = ["geometric_outputs", "geometric_warnings"]
+
+class GeometricCoilView(Protocol):
+    """What the outputs read of a geometric coil (the component module implements it)."""
+
+    name: str
+    fluid: FluidBackend
+    params: dict[str, Any]
+    refrigerant_is_hot: bool
+    geometry: CoilGeometry
+    air: AirSide
+    air_inlet: AirInlet
+    correlation_factors: dict[str, float]
+
+    @property
+    def type_name(self) -> str:
+        """``Condenser`` or ``Evaporator``."""
+        ...
+
+    def march(self, x: np.ndarray) -> MarchResult:
+        """The segment march at ``x``."""
+        ...
+
+    def air_outlet(self, r: MarchResult) -> tuple[float, float]:
+        """Mixed air outlet temperature [K] and humidity ratio [kg/kg_da]."""
+        ...
+
+    def port(self, x: np.ndarray, port: str) -> PortState:
+        """State of a port."""
+        ...
+
 
 FROST_K = 273.15
 """Surface temperature below which frost forms [K]."""
 
 
-def geometric_outputs(coil: GeometricCoil, x: np.ndarray) -> dict[str, float | None]:
+def geometric_outputs(coil: GeometricCoilView, x: np.ndarray) -> dict[str, float | None]:
     """The geometric coil's own outputs (module docstring) at the solved ``x``.
 
     Parameters
     ----------
-    coil : GeometricCoil
+    coil : GeometricCoilView
         The coil.
     x : numpy.ndarray
         The solved unknowns [SI].
@@ -91,12 +124,12 @@ def geometric_outputs(coil: GeometricCoil, x: np.ndarray) -> dict[str, float | N
     }
 
 
-def geometric_warnings(coil: GeometricCoil, x: np.ndarray) -> list[str]:
+def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
     """Range, frosting, herringbone and near-critical warnings naming the coil.
 
     Parameters
     ----------
-    coil : GeometricCoil
+    coil : GeometricCoilView
         The coil.
     x : numpy.ndarray
         The solved unknowns [SI].
