@@ -125,7 +125,7 @@ def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float
         return (-np.inf if low is None else low, np.inf if high is None else high)
     low, high = -np.inf, np.inf
     if spec.kind == "component" and spec.key.partition(".")[0] in OBJECT_NUMBER_KEYS:
-        return 1e-6, np.inf  # a correlation factor: positive
+        return 1e-6, np.inf  # a correlation factor or a geometry entry: positive
     if spec.kind == "component":
         comp_spec = get_spec(flat.components[spec.owner].type)
         param = comp_spec.param(spec.key) if comp_spec else None
@@ -183,7 +183,7 @@ def free_parameters(
             param = comp_spec.param(spec.key) if comp_spec else None
             if value is None and param is not None:
                 value = param.default  # a calibration factor starts at 1
-            if value is None and spec.key.partition(".")[0] in OBJECT_NUMBER_KEYS:
+            if value is None and spec.key.startswith("correlation_factors."):
                 value = 1.0  # a correlation factor starts at 1
         elif value is None:
             loop = next(c for c in flat.controls if c.id == spec.owner)

@@ -12,7 +12,8 @@ Inputs (set before each solve):
 - ``solver.<field>``: a solver setting (``tolerance``, ``max_iterations`` ...).
 - ``<component>.<object>.<entry>``: a numeric entry of an object parameter listed in
   :data:`~workbench.components.catalog.specs.OBJECT_NUMBER_KEYS`
-  (``evaporator.correlation_factors.air_side``); the other entries are kept.
+  (``evaporator.correlation_factors.air_side``, ``evaporator.geometry.banks``); the other
+  entries are kept.
 - ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
   charge curve; the base scenario must fix that circuit's charge, docs/charge.md).
 
@@ -20,6 +21,7 @@ Outputs (read after each solve, optional extra columns):
 
 - ``<component>.<output>``: an entry of ``result.components`` (SI).
 - ``controls.<id>.<key>``: an entry of a control loop's result (``measured``, ``actuator`` ...).
+- ``summary.<key>``: an entry of the result's summary (``charge_kg``, ``cop_cooling_system``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.components.catalog.specs import OBJECT_NUMBER_KEYS, get_spec, normalise_factor
+from workbench.components.catalog.specs import (
+    OBJECT_INTEGER_ENTRIES,
+    OBJECT_NUMBER_KEYS,
+    get_spec,
+    normalise_factor,
+)
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
 
@@ -103,7 +110,7 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
                     path,
                     f"{head} has no entry {entry!r}; entries: {', '.join(OBJECT_NUMBER_KEYS[head])}",
                 )
-            return SweepPath(path, "component", comp_name, key)
+            return SweepPath(path, "component", comp_name, key, entry in OBJECT_INTEGER_ENTRIES)
         param = spec.param(key) if spec else None
         if spec is not None and param is None:
             raise _fail(
@@ -173,7 +180,7 @@ def _instance_alias(flat: FlatScenario, path: str) -> str | None:
 
 
 def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
-    """Resolve an output path (``<component>.<output>`` or ``controls.<id>.<key>``).
+    """Resolve an output path (``<component>.<output>``, ``controls.<id>.<key>``, ``summary.<key>``).
 
     Raises
     ------
@@ -187,7 +194,11 @@ def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
         cid = _longest_prefix(path[len("controls.") :], [c.id for c in flat.controls])
         if cid is not None:
             return SweepPath(path, "control", cid, path[len("controls.") + len(cid) + 1 :])
-    raise _fail(path, "an output is '<component>.<output>' or 'controls.<id>.<key>'")
+    if path.startswith("summary.") and len(path) > len("summary."):
+        return SweepPath(path, "summary", "", path[len("summary.") :])
+    raise _fail(
+        path, "an output is '<component>.<output>', 'controls.<id>.<key>' or 'summary.<key>'"
+    )
 
 
 def plain_value(value: Any, integer: bool) -> Any:
@@ -273,6 +284,8 @@ def read_output(result: Any, spec: SweepPath) -> Any:
     """The value of an output path in a solve result (None when absent)."""
     if spec.kind == "component":
         return (result.components.get(spec.owner) or {}).get(spec.key)
+    if spec.kind == "summary":
+        return result.summary.get(spec.key)
     for entry in result.controls:
         if entry.get("id") == spec.owner:
             return entry.get(spec.key)

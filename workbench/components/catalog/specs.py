@@ -32,6 +32,7 @@ __all__ = [
     "CONTROL_OUTPUTS",
     "CONTROL_OUTPUT_UNITS",
     "LEGACY_FACTOR_PREFIX",
+    "OBJECT_INTEGER_ENTRIES",
     "OBJECT_NUMBER_KEYS",
     "ComponentSpec",
     "ParamKind",
@@ -67,9 +68,47 @@ OBJECT_NUMBER_KEYS: dict[str, tuple[str, ...]] = {
         "air_pressure_drop",
         "refrigerant_pressure_drop",
     ),
+    "geometry": (
+        "tubes_per_bank",
+        "banks",
+        "circuits",
+        "segments",
+        "tube_length_m",
+        "tube_outer_diameter_m",
+        "tube_inner_diameter_m",
+        "transverse_pitch_m",
+        "longitudinal_pitch_m",
+        "fins_per_m",
+        "fin_thickness_m",
+        "wave_depth_m",
+        "wave_half_length_m",
+        "louver_pitch_m",
+        "louver_height_m",
+        "fin_conductivity_w_m_k",
+        "tube_conductivity_w_m_k",
+        "tube_depth_m",
+        "tube_height_m",
+        "tube_pitch_m",
+        "ports_per_tube",
+        "port_width_m",
+        "port_height_m",
+        "louver_angle_deg",
+        "louver_length_m",
+        "fin_depth_m",
+    ),
 }
 """Object parameters whose numeric entries a sweep or a calibration sets as ``<param>.<entry>``
-(``evaporator.correlation_factors.air_side``); each entry is a positive factor, default 1."""
+(``evaporator.correlation_factors.air_side``, ``evaporator.geometry.banks``); every entry is
+positive, a correlation factor defaults to 1."""
+
+OBJECT_INTEGER_ENTRIES: tuple[str, ...] = (
+    "tubes_per_bank",
+    "banks",
+    "circuits",
+    "segments",
+    "ports_per_tube",
+)
+"""Entries of :data:`OBJECT_NUMBER_KEYS` that take whole numbers."""
 
 LEGACY_FACTOR_PREFIX = "f_"
 """Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""
