@@ -13,7 +13,11 @@ from workbench.components.base import (
     model_class,
 )
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
-from workbench.components.exchangers.fin_tube.component import FinTubeCondenser, FinTubeEvaporator
+from workbench.components.exchangers.fin_tube.component import (
+    FinTubeCondenser,
+    FinTubeEvaporator,
+    FinTubeGasCooler,
+)
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
 from workbench.components.junctions.flash_tank import FlashTank
@@ -36,6 +40,7 @@ __all__ = [
     "ExpansionValve",
     "FinTubeCondenser",
     "FinTubeEvaporator",
+    "FinTubeGasCooler",
     "FlashTank",
     "GasCooler",
     "HeatExchanger",

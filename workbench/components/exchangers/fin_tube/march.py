@@ -36,11 +36,8 @@ from workbench.components.exchangers.fin_tube.air_side import AirSide
 from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
 from workbench.components.exchangers.fin_tube.saturated_air import moist_temperature
 from workbench.components.exchangers.fin_tube.segment import segment_air
-from workbench.components.exchangers.fin_tube.tube_side import (
-    TubeFluid,
-    film_coefficient,
-    friction_gradient,
-)
+from workbench.components.exchangers.fin_tube.supercritical import SupercriticalFluid
+from workbench.components.exchangers.fin_tube.tube_side import TubeFluid
 
 __all__ = ["MarchResult", "march"]
 
@@ -109,7 +106,7 @@ class _Eval:
 def march(
     geometry: CoilGeometry,
     air: AirSide,
-    tube: TubeFluid,
+    tube: TubeFluid | SupercriticalFluid,
     m: float,
     p_in: float,
     h_in: float,
@@ -125,8 +122,9 @@ def march(
         The coil.
     air : AirSide
         Its air side at the operating point.
-    tube : TubeFluid
-        The refrigerant's properties for this march.
+    tube : TubeFluid or SupercriticalFluid
+        The refrigerant's properties for this march (a gas cooler's above the critical
+        pressure).
     m : float
         Refrigerant flow through the whole coil [kg/s].
     p_in, h_in : float
@@ -172,20 +170,21 @@ def march(
         flux = state["flux"]
         if math.isnan(flux):  # first evaluation: half the air side's reach
             flux = 0.5 * ua_o * abs(t_a - t_r) / a_i
-        h_i = ref_factor * film_coefficient(
-            tube, h, m_tube, d_i, evaporating, flux, state["h_i"] / ref_factor
+        h_i = ref_factor * tube.film(
+            p, h, m_tube, d_i, evaporating, flux, state["h_i"] / ref_factor
         )
         r_i = 1.0 / (h_i * a_i) + r_wall
         seg = segment_air(m_da, t_a, w_a, h_a, t_dew, p_a, ua_o, r_i, t_r, wet_ratio)
         state["flux"] = seg.q / a_i
         state["h_i"] = h_i
-        grad = dp_factor * friction_gradient(tube, h, m_tube, d_i)
+        grad = dp_factor * tube.friction(p, h, m_tube, d_i)
         ua = 1.0 / (1.0 / ua_o + r_i)
         return _Eval(
             seg.q, grad, seg.h_out, seg.w_out, seg.wet_fraction, ua, h_i, t_r, seg.t_surface_min
         )
 
-    h_l, h_v = tube.sat.h_liq, tube.sat.h_vap
+    dome = isinstance(tube, TubeFluid)
+    h_l, h_v = (tube.sat.h_liq, tube.sat.h_vap) if isinstance(tube, TubeFluid) else (0.0, 0.0)
     p, h = p_in, h_in
     q_sum = sens_sum = cond_sum = wet_sum = ua_sum = hi_sum = 0.0
     t_s_min = math.inf
@@ -203,7 +202,10 @@ def march(
         t_air = moist_temperature(h_air, w_air)
         ua = 0.5 * (e0.ua + e1.ua)
         h_mid = h + 0.5 * q / m_c
-        zone = "superheated" if h_mid > h_v else ("subcooled" if h_mid < h_l else "two-phase")
+        if not dome:
+            zone = "supercritical"
+        else:
+            zone = "superheated" if h_mid > h_v else ("subcooled" if h_mid < h_l else "two-phase")
         zone_q[zone] = zone_q.get(zone, 0.0) + q
         zone_ua[zone] = zone_ua.get(zone, 0.0) + ua
         q_sum += q

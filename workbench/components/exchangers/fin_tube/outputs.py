@@ -137,7 +137,7 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
     label = f"{coil.type_name} {coil.name!r}"
     out: list[str] = []
     p_in = coil.port(x, "inlet").p
-    if p_in >= NEAR_CRITICAL * coil.fluid.p_crit:
+    if p_in >= NEAR_CRITICAL * coil.fluid.p_crit and coil.type_name != "GasCooler":
         out.append(f"{label}: {near_critical_note(coil.fluid, p_in, coil.refrigerant_is_hot)}")
         return out
     out += [f"{label}: air side {m}" for m in coil.air.messages]

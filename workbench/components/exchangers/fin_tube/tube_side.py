@@ -136,6 +136,23 @@ class TubeFluid:
             return float(self.fluid.T_ph(p, h))
         return sat.vapour.t + self.dt_dew_dp * dp
 
+    def film(
+        self,
+        p: float,
+        h: float,
+        m_tube: float,
+        diameter: float,
+        evaporating: bool,
+        flux: float,
+        h_guess: float,
+    ) -> float:
+        """Film coefficient at ``(p, h)`` [W/(m^2 K)] (:func:`film_coefficient`)."""
+        return film_coefficient(self, h, m_tube, diameter, evaporating, flux, h_guess)
+
+    def friction(self, p: float, h: float, m_tube: float, diameter: float) -> float:
+        """Frictional pressure gradient at ``(p, h)`` [Pa/m] (:func:`friction_gradient`)."""
+        return friction_gradient(self, h, m_tube, diameter)
+
     def phase(self, h: float) -> PhaseTransport:
         """Single-phase properties at ``h`` [J/kg]: linear in ``h`` from saturation to the anchor."""
         vapour = h >= self.sat.h_vap

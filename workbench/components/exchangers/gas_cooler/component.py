@@ -160,7 +160,8 @@ class GasCooler(Component):
             ``outlet_temp_k``.
         """
         par = self.params
-        self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k")
+        # a geometry (the variant from hardware) is a conductance too: UA mode's checks apply
+        self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k") or self.has("geometry")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(float(par["air_inlet_temp_c"]))
