@@ -137,3 +137,13 @@ def test_calibrate_recovers_the_air_side_factor_of_the_evaporator():
     assert fit.values["evaporator.correlation_factors.air_side"] == pytest.approx(truth, rel=1e-3)
     comp = component(fit.scenario, "evaporator")
     assert comp["correlation_factors"]["air_side"] == pytest.approx(truth, rel=1e-3)
+
+
+def test_herringbone_fins_solve_with_a_warning_naming_the_coil():
+    doc = example_doc()
+    geometry = {**component(doc, "evaporator")["geometry"], "fin_type": "herringbone"}
+    result = solve(with_params(doc, "evaporator", geometry=geometry))
+    assert result.converged
+    warned = [w for w in result.warnings if "herringbone" in w]
+    assert len(warned) == 1
+    assert warned[0].startswith("Evaporator 'evaporator'")

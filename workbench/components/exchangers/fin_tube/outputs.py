@@ -21,7 +21,8 @@ first):
 
 Warnings name the coil: the fin correlation's range at the solved point, a surface below
 0 C (frosting, not modelled), herringbone fins (the j of Wang, Hwang & Lin 2002 as written
-is 3-4 times below the wavy-fin j of the same geometry, docs/components.md) and a pressure
+is 3-4 times below the wavy-fin j of the same geometry and its Reynolds branches do not meet,
+docs/components.md) and a pressure
 near the critical one.
 """
 
@@ -144,8 +145,10 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
     if getattr(coil.geometry.fins, "fin_type", "") == "herringbone":
         out.append(
             f"{label}: herringbone fins use Wang, Hwang & Lin (2002), whose j as written is 3-4 "
-            "times below the wavy-fin j of the same geometry (unverified against the paper's "
-            "data; docs/components.md); consider fin_type 'wavy' or a correlation_factors.air_side"
+            "times below the wavy-fin j of the same geometry above Re_Dc 1000 and 5-11 times "
+            "below its own low-Reynolds branch at 1000 (a transcription error, unverified against "
+            "the paper's data; docs/components.md); consider fin_type 'wavy' or a "
+            "correlation_factors.air_side"
         )
     r = coil.march(x)
     if not coil.refrigerant_is_hot and r.t_surface_min < FROST_K:
