@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from fin_tube_cases import assert_air_balances
 
 from workbench import solve
 from workbench.main_job import REPO_ROOT
@@ -29,6 +30,7 @@ SCENARIO = REPO_ROOT / "examples" / "validation" / "achp_dx_ac.json"
 def dx_ac():
     result = solve(str(SCENARIO))
     assert result.converged, result.report()
+    assert_air_balances(result, json.loads(SCENARIO.read_text()))
     return result
 
 

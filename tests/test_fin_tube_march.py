@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from fin_tube_cases import EVAPORATOR_GEOMETRY, component, example_doc, with_params
+from fin_tube_cases import (
+    EVAPORATOR_GEOMETRY,
+    assert_air_balances,
+    component,
+    example_doc,
+    with_params,
+)
 
 from workbench import solve
 from workbench.components.exchangers.fin_tube.air_side import AirInlet, air_side
@@ -74,9 +80,12 @@ def _with_segments(doc: dict, n: int) -> dict:
 
 def test_split_unit_capacities_do_not_depend_on_the_segment_count():
     doc = example_doc()
-    coarse, fine = solve(_with_segments(doc, 20)), solve(_with_segments(doc, 80))
+    coarse_doc, fine_doc = _with_segments(doc, 20), _with_segments(doc, 80)
+    coarse, fine = solve(coarse_doc), solve(fine_doc)
     assert coarse.converged
     assert fine.converged
+    assert_air_balances(coarse, coarse_doc)
+    assert_air_balances(fine, fine_doc)
     for key in ("cooling_capacity_w", "heating_capacity_w", "compressor_power_w"):
         assert coarse.summary[key] == pytest.approx(fine.summary[key], rel=3e-3), key
     for name in ("condenser", "evaporator"):

@@ -102,6 +102,7 @@ def test_geometric_coil_at_its_own_conductance_reproduces_the_ua_model():
     )
     geometric = solve(doc)
     assert geometric.converged
+    assert_air_balances(geometric, doc)
     ev = geometric.components["evaporator"]
     ua_doc = copy.deepcopy(doc)
     comp = component(ua_doc, "evaporator")
@@ -124,8 +125,10 @@ def test_calibrate_recovers_the_air_side_factor_of_the_evaporator():
     measured_doc = with_params(doc, "evaporator", correlation_factors={"air_side": truth})
     rows = []
     for t_air in (24.0, 26.7, 29.0):
-        r = solve(with_params(measured_doc, "evaporator", air_inlet_temp_c=t_air))
+        point = with_params(measured_doc, "evaporator", air_inlet_temp_c=t_air)
+        r = solve(point)
         assert r.converged
+        assert_air_balances(r, point)
         rows.append(
             {
                 "evaporator.air_inlet_temp_c": t_air,
@@ -142,8 +145,22 @@ def test_calibrate_recovers_the_air_side_factor_of_the_evaporator():
 def test_herringbone_fins_solve_with_a_warning_naming_the_coil():
     doc = example_doc()
     geometry = {**component(doc, "evaporator")["geometry"], "fin_type": "herringbone"}
-    result = solve(with_params(doc, "evaporator", geometry=geometry))
+    herringbone = with_params(doc, "evaporator", geometry=geometry)
+    result = solve(herringbone)
     assert result.converged
+    assert_air_balances(result, herringbone)
     warned = [w for w in result.warnings if "herringbone" in w]
     assert len(warned) == 1
     assert warned[0].startswith("Evaporator 'evaporator'")
+
+
+def test_a_coil_below_freezing_warns_of_frost():
+    doc = with_params(example_doc(), "evaporator", air_inlet_temp_c=2.0, air_inlet_rh=0.8)
+    result = solve(doc)
+    assert result.converged
+    assert_air_balances(result, doc)
+    ev = result.components["evaporator"]
+    assert ev["min_surface_temperature"] < 273.15
+    frost = [w for w in result.warnings if "frost" in w]
+    assert len(frost) == 1
+    assert frost[0].startswith("Evaporator 'evaporator'")
