@@ -164,3 +164,17 @@ def test_a_coil_below_freezing_warns_of_frost():
     frost = [w for w in result.warnings if "frost" in w]
     assert len(frost) == 1
     assert frost[0].startswith("Evaporator 'evaporator'")
+
+
+def test_a_zeotropic_blend_follows_its_glide_along_the_coils():
+    doc = example_doc()
+    doc["fluid"] = "R454B"
+    result = solve(doc)
+    assert result.converged, result.report()
+    assert_air_balances(result, doc)
+    ev = result.components["evaporator"]
+    assert ev["glide"] > 1.0
+    edges = result.edges.set_index("edge")
+    t_in = edges[edges.index.str.endswith("evaporator:inlet")].iloc[0]["t_c"]
+    t_out_dew = ev["dew_temperature"] - 273.15
+    assert t_in < t_out_dew - 0.5  # the refrigerant warms along the two-phase path
