@@ -178,3 +178,21 @@ def test_a_zeotropic_blend_follows_its_glide_along_the_coils():
     t_in = edges[edges.index.str.endswith("evaporator:inlet")].iloc[0]["t_c"]
     t_out_dew = ev["dew_temperature"] - 273.15
     assert t_in < t_out_dew - 0.5  # the refrigerant warms along the two-phase path
+
+
+def test_a_fixed_charge_sets_the_subcooling_of_the_geometric_unit():
+    doc = example_doc()
+    design = solve(doc)
+    charge = design.summary["charge_kg"]
+    fixed = copy.deepcopy(doc)
+    fixed["circuits"][0]["charge_kg"] = charge
+    component(fixed, "condenser").pop("subcooling_k")
+    back = solve(fixed)
+    assert back.converged, back.report()
+    assert back.components["condenser"]["subcooling"] == pytest.approx(4.0, abs=1e-4)
+    fixed["circuits"][0]["charge_kg"] = charge + 0.05
+    more = solve(fixed)
+    assert more.converged, more.report()
+    assert_air_balances(more, fixed)
+    assert more.components["condenser"]["subcooling"] > 5.0
+    assert more.summary["charge_kg"] == pytest.approx(charge + 0.05, abs=1e-6)

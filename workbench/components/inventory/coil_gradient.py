@@ -79,7 +79,8 @@ def coil_charge_gradient(
     inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
     path = path_zones(comp.fluid, inlet.p, inlet.h, outlet.h, model)
     base = comp.zones(x)
-    sens = comp.zone_sensitivity(x) if base.zones else None
+    linearised = base.zones and comp.zone_model_sensitivity
+    sens = comp.zone_sensitivity(x) if linearised else None
     dq = {} if sens is None else {pin.p: sens.p, pin.h: sens.h_in, pin.m: sens.m}
     out: dict[int, float] = {}
     for col in item_columns(comp):

@@ -81,6 +81,9 @@ class Coil(Component):
     refrigerant_is_hot: bool = True
     sat_spec: str = "t_cond_k"
     outlet_spec: str = "subcooling_k"
+    zone_model_sensitivity: bool = True
+    """The zones come from the zone model, whose linearised root the charge gradient may use;
+    False for a variant whose zones come from another model (a geometric coil's march)."""
 
     def configure(self) -> None:
         """Read the mode from the parameters: UA or ideal, the bank size, the secondary inlet.

@@ -65,6 +65,8 @@ __all__ = [
 class GeometricCoil(GeometricExchanger, Coil):
     """A condenser or evaporator whose heat flow and pressure drop come from its geometry."""
 
+    zone_model_sensitivity = False  # a fixed charge differences through the march
+
     def configure(self) -> None:
         """Parse the hardware, run the UA coil's set-up, then read the air and the fluid.
 

@@ -103,6 +103,31 @@ class _Eval:
     t_s_min: float
 
 
+def _zone_shares(
+    h_a: float, h_b: float, h_l: float, h_v: float, dome: bool
+) -> list[tuple[str, float]]:
+    """The shares of a segment from ``h_a`` to ``h_b`` [J/kg] in each zone, by enthalpy.
+
+    A segment that crosses a saturation line is split in proportion, so the zones' heat and
+    conductance (and the charge the inventory gives them) move continuously with the state.
+    """
+    if not dome:
+        return [("supercritical", 1.0)]
+    lo, hi = min(h_a, h_b), max(h_a, h_b)
+    span = hi - lo
+    if span <= 0.0:
+        zone = "superheated" if lo > h_v else ("subcooled" if lo < h_l else "two-phase")
+        return [(zone, 1.0)]
+    parts = (
+        ("subcooled", lo, min(hi, h_l)),
+        ("two-phase", max(lo, h_l), min(hi, h_v)),
+        ("superheated", max(lo, h_v), hi),
+    )
+    if h_b < h_a:  # flow order: a condenser meets the superheated part first
+        parts = parts[::-1]
+    return [(name, (b - a) / span) for name, a, b in parts if b > a]
+
+
 def march(
     geometry: CoilGeometry,
     air: AirSide,
@@ -201,13 +226,9 @@ def march(
         w_air = 0.5 * (e0.w_air_out + e1.w_air_out)
         t_air = moist_temperature(h_air, w_air)
         ua = 0.5 * (e0.ua + e1.ua)
-        h_mid = h + 0.5 * q / m_c
-        if not dome:
-            zone = "supercritical"
-        else:
-            zone = "superheated" if h_mid > h_v else ("subcooled" if h_mid < h_l else "two-phase")
-        zone_q[zone] = zone_q.get(zone, 0.0) + q
-        zone_ua[zone] = zone_ua.get(zone, 0.0) + ua
+        for zone, share in _zone_shares(h, h + q / m_c, h_l, h_v, dome):
+            zone_q[zone] = zone_q.get(zone, 0.0) + share * q
+            zone_ua[zone] = zone_ua.get(zone, 0.0) + share * ua
         q_sum += q
         sens_sum += m_da * cp * (t_a - t_air)
         cond_sum += m_da * (w_a - w_air)
