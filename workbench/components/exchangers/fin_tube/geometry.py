@@ -55,8 +55,10 @@ __all__ = [
 ]
 
 DEFAULT_SEGMENTS = 24
-"""Segments per circuit when ``geometry.segments`` is absent (N=24 is within 0.1 % of N=96
-on the example coils, tests/test_fin_tube_march.py)."""
+"""Segments per circuit when ``geometry.segments`` is absent. On the example split unit N=24
+gives the cooling capacity within 0.05 % and the COP within 0.2 % of N=96 (the condenser's
+desuperheating segments converge last); tests/test_fin_tube_march.py holds N=20 against 80
+to 0.3 %."""
 
 GEOMETRY_KINDS: tuple[str, ...] = ("fin_tube", "microchannel")
 """The ``geometry.kind`` values a coil accepts."""
