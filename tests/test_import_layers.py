@@ -39,6 +39,7 @@ RANKS: dict[str, dict[str, int]] = {
         "exchangers.coils": 3,
         "exchangers.gas_cooler": 3,
         "exchangers.ihx": 3,
+        "exchangers.lines": 3,
         "machines": 3,
         "inventory": 4,
         "models": 5,

@@ -4,6 +4,7 @@ from workbench.components.base import COMPONENT_CLASSES, Component, component_cl
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.exchangers.lines.component import RefrigerantLine
 from workbench.components.junctions.flash_tank import FlashTank
 from workbench.components.junctions.junction import Junction
 from workbench.components.junctions.mixer import Mixer
@@ -28,6 +29,7 @@ __all__ = [
     "Junction",
     "Mixer",
     "Receiver",
+    "RefrigerantLine",
     "Splitter",
     "component_class",
 ]
