@@ -177,7 +177,7 @@ class LineConfig(StrictModel):
     )
     fittings: dict[str, int] = Field(
         default_factory=dict,
-        description="fittings counted by kind, e.g. {\"elbow_90\": 4, \"ball_valve\": 1}",
+        description='fittings counted by kind, e.g. {"elbow_90": 4, "ball_valve": 1}',
     )
     insulation_thickness_m: float = Field(
         0.0, ge=0, description="insulation thickness [m]; 0 for a bare tube"

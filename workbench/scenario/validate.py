@@ -52,8 +52,8 @@ from workbench.scenario.charge_checks import check_charge
 from workbench.scenario.connectivity import check_connectivity
 from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
-from workbench.scenario.line_checks import check_lines
 from workbench.scenario.flat import FlatScenario
+from workbench.scenario.line_checks import check_lines
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest

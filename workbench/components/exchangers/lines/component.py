@@ -144,9 +144,9 @@ class RefrigerantLine(Component):
         if minimum is None:
             return None
         pt = self.point(x)
-        if pt.two_phase or pt.h_mean_j_kg < float(self.fluid.h_vap(pt.p_mean_pa)):
-            if pt.p_mean_pa < self.fluid.p_crit:
-                return None  # not a vapour line at this state
+        below = pt.p_mean_pa < self.fluid.p_crit
+        if below and (pt.two_phase or pt.h_mean_j_kg < float(self.fluid.h_vap(pt.p_mean_pa))):
+            return None  # not a vapour line at this state
         return abs(pt.drop.velocity_m_s), minimum
 
     def warnings(self, x: np.ndarray) -> list[str]:

@@ -57,9 +57,8 @@ class LineTransport:
 
     def __init__(self, backend: FluidBackend) -> None:
         self.backend = backend
-        fluids = getattr(getattr(backend, "spec", None), "coolprop_fluids", None) or getattr(
-            backend, "name", ""
-        )
+        spec = getattr(backend, "spec", None)
+        fluids = str(getattr(spec, "coolprop_fluids", None) or backend.name)
         if backend.backend_name != "CoolProp":
             raise FluidPropertyError(
                 f"{backend.name} ({backend.backend_name}): a refrigerant line needs viscosities "
@@ -67,11 +66,13 @@ class LineTransport:
             )
         try:
             self._state = CP.AbstractState("HEOS", fluids)
-            fractions = getattr(getattr(backend, "spec", None), "mole_fractions", None)
+            fractions = getattr(spec, "mole_fractions", None)
             if fractions:
                 self._state.set_mole_fractions(list(fractions))
         except ValueError as exc:
-            raise FluidPropertyError(f"{backend.name}: no CoolProp state for transport: {exc}") from None
+            raise FluidPropertyError(
+                f"{backend.name}: no CoolProp state for transport: {exc}"
+            ) from None
         self._memo: dict[tuple[str, float, float], Any] = {}
 
     def saturation(self, p: float) -> SaturationTransport:
