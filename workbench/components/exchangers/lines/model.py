@@ -19,8 +19,15 @@ second order otherwise), in one of two regimes chosen by the equilibrium quality
 
 The two regimes meet without a jump: Muller-Steinhagen-Heck is the liquid-only Colebrook drop at
 ``x = 0`` and the gas-only one at ``x = 1``, the homogeneous density and Rouhani's void fraction
-go to the phase's density there, so ``dp(p, h, m)`` is continuous across both saturation lines
-(its slope in ``h`` changes there; Newton's finite differences see a kink, not a step).
+go to the phase's density there, so ``dp(p, h, m)`` is continuous across both saturation lines.
+Near ``x = 1`` the correlation's ``(1 - x)^(1/3)`` gives it a vertical tangent: it falls by
+about a third of the gas-only drop over the last 1 % of quality, which Newton cannot follow.
+Over the last :data:`DRYOUT_BAND` of quality the friction is therefore the cubic Hermite
+interpolant between the correlation at ``x_a = 1 - DRYOUT_BAND`` (value and slope, the slope
+from the correlation's closed form with its liquid-only and gas-only drops) and the gas-only drop
+at ``x = 1`` with zero slope: ``dp`` is then continuous with a bounded slope everywhere (a kink at
+``x_a`` and at ``x = 1``, no step). The band departs from the correlation by less than its
++-30 % scatter (R32, 3/8 in, 30 g/s: -11 % at x = 0.97, -24 % at x = 0.99).
 Acceleration is neglected (below 1 % of the friction of a line sized for 1 K, see
 :mod:`workbench.correlations.line_pressure_drop`).
 
@@ -45,12 +52,16 @@ from workbench.components.exchangers.lines.transport import LineTransport
 from workbench.correlations.line_pressure_drop import (
     LinePressureDrop,
     line_single_phase_pressure_drop,
+    line_two_phase_frictional_pressure_drop,
     line_two_phase_pressure_drop,
 )
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 
-__all__ = ["MIN_MASS_FLOW_KG_S", "LinePoint", "line_point"]
+__all__ = ["DRYOUT_BAND", "MIN_MASS_FLOW_KG_S", "LinePoint", "line_point"]
+
+DRYOUT_BAND = 0.05
+"""Width in quality of the band below ``x = 1`` where the friction is interpolated [-]."""
 
 MIN_MASS_FLOW_KG_S = 1e-9
 """The friction of a smaller (or negative) flow is taken at this magnitude, with its sign."""
@@ -134,6 +145,9 @@ def line_point(
             flow, quality, rho_l, rho_g, sat.mu_l, sat.mu_g, sat.sigma, g.inner_diameter_m,
             g.length_m, g.roughness_m, g.fittings_k, g.elevation_m,
         )  # fmt: skip
+        if quality > 1.0 - DRYOUT_BAND:
+            friction = _dryout_friction(quality, flow, rho_l, rho_g, sat.mu_l, sat.mu_g, g)
+            drop = LinePressureDrop(friction, drop.fittings_pa, drop.static_pa, drop.velocity_m_s)
         t_m = float(fluid.T_ph(p_m, h_m))
     else:
         state = fluid.state_ph(p_m, h_m)
@@ -153,3 +167,27 @@ def line_point(
             f"m = {m:.6g} kg/s"
         )
     return LinePoint(drop, g.heat_gain_w(t_m), p_m, h_m, t_m, quality)
+
+
+def _dryout_friction(
+    x: float, m: float, rho_l: float, rho_g: float, mu_l: float, mu_g: float, g: LineGeometry
+) -> float:
+    """Friction [Pa] in the dry-out band: Hermite between MSH at ``x_a`` and gas-only at 1."""
+
+    def msh(q: float) -> float:
+        return line_two_phase_frictional_pressure_drop(
+            m, q, rho_l, rho_g, mu_l, mu_g, 0.0, g.inner_diameter_m, g.length_m, g.roughness_m
+        )
+
+    x_a = 1.0 - DRYOUT_BAND
+    dp_lo, dp_go, y0 = msh(0.0), msh(1.0), msh(x_a)
+    # d/dx [(dp_lo + 2 (dp_go - dp_lo) x) (1 - x)^(1/3) + dp_go x^3] at x_a
+    c = (1.0 - x_a) ** (1.0 / 3.0)
+    slope = (
+        2.0 * (dp_go - dp_lo) * c
+        - (dp_lo + 2.0 * (dp_go - dp_lo) * x_a) / (3.0 * c * c)
+        + 3.0 * dp_go * x_a * x_a
+    )
+    t = (x - x_a) / DRYOUT_BAND
+    h00, h10, h01 = 2 * t**3 - 3 * t**2 + 1, t**3 - 2 * t**2 + t, -2 * t**3 + 3 * t**2
+    return h00 * y0 + h10 * DRYOUT_BAND * slope + h01 * dp_go
