@@ -6,6 +6,7 @@ friction and fittings, and by hand (Darcy with Churchill's and Colebrook's facto
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -194,6 +195,6 @@ def test_lines_model_dryout_band_has_a_bounded_slope_and_meets_msh(r32) -> None:
         0.03, 1.0, rho_l, rho_g, mu_l, mu_g, D=D_38, L=10.0, roughness=1.5e-6
     )
     xs = [x_a + k * DRYOUT_BAND / 20 for k in range(20)] + [1.0 - 1e-6]
-    slopes = [(friction(b) - friction(a)) / (b - a) for a, b in zip(xs, xs[1:])]
+    slopes = [(friction(b) - friction(a)) / (b - a) for a, b in itertools.pairwise(xs)]
     assert max(abs(s) for s in slopes) < 20.0 * go
     assert friction(1.0 - 1e-6) == pytest.approx(go, rel=1e-3)

@@ -21,7 +21,7 @@ The two regimes meet without a jump: Muller-Steinhagen-Heck is the liquid-only C
 ``x = 0`` and the gas-only one at ``x = 1``, the homogeneous density and Rouhani's void fraction
 go to the phase's density there, so ``dp(p, h, m)`` is continuous across both saturation lines.
 Near ``x = 1`` the correlation's ``(1 - x)^(1/3)`` gives it a vertical tangent: it falls by
-about a third of the gas-only drop over the last 1 % of quality, which Newton cannot follow.
+by 40 % of the gas-only drop over the last 1 % of quality (R32, 3/8 in), which Newton cannot follow.
 Over the last :data:`DRYOUT_BAND` of quality the friction is therefore the cubic Hermite
 interpolant between the correlation at ``x_a = 1 - DRYOUT_BAND`` (value and slope, the slope
 from the correlation's closed form with its liquid-only and gas-only drops) and the gas-only drop
