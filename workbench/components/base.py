@@ -37,7 +37,10 @@ __all__ = [
     "ZoneCharge",
     "component_class",
     "difference_columns",
+    "geometry_problems",
+    "model_class",
     "register_component",
+    "register_variant",
 ]
 
 ResidualKind = Literal["mass", "pressure", "enthalpy", "temperature", "power", "control", "charge"]
@@ -143,6 +146,72 @@ def component_class(type_name: str) -> type[Component]:
         ) from None
 
 
+COMPONENT_VARIANTS: dict[tuple[str, str], type[Component]] = {}
+"""Models of a component type built from its hardware, by ``(type name, geometry kind)``."""
+
+
+def register_variant(type_name: str, kind: str) -> Callable[[type[Component]], type[Component]]:
+    """Class decorator: the model of ``type_name`` when its ``geometry`` has ``kind``.
+
+    A condenser with ``"geometry": {"kind": "brazed_plate", ...}`` is built by the class
+    registered as ``register_variant("Condenser", "brazed_plate")`` instead of the UA model.
+    """
+
+    def add(cls: type[Component]) -> type[Component]:
+        COMPONENT_VARIANTS[(type_name, kind)] = cls
+        return cls
+
+    return add
+
+
+def geometry_problems(type_name: str, geometry: Any) -> list[tuple[str, str]]:
+    """Problems of a ``geometry`` object for a component type, as ``(subpath, message)``.
+
+    ``subpath`` is ``""`` or a suffix such as ``.fins_per_m``; empty when the geometry is
+    valid. The variant's :meth:`Component.check_geometry` judges the keys of its kind.
+    """
+    kinds = sorted(k for t, k in COMPONENT_VARIANTS if t == type_name)
+    if not isinstance(geometry, Mapping) or "kind" not in geometry:
+        return [("", f"expected an object with a 'kind' ({', '.join(kinds) or 'none known'})")]
+    cls = COMPONENT_VARIANTS.get((type_name, str(geometry["kind"])))
+    if cls is None:
+        return [
+            (
+                ".kind",
+                f"{geometry['kind']!r} is not a {type_name} geometry; known: "
+                f"{', '.join(kinds) or 'none'}",
+            )
+        ]
+    return cls.check_geometry(geometry)
+
+
+def model_class(type_name: str, params: Mapping[str, Any], path: str = "") -> type[Component]:
+    """The model class of a component: its type's, or a variant chosen by ``geometry.kind``.
+
+    Raises
+    ------
+    SpecificationError
+        The type is unknown, or ``geometry`` is not an object with a known ``kind`` for this
+        type (the message names the JSON path and the kinds known).
+    """
+    geometry = params.get("geometry")
+    if geometry is None:
+        return component_class(type_name)
+    where = f"{path}.params.geometry" if path else "geometry"
+    kinds = sorted(k for t, k in COMPONENT_VARIANTS if t == type_name)
+    if not isinstance(geometry, Mapping) or "kind" not in geometry:
+        raise SpecificationError(
+            f"{where}: an object with a 'kind' ({', '.join(kinds) or 'none known'})"
+        )
+    try:
+        return COMPONENT_VARIANTS[(type_name, str(geometry["kind"]))]
+    except KeyError:
+        raise SpecificationError(
+            f"{where}.kind: {geometry['kind']!r} is not a {type_name} geometry; known: "
+            f"{', '.join(kinds) or 'none'}"
+        ) from None
+
+
 class Component:
     """A component model: parameters, ports and residual equations.
 
@@ -193,6 +262,15 @@ class Component:
         SpecificationError
             The parameters do not make a model (from :meth:`error`, naming the component).
         """
+
+    @classmethod
+    def check_geometry(cls, geometry: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Problems of a ``geometry`` object for this variant, as ``(subpath, message)``.
+
+        A variant built from hardware (:func:`register_variant`) overrides it; the scenario
+        validator reports each problem at ``<component>.params.geometry<subpath>``.
+        """
+        return []
 
     def bind(self, ports: Mapping[str, PortVars]) -> None:
         """Attach the solver indices of the ports' unknowns."""

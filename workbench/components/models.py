@@ -1,6 +1,17 @@
-"""Every component model class, registered by type name (import this to fill the registry)."""
+"""Every component model class, registered by type name (import this to fill the registry).
 
-from workbench.components.base import COMPONENT_CLASSES, Component, component_class
+Models built from hardware register as variants of a type (``register_variant``); their
+packages are imported here too, so ``model_class`` finds them.
+"""
+
+from workbench.components.base import (
+    COMPONENT_CLASSES,
+    COMPONENT_VARIANTS,
+    Component,
+    component_class,
+    geometry_problems,
+    model_class,
+)
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
@@ -16,6 +27,7 @@ from workbench.components.machines.valve import ExpansionValve
 
 __all__ = [
     "COMPONENT_CLASSES",
+    "COMPONENT_VARIANTS",
     "Accumulator",
     "Component",
     "Compressor",
@@ -32,4 +44,6 @@ __all__ = [
     "RefrigerantLine",
     "Splitter",
     "component_class",
+    "geometry_problems",
+    "model_class",
 ]

@@ -129,6 +129,13 @@ def check_value(spec: ParamSpec, value: Any) -> list[tuple[str, str]]:
     return []
 
 
+def _geometry_problems(type_name: str, value: Any) -> list[tuple[str, str]]:
+    """Problems of a ``geometry`` object, judged by the variant of its ``kind``."""
+    from workbench.components.models import geometry_problems  # the variants register there
+
+    return geometry_problems(type_name, value)
+
+
 def check_component(
     comp: ComponentConfig, path: str, issues: list[ScenarioIssue], *, in_template: bool
 ) -> ComponentSpec | None:
@@ -201,7 +208,10 @@ def check_component(
                     )
                 )
             continue
-        for sub, message in check_value(pspec, value):
+        problems = check_value(pspec, value)
+        if name == "geometry" and not problems:
+            problems = _geometry_problems(spec.type_name, value)
+        for sub, message in problems:
             issues.append(ScenarioIssue(ppath + sub, message))
     for group in spec.alternatives:
         both = [n for n in group if n in given]

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from workbench.components.base import RESIDUAL_SCALES, Component, Equation, PortVars, StepFunction
-from workbench.components.models import component_class
+from workbench.components.models import model_class
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 from workbench.scenario import FlatScenario
@@ -254,7 +254,7 @@ def build_system(
     flat = with_lines(flat)  # an edge with a "line" becomes a line component (docs/lines.md)
     components: dict[str, Component] = {}
     for spec in flat.components.values():
-        cls = component_class(spec.type)
+        cls = model_class(spec.type, spec.params, spec.path)
         own = (fluids or {}).get(spec.circuit, fluid)
         components[spec.name] = cls(spec.name, spec.params, own, spec.path)
     unknowns = Unknowns()

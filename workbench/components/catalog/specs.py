@@ -96,8 +96,17 @@ _VOLUME = ParamSpec(
     exclusive_minimum=0.0,
 )
 
+_GEOMETRY = ParamSpec(
+    "geometry",
+    "object",
+    "",
+    "the exchanger's hardware, {kind, ...} (fin_tube, microchannel, brazed_plate; "
+    "docs/components.md): film coefficients, pressure drops and volume from correlations",
+)
+
 _SECONDARY = (
     ParamSpec("ua", "number", "W/K", "overall conductance UA", exclusive_minimum=0.0),
+    _GEOMETRY,
     ParamSpec("ua_nominal_kw_k", "number", "kW/K", "overall conductance UA", exclusive_minimum=0.0),
     ParamSpec("air_inlet_temp_c", "number", "degC", "secondary (air) inlet temperature"),
     ParamSpec(
@@ -165,7 +174,7 @@ _SECONDARY = (
     _VOLUME,
 )
 _SECONDARY_ALTERNATIVES = (
-    ("ua", "ua_nominal_kw_k"),
+    ("ua", "ua_nominal_kw_k", "geometry"),
     ("air_inlet_temp_c", "secondary_inlet_temp_k"),
 )
 
