@@ -19,8 +19,8 @@ from fluids.two_phase_voidage import Rouhani_1
 
 from workbench.components.exchangers.lines.geometry import line_geometry
 from workbench.components.exchangers.lines.model import line_point
-from workbench.components.exchangers.lines.transport import line_transport
 from workbench.fluids import get_backend
+from workbench.fluids.transport import transport_for as line_transport
 
 G_EARTH = 9.80665
 D_34 = (0.750 - 2 * 0.042) * 0.0254  # 3/4 in ACR drawn: 16.92 mm

@@ -31,9 +31,9 @@ import numpy as np
 from workbench.components.base import Component, Equation, register_component
 from workbench.components.exchangers.lines.geometry import LineGeometry, line_geometry
 from workbench.components.exchangers.lines.model import LinePoint, line_point
-from workbench.components.exchangers.lines.transport import LineTransport, line_transport
 from workbench.correlations.line_sizes import minimum_oil_return_velocity
 from workbench.errors import ScenarioError
+from workbench.fluids.transport import Transport, transport_for
 
 __all__ = ["RefrigerantLine", "oil_return_minimum"]
 
@@ -80,13 +80,19 @@ class RefrigerantLine(Component):
             self.geometry: LineGeometry = line_geometry(line)
         except (ScenarioError, ValueError) as exc:
             raise self.error(f"line of edge {self.edge}: {exc}") from None
-        self._transport: LineTransport | None = None
+        self._transport: Transport | None = None
 
     @property
-    def transport(self) -> LineTransport:
-        """Viscosities and surface tension of the circuit's fluid (made on first use)."""
+    def transport(self) -> Transport:
+        """Viscosities and surface tension of the circuit's fluid (made on first use).
+
+        Raises
+        ------
+        FluidPropertyError
+            The fluid has no transport properties (the analytic ``Test`` backend).
+        """
         if self._transport is None:
-            self._transport = line_transport(self.fluid)
+            self._transport = transport_for(self.fluid)
         return self._transport
 
     def equations(self) -> tuple[Equation, ...]:

@@ -48,7 +48,6 @@ import math
 from dataclasses import dataclass
 
 from workbench.components.exchangers.lines.geometry import LineGeometry
-from workbench.components.exchangers.lines.transport import LineTransport
 from workbench.correlations.line_pressure_drop import (
     LinePressureDrop,
     line_single_phase_pressure_drop,
@@ -57,6 +56,7 @@ from workbench.correlations.line_pressure_drop import (
 )
 from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
+from workbench.fluids.transport import Transport
 
 __all__ = ["DRYOUT_BAND", "MIN_MASS_FLOW_KG_S", "LinePoint", "line_point"]
 
@@ -99,7 +99,7 @@ class LinePoint:
 
 
 def line_point(
-    fluid: FluidBackend, transport: LineTransport, geometry: LineGeometry, m: float,
+    fluid: FluidBackend, transport: Transport, geometry: LineGeometry, m: float,
     p_in: float, h_in: float, p_out: float, h_out: float,
 ) -> LinePoint:  # fmt: skip
     """Pressure drop and heat gain of a line (see module docstring).
@@ -108,8 +108,8 @@ def line_point(
     ----------
     fluid : FluidBackend
         The refrigerant.
-    transport : LineTransport
-        Its viscosities and surface tension.
+    transport : Transport
+        Its viscosities and surface tension (:func:`workbench.fluids.transport.transport_for`).
     geometry : LineGeometry
         The line's hardware.
     m : float
@@ -139,20 +139,20 @@ def line_point(
     g = geometry
     if quality is not None:
         sat = transport.saturation(p_m)
-        rho_l = float(fluid.rho_ph(p_m, h_l))
-        rho_g = float(fluid.rho_ph(p_m, h_g))
+        rho_l, rho_g = sat.liquid.rho, sat.vapour.rho
+        mu_l, mu_g = sat.liquid.mu, sat.vapour.mu
         drop = line_two_phase_pressure_drop(
-            flow, quality, rho_l, rho_g, sat.mu_l, sat.mu_g, sat.sigma, g.inner_diameter_m,
+            flow, quality, rho_l, rho_g, mu_l, mu_g, sat.sigma, g.inner_diameter_m,
             g.length_m, g.roughness_m, g.fittings_k, g.elevation_m,
         )  # fmt: skip
         if quality > 1.0 - DRYOUT_BAND:
-            friction = _dryout_friction(quality, flow, rho_l, rho_g, sat.mu_l, sat.mu_g, g)
+            friction = _dryout_friction(quality, flow, rho_l, rho_g, mu_l, mu_g, g)
             drop = LinePressureDrop(friction, drop.fittings_pa, drop.static_pa, drop.velocity_m_s)
         t_m = float(fluid.T_ph(p_m, h_m))
     else:
         state = fluid.state_ph(p_m, h_m)
         t_m, rho = float(state.T), float(state.rho)
-        mu = transport.viscosity(p_m, t_m)
+        mu = transport.single_phase(p_m, t_m).mu
         drop = line_single_phase_pressure_drop(
             flow, rho, mu, g.inner_diameter_m, g.length_m, g.roughness_m, g.fittings_k,
             g.elevation_m,
