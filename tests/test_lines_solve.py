@@ -79,7 +79,7 @@ def test_lines_solve_suction_line_drop_against_fluids(solved) -> None:
 
 
 def test_lines_solve_liquid_line_falls_three_metres_and_gains_head(solved) -> None:
-    p_in, h_in, p_out, h_out, m = _ends(solved, "line condenser-valve")
+    p_in, h_in, p_out, h_out, _m = _ends(solved, "line condenser-valve")
     row = solved.lines_table().loc["line condenser-valve"]
     rho = PropsSI("D", "P", (p_in + p_out) / 2, "H", (h_in + h_out) / 2, "R32")
     assert row["static_pressure_drop_pa"] == pytest.approx(-rho * G_EARTH * 3.0, rel=1e-6)
