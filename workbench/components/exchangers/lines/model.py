@@ -190,4 +190,4 @@ def _dryout_friction(
     )
     t = (x - x_a) / DRYOUT_BAND
     h00, h10, h01 = 2 * t**3 - 3 * t**2 + 1, t**3 - 2 * t**2 + t, -2 * t**3 + 3 * t**2
-    return h00 * y0 + h10 * DRYOUT_BAND * slope + h01 * dp_go
+    return float(h00 * y0 + h10 * DRYOUT_BAND * slope + h01 * dp_go)
