@@ -73,3 +73,20 @@ def test_lines_sizing_unknown_edge_names_the_edges_with_lines() -> None:
     with pytest.raises(ScenarioError, match="valve:outlet -> evaporator:inlet") as caught:
         workbench.lines.size(split_unit(), "valve:outlet -> evaporator:inlet")
     assert "circuits[0].edges[3]" in str(caught.value)
+
+
+def test_lines_sizing_cli(tmp_path, capsys) -> None:
+    import json
+
+    from lines_cases import EXAMPLE
+
+    from workbench.cli.main import EXIT_BAD_INPUT, EXIT_OK, main
+
+    code = main(["size-line", str(EXAMPLE), SUCTION, "--max-drop", "1.0", "--json"])
+    assert code == EXIT_OK
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["proposed"] == "5/8 in x 0.040 in"
+    assert main(["size-line", str(EXAMPLE), "valve:outlet -> evaporator:inlet"]) == EXIT_BAD_INPUT
+    assert "no edge with a line matches" in capsys.readouterr().err
+    assert main(["size-line", str(EXAMPLE), SUCTION, "--series", "brass"]) == EXIT_BAD_INPUT
+    assert "unknown tube series 'brass'" in capsys.readouterr().err
