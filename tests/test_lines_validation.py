@@ -81,3 +81,11 @@ def test_lines_validation_the_example_is_valid(capsys) -> None:
 
     assert main(["validate", str(EXAMPLE)]) == 0
     assert "ok" in capsys.readouterr().out
+
+
+def test_lines_validation_lines_need_coolprop() -> None:
+    doc = split_unit()
+    doc["fluid"], doc["fluid_backend"] = "R134a", "Test"
+    issues = _issues(doc)
+    assert 'set "fluid_backend": "CoolProp"' in issues[LINE]
+    assert 'set "fluid_backend": "CoolProp"' in issues["circuits[0].edges[0].line"]

@@ -5,7 +5,9 @@ Rules (each issue names the JSON path of the key, e.g. ``circuits[0].edges[3].li
 - ``outer_diameter_m`` larger than ``inner_diameter_m``; required when ``ambient_temp_c`` is
   given (the heat gain crosses the tube wall and the insulation around it);
 - ``fittings``: kinds of :data:`workbench.correlations.line_fittings.FITTING_KINDS`, counts >= 0;
-- ``volume_m3`` and ``line`` not on the same edge (the line's volume is ``pi D_i^2 L / 4``).
+- ``volume_m3`` and ``line`` not on the same edge (the line's volume is ``pi D_i^2 L / 4``);
+- the circuit's fluid on the ``CoolProp`` backend: a line's friction needs viscosities, which
+  the analytic ``Test`` backend does not have.
 
 The structural checks (types, required ``length_m`` and ``inner_diameter_m``, positive values)
 are the model's (:class:`workbench.scenario.models.LineConfig`).
@@ -39,6 +41,15 @@ def check_lines(flat: FlatScenario) -> list[ScenarioIssue]:
         if line is None:
             continue
         path = f"{edge.path}.line"
+        backend = flat.fluid_of(edge.circuit)[1]
+        if backend is None or backend.strip().lower() == "test":
+            issues.append(
+                ScenarioIssue(
+                    path,
+                    "a refrigerant line needs viscosities and surface tension, which only the "
+                    'CoolProp backend gives: set "fluid_backend": "CoolProp"',
+                )
+            )
         if edge.volume_m3 is not None:
             issues.append(
                 ScenarioIssue(
