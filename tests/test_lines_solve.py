@@ -184,3 +184,18 @@ def test_lines_flat_scenario_keeps_the_edge_and_its_line() -> None:
     assert doc["circuits"][0]["edges"][3]["line"]["length_m"] == 10.0
     again = flatten(load_scenario(doc))
     assert again.edges[3].line == flat.edges[3].line
+
+
+def test_lines_solve_fixed_charge_counts_the_lines() -> None:
+    doc = split_unit()
+    del doc["circuits"][0]["components"][1]["subcooling_k"]
+    doc["circuits"][0]["charge_kg"] = 1.1
+    result = workbench.solve(doc)
+    assert result.converged, result.report()
+    assert result.summary["charge_kg"] == pytest.approx(1.1, abs=1e-6)
+    items = sum(i["kg"] for i in result.charge["items"])
+    assert items == pytest.approx(1.1, abs=1e-6)
+    lines = sum(r["charge_kg"] for r in result.lines)
+    assert lines == pytest.approx(result.summary["line_charge_kg"], rel=1e-12)
+    # the same unit without the line set's volume would need ~0.5 kg less for that subcooling
+    assert result.components["condenser"]["subcooling"] > 4.0
