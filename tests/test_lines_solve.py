@@ -98,7 +98,7 @@ def test_lines_solve_heat_gain_is_the_enthalpy_rise_and_the_hand_resistance(solv
     t_mean = PropsSI("T", "P", (p_in + p_out) / 2, "H", (h_in + h_out) / 2, "R32")
     q = solved.lines_table().loc["line evaporator-compressor", "heat_gain_w"]
     assert q == pytest.approx(10.0 * (308.15 - t_mean) / r, rel=1e-6)
-    assert m * (h_out - h_in) == pytest.approx(q, rel=1e-6)
+    assert m * (h_out - h_in + G_EARTH * 3.0) == pytest.approx(q, rel=1e-6)  # lifted 3 m
     assert q > 0.0  # the suction line gains
     discharge = solved.lines_table().loc["line compressor-condenser", "heat_gain_w"]
     assert discharge < 0.0  # the bare discharge line loses to the 35 C ambient
@@ -109,8 +109,12 @@ def test_lines_solve_energy_balance_with_line_gains(solved) -> None:
     q_evap = comps["evaporator"]["capacity"]
     q_cond = comps["condenser"]["capacity"]
     power = comps["compressor"]["power"]
-    gains = sum(solved.lines_table()["heat_gain_w"])
-    assert q_evap + power + gains - q_cond == pytest.approx(0.0, abs=1e-6 * power)
+    table = solved.lines_table()
+    gains = sum(table["heat_gain_w"])
+    m = comps["compressor"]["massFlowRate"]
+    lift = m * G_EARTH * sum(table["elevation_m"])  # +0.5 m: the line set does not close
+    assert q_evap + power + gains - lift - q_cond == pytest.approx(0.0, abs=1e-6 * power)
+    assert lift == pytest.approx(m * G_EARTH * 0.5, rel=1e-12)
     assert abs(gains) > 1.0  # the balance would fail by watts without the lines
     assert solved.summary["line_heat_gain_w"] == pytest.approx(gains, rel=1e-12)
     assert abs(solved.summary["energy_balance_w"]) < 1e-6 * power
@@ -199,3 +203,16 @@ def test_lines_solve_fixed_charge_counts_the_lines() -> None:
     assert lines == pytest.approx(result.summary["line_charge_kg"], rel=1e-12)
     # 1.1 kg is more than the 0.956 kg the example holds at 4 K subcooling: more subcooling
     assert result.components["condenser"]["subcooling"] > 4.0
+
+
+def test_lines_solve_exergy_balance_closes_with_the_lines_ambient(solved) -> None:
+    analysis = solved.exergy(ambient_k=300.15)
+    power = solved.summary["compressor_power_w"]
+    m = solved.components["compressor"]["massFlowRate"]
+    lift = m * G_EARTH * 0.5  # the line set rises 0.5 m in all: its potential energy
+    assert analysis.balance_w == pytest.approx(lift, abs=1e-6 * power)
+    lines = {c.name: c for c in analysis.components if c.type == "RefrigerantLine"}
+    suction = lines["line evaporator-compressor"]
+    gain = solved.lines_table().loc["line evaporator-compressor", "heat_gain_w"]
+    assert suction.heat_w == pytest.approx(gain, rel=1e-12)
+    assert all(c.destruction_w > 0.0 for c in lines.values())  # heat across a finite difference

@@ -101,8 +101,8 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
 
     ``energy_balance_w`` adds the model heat flows (secondary side of UA coils, the coupling
     model for coupled coils, whose ambient loss counts as heat out), the heat refrigerant lines
-    gain from their ambient and the model compressor power: heat in + power - heat out -
-    losses [W]. Edge enthalpies telescope to zero around
+    gain from their ambient less the potential energy ``m g dz`` they lift the refrigerant by,
+    and the model compressor power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
     result.edge_states = edge_states(system, x)
@@ -132,8 +132,8 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         elif isinstance(comp, GasCooler):
             heating += float(out["capacity"])
             balance -= comp.model_heat_flow(x)
-        elif isinstance(comp, RefrigerantLine):
-            balance += float(out["heat_gain"] or 0.0)  # heat from the ambient into the line
+        elif isinstance(comp, RefrigerantLine):  # heat from the ambient, less the lift
+            balance += float(out["heat_gain"] or 0.0) - comp.potential_power(x)
     for block in system.blocks[len(system.components) :]:
         balance += getattr(block, "balance_w", lambda _x: 0.0)(x)
         if isinstance(block, ControlLoop) or hasattr(block, "balance_w"):

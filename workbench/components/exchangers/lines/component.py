@@ -5,16 +5,20 @@ The solver inserts one between the two ports of every edge with a ``"line"``
 Equations (SI), at the mean state of the line (:mod:`.model`)::
 
     0 = p_in - p_out - (dp_friction + dp_fittings + dp_static)(m, p_m, h_m)      [Pa]
-    0 = m (h_out - h_in) - Q_gain(T(p_m, h_m))                                    [W]
+    0 = m (h_out - h_in + g dz) - Q_gain(T(p_m, h_m))                             [W]
 
-``Q_gain = L (T_amb - T_m) / R'`` (0 without ``ambient_temp_c``). The energy equation is
-written in watts so that it stays smooth through ``m = 0``. The Jacobian is the base class's
+``Q_gain = L (T_amb - T_m) / R'`` (0 without ``ambient_temp_c``), ``dz = elevation_m``. The
+energy equation is written in watts so that it stays smooth through ``m = 0``; it carries the
+potential energy ``g dz`` because the momentum equation carries the static head ``rho g dz``
+(without it a downward liquid line would convert head into pressure for nothing and generate
+negative entropy). The Jacobian is the base class's
 forward differences over the five unknowns (m, p_in, h_in, p_out, h_out).
 
 Outputs: ``pressure_drop`` [Pa] and its parts (``friction_pressure_drop``,
 ``fittings_pressure_drop``, ``static_pressure_drop``), ``saturation_temperature_drop`` [K]
 (dew-point temperature at the inlet minus at the outlet; None above the critical pressure),
-``heat_gain`` [W], ``velocity`` [m/s] (mean), ``mean_quality`` [-], ``volume_m3``.
+``heat_gain`` [W], ``velocity`` [m/s] (mean), ``mean_quality`` [-], ``volume_m3``,
+``ambient_temperature`` [K] (None for an adiabatic line).
 
 Oil return (:meth:`RefrigerantLine.warnings`): a suction or discharge line whose mean state is
 vapour and whose velocity is below :func:`~workbench.correlations.line_sizes.minimum_oil_return_velocity`
@@ -27,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from fluids.constants import g as GRAVITY
 
 from workbench.components.base import Component, Equation, register_component
 from workbench.components.exchangers.lines.geometry import LineGeometry, line_geometry
@@ -113,13 +118,18 @@ class RefrigerantLine(Component):
         return np.array(
             [
                 inlet.p - outlet.p - pt.drop.total_pa,
-                inlet.m * (outlet.h - inlet.h) - pt.heat_gain_w,
+                inlet.m * (outlet.h - inlet.h + GRAVITY * self.geometry.elevation_m)
+                - pt.heat_gain_w,
             ]
         )
 
     def heat_gain(self, x: np.ndarray) -> float:
-        """Heat into the refrigerant from the ambient at ``x`` [W] (the energy balance's term)."""
+        """Heat into the refrigerant from the ambient at ``x`` [W]."""
         return self.point(x).heat_gain_w
+
+    def potential_power(self, x: np.ndarray) -> float:
+        """Potential energy the refrigerant gains per second, ``m g dz`` [W]."""
+        return self.port(x, "inlet").m * GRAVITY * self.geometry.elevation_m
 
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:
         """Flow, outlet state, pressure drop and its parts, heat gain, velocity (docstring)."""
@@ -142,6 +152,7 @@ class RefrigerantLine(Component):
             "velocity": pt.drop.velocity_m_s,
             "mean_quality": pt.quality,
             "volume_m3": self.geometry.volume_m3,
+            "ambient_temperature": self.geometry.ambient_temp_k,
         }
 
     def oil_return(self, x: np.ndarray) -> tuple[float, float] | None:
