@@ -216,3 +216,15 @@ def test_lines_solve_exergy_balance_closes_with_the_lines_ambient(solved) -> Non
     gain = solved.lines_table().loc["line evaporator-compressor", "heat_gain_w"]
     assert suction.heat_w == pytest.approx(gain, rel=1e-12)
     assert all(c.destruction_w > 0.0 for c in lines.values())  # heat across a finite difference
+
+
+def test_lines_solve_cli_prints_and_writes_the_lines(tmp_path, capsys) -> None:
+    from lines_cases import EXAMPLE
+
+    from workbench.cli.main import EXIT_OK, main
+
+    assert main(["solve", str(EXAMPLE), "--csv", str(tmp_path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("line evaporator-compressor "))
+    assert "suction" in row
+    assert (tmp_path / "lines.csv").read_text().splitlines()[0].startswith("name,edge,path,role")
