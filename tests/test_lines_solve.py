@@ -225,6 +225,8 @@ def test_lines_solve_cli_prints_and_writes_the_lines(tmp_path, capsys) -> None:
 
     assert main(["solve", str(EXAMPLE), "--csv", str(tmp_path)]) == EXIT_OK
     out = capsys.readouterr().out
-    row = next(line for line in out.splitlines() if line.startswith("line evaporator-compressor "))
-    assert "suction" in row
+    rows = [line for line in out.splitlines() if line.startswith("line evaporator-compressor ")]
+    assert len(rows) == 2  # in the components table and in the lines table
+    assert rows[1].split()[2] == "suction"
+    assert 5000.0 < float(rows[1].split()[3]) < 6500.0  # the pressure drop [Pa], 5.7 kPa
     assert (tmp_path / "lines.csv").read_text().splitlines()[0].startswith("name,edge,path,role")
