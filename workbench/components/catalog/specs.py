@@ -124,6 +124,45 @@ _SECONDARY = (
         exclusive_minimum=0.0,
     ),
     ParamSpec(
+        "air_volume_flow_m3_s",
+        "number",
+        "m3/s",
+        "air volume flow at the inlet state and fan_speed 1 (alternative to "
+        "secondary_mass_flow_kg_s; converted with the humid air's inlet density)",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "air_inlet_rh",
+        "number",
+        "",
+        "relative humidity of the inlet air, 0-1 (default: dry air); a geometric coil "
+        "dehumidifies below the dew point",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    ParamSpec(
+        "air_pressure_pa",
+        "number",
+        "Pa",
+        "air (barometric) pressure of the humid-air properties",
+        exclusive_minimum=0.0,
+        default=101325.0,
+    ),
+    ParamSpec(
+        "fan_power_w",
+        "number",
+        "W",
+        "fan power of this coil (a system COP with the fans beside the cycle COP)",
+        minimum=0.0,
+    ),
+    ParamSpec(
+        "correlation_factors",
+        "object",
+        "",
+        "multipliers of a geometric exchanger's correlations: air_side, refrigerant_side, "
+        "air_pressure_drop, refrigerant_pressure_drop (default 1; calibrate can fit them)",
+    ),
+    ParamSpec(
         "secondary_cp_j_kgk",
         "number",
         "J/(kg K)",
@@ -176,6 +215,7 @@ _SECONDARY = (
 _SECONDARY_ALTERNATIVES = (
     ("ua", "ua_nominal_kw_k", "geometry"),
     ("air_inlet_temp_c", "secondary_inlet_temp_k"),
+    ("secondary_mass_flow_kg_s", "air_volume_flow_m3_s"),
 )
 
 _HX_FACTORS = ("z_ua", "z_dp")

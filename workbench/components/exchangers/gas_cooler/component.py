@@ -102,6 +102,7 @@ from workbench.components.exchangers.gas_cooler.model import (
     TableCache,
     gas_cooler_heat_flow,
 )
+from workbench.components.exchangers.zones.air_flow import apply_air_volume_flow
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
 from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
@@ -167,6 +168,7 @@ class GasCooler(Component):
             self.t_sec_in = float(par["secondary_inlet_temp_k"])
         else:
             self.t_sec_in = float("nan")
+        apply_air_volume_flow(self, self.t_sec_in)
         self.correlation = par.get("pressure_control")
         self.suction_p_index: int | None = None
         if self.ua_mode and not self.has_secondary:
