@@ -230,3 +230,14 @@ def test_lines_solve_cli_prints_and_writes_the_lines(tmp_path, capsys) -> None:
     assert rows[1].split()[2] == "suction"
     assert 5000.0 < float(rows[1].split()[3]) < 6500.0  # the pressure drop [Pa], 5.7 kPa
     assert (tmp_path / "lines.csv").read_text().splitlines()[0].startswith("name,edge,path,role")
+
+
+@pytest.mark.parametrize("superheat", [0.0, 0.5])
+def test_lines_solve_saturated_or_barely_superheated_suction(superheat) -> None:
+    doc = split_unit()
+    doc["circuits"][0]["components"][3]["superheat_k"] = superheat
+    result = workbench.solve(doc)
+    assert result.converged, result.report()
+    row = result.lines_table().loc["line evaporator-compressor"]
+    assert row["heat_gain_w"] > 0.0
+    assert abs(result.summary["energy_balance_w"]) < 1e-6 * result.summary["compressor_power_w"]

@@ -58,7 +58,12 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 from workbench.fluids.transport import Transport
 
-__all__ = ["DRYOUT_BAND", "MIN_MASS_FLOW_KG_S", "LinePoint", "line_point"]
+__all__ = ["DRYOUT_BAND", "MIN_MASS_FLOW_KG_S", "SATURATED_BAND", "LinePoint", "line_point"]
+
+SATURATED_BAND = 1e-4
+"""A single-phase mean state this close to the dome in quality (``x`` in ``[-1e-4, 0]`` or
+``[1, 1 + 1e-4]``) takes the saturated phase's viscosity: its ``(p, T)`` lies on the saturation
+line, where a ``(p, T)`` state is not defined (a saturated vapour outlet, ``superheat_k = 0``)."""
 
 DRYOUT_BAND = 0.05
 """Width in quality of the band below ``x = 1`` where the friction is interpolated [-]."""
@@ -130,7 +135,7 @@ def line_point(
     p_m, h_m = 0.5 * (p_in + p_out), 0.5 * (h_in + h_out)
     flow = max(abs(m), MIN_MASS_FLOW_KG_S)
     sign = 1.0 if m >= 0.0 else -1.0
-    quality = None
+    quality = x = None
     if p_m < fluid.p_crit:
         h_l, h_g = float(fluid.h_liq(p_m)), float(fluid.h_vap(p_m))
         x = (h_m - h_l) / (h_g - h_l)
@@ -152,7 +157,12 @@ def line_point(
     else:
         state = fluid.state_ph(p_m, h_m)
         t_m, rho = float(state.T), float(state.rho)
-        mu = transport.single_phase(p_m, t_m).mu
+        if x is not None and min(abs(x), abs(x - 1.0)) < SATURATED_BAND:
+            # on the saturation line a (p, T) state is not defined: the saturated phase's
+            sat = transport.saturation(p_m)
+            mu = (sat.vapour if x > 0.5 else sat.liquid).mu
+        else:
+            mu = transport.single_phase(p_m, t_m).mu
         drop = line_single_phase_pressure_drop(
             flow, rho, mu, g.inner_diameter_m, g.length_m, g.roughness_m, g.fittings_k,
             g.elevation_m,
