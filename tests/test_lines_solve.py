@@ -241,3 +241,14 @@ def test_lines_solve_saturated_or_barely_superheated_suction(superheat) -> None:
     row = result.lines_table().loc["line evaporator-compressor"]
     assert row["heat_gain_w"] > 0.0
     assert abs(result.summary["energy_balance_w"]) < 1e-6 * result.summary["compressor_power_w"]
+
+
+def test_lines_sweep_reads_a_lines_outputs() -> None:
+    frame = workbench.sweep(
+        split_unit(),
+        {"evaporator.air_inlet_temp_c": [22.0, 32.0]},
+        progress=False,
+        outputs=["line evaporator-compressor.pressure_drop"],
+    )
+    drops = list(frame["line evaporator-compressor.pressure_drop"])
+    assert drops[1] > drops[0] > 0.0  # a warmer room: more flow and a larger suction drop

@@ -19,7 +19,7 @@ import copy
 
 from workbench.scenario import FlatComponent, FlatEdge, FlatScenario
 
-__all__ = ["LINE_TYPE", "line_role", "with_lines"]
+__all__ = ["LINE_TYPE", "line_names", "line_role", "with_lines"]
 
 LINE_TYPE = "RefrigerantLine"
 """The internal component type of a line."""
@@ -57,6 +57,29 @@ def _name(edge: FlatEdge, taken: set[str]) -> str:
     return name
 
 
+def line_names(flat: FlatScenario) -> dict[str, FlatEdge]:
+    """The name each line component of ``flat`` will have, and its edge (document order).
+
+    Parameters
+    ----------
+    flat : FlatScenario
+        The flat scenario.
+
+    Returns
+    -------
+    dict of str to FlatEdge
+        ``line <src>-<dst>`` (see :func:`with_lines`) -> the edge it stands for.
+    """
+    taken = set(flat.components)
+    out: dict[str, FlatEdge] = {}
+    for edge in flat.edges:
+        if edge.line is not None:
+            name = _name(edge, taken)
+            taken.add(name)
+            out[name] = edge
+    return out
+
+
 def with_lines(flat: FlatScenario) -> FlatScenario:
     """The flat scenario with a line component in every edge that has a ``line``.
 
@@ -77,13 +100,12 @@ def with_lines(flat: FlatScenario) -> FlatScenario:
     out = copy.copy(flat)
     out.components = dict(flat.components)
     out.edges = []
-    taken = set(flat.components)
+    names = {id(edge): name for name, edge in line_names(flat).items()}
     for edge in flat.edges:
         if edge.line is None:
             out.edges.append(edge)
             continue
-        name = _name(edge, taken)
-        taken.add(name)
+        name = names[id(edge)]
         out.components[name] = FlatComponent(
             name,
             LINE_TYPE,
