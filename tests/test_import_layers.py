@@ -41,6 +41,7 @@ RANKS: dict[str, dict[str, int]] = {
         "exchangers.gas_cooler": 3,
         "exchangers.ihx": 3,
         "exchangers.fin_tube": 4,  # its coils are the UA coils with a march (rank 3)
+        "exchangers.lines": 3,
         "exchangers.plate": 3,
         "machines": 3,
         "inventory": 4,

@@ -20,6 +20,7 @@ from workbench.components.exchangers.fin_tube.component import (
 )
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.exchangers.lines.component import RefrigerantLine
 from workbench.components.junctions.flash_tank import FlashTank
 from workbench.components.junctions.junction import Junction
 from workbench.components.junctions.mixer import Mixer
@@ -48,6 +49,7 @@ __all__ = [
     "Junction",
     "Mixer",
     "Receiver",
+    "RefrigerantLine",
     "Splitter",
     "component_class",
     "geometry_problems",

@@ -41,13 +41,14 @@ def check_charge(flat: FlatScenario) -> list[ScenarioIssue]:
         has_volume = any(
             any(comp.params.get(k) for k in _VOLUMES) or comp.params.get("geometry")
             for comp in comps
-        ) or any(e.volume_m3 for e in flat.circuit_edges(cid))
+        ) or any(e.volume_m3 or e.line for e in flat.circuit_edges(cid))
         if not has_volume:
             issues.append(
                 ScenarioIssue(
                     path,
                     f"a fixed charge needs the refrigerant volumes of circuit {cid}: give "
-                    "internal_volume_m3 (or a geometry) on its coils or volume_m3 on its edges",
+                    "internal_volume_m3 (or a geometry) on its coils or volume_m3 on its edges "
+                    "(or a line)",
                 )
             )
     if flat.safety is not None and normalise_name(flat.fluid) not in REFRIGERANTS:

@@ -182,12 +182,17 @@ def _instance_alias(flat: FlatScenario, path: str) -> str | None:
 def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
     """Resolve an output path (``<component>.<output>``, ``controls.<id>.<key>``, ``summary.<key>``).
 
+    A refrigerant line's outputs are named by its line component (``line evaporator-compressor.
+    pressure_drop``, docs/lines.md).
+
     Raises
     ------
     ScenarioError
         The component or control loop does not exist.
     """
-    comp_name = _longest_prefix(path, list(flat.components))
+    from workbench.solver.lines import line_names  # a line's outputs: "line a-b.pressure_drop"
+
+    comp_name = _longest_prefix(path, [*flat.components, *line_names(flat)])
     if comp_name is not None:
         return SweepPath(path, "component", comp_name, path[len(comp_name) + 1 :])
     if path.startswith("controls."):

@@ -16,6 +16,7 @@ from workbench.components.catalog.junctions import (
     MIXER,
     SPLITTER,
 )
+from workbench.components.catalog.lines import REFRIGERANT_LINE
 from workbench.components.catalog.types import (
     ISENTROPIC_EFFICIENCY,
     ComponentSpec,
@@ -31,6 +32,7 @@ __all__ = [
     "COMPONENT_TYPES",
     "CONTROL_OUTPUTS",
     "CONTROL_OUTPUT_UNITS",
+    "INTERNAL_TYPES",
     "LEGACY_FACTOR_PREFIX",
     "OBJECT_INTEGER_ENTRIES",
     "OBJECT_NUMBER_KEYS",
@@ -551,6 +553,10 @@ COMPONENT_TYPES: dict[str, ComponentSpec] = {
 """Registry of component types by their ``type`` name."""
 
 
+INTERNAL_TYPES: dict[str, ComponentSpec] = {REFRIGERANT_LINE.type_name: REFRIGERANT_LINE}
+"""Types the solver inserts itself (the line of an edge); a scenario cannot name them."""
+
+
 def get_spec(type_name: str) -> ComponentSpec | None:
-    """Return the spec of a component type, or None when the type is unknown."""
-    return COMPONENT_TYPES.get(type_name)
+    """Return the spec of a component type (public or internal), or None when it is unknown."""
+    return COMPONENT_TYPES.get(type_name) or INTERNAL_TYPES.get(type_name)
