@@ -59,3 +59,22 @@ def test_dx_air_conditioner_pressure_drops_are_below_achp_and_the_range_is_warne
     ):
         assert 0.25 * theirs < ours < theirs
     assert any("wave_tan" in w and "evaporator" in w for w in dx_ac.warnings)
+
+
+def test_friedel_friction_raises_the_refrigerant_pressure_drops_towards_achp(dx_ac):
+    doc = json.loads(SCENARIO.read_text())
+    for comp in doc["circuits"][0]["components"]:
+        if "geometry" in comp:
+            comp["geometry"]["two_phase_friction"] = "friedel"
+    friedel = solve(doc)
+    assert friedel.converged
+    assert_air_balances(friedel, doc)
+    ref = REFERENCE["dx_ac_cycle"]
+    for name, theirs in (
+        ("evaporator", ref["evaporator_refrigerant_dp_pa"]),
+        ("condenser", ref["condenser_refrigerant_dp_pa"]),
+    ):
+        msh = dx_ac.components[name]["refrigerant_pressure_drop"]
+        ours = friedel.components[name]["refrigerant_pressure_drop"]
+        assert msh < ours < theirs, name
+    assert friedel.summary["cop_cooling"] == pytest.approx(dx_ac.summary["cop_cooling"], rel=0.01)

@@ -45,6 +45,7 @@ def test_geometry_path_length_areas_and_volume_from_the_keys():
         ({"segments": 1}, "segments", "at least 2"),
         ({"circuits": 100}, "circuits", "exceeds"),
         ({"kind": "plate"}, "kind", "not one of"),
+        ({"two_phase_friction": "lockhart"}, "two_phase_friction", "not one of"),
     ],
 )
 def test_geometry_error_names_the_key_and_the_reason(change, key, reason):

@@ -1,5 +1,6 @@
-"""Air coils from their geometry: fin-and-tube and microchannel condensers, evaporators and gas
-coolers, dry and wet (issue 40; docs/components.md "Coils from geometry").
+"""Air coils from their geometry: condensers, evaporators and gas coolers, dry and wet.
+
+Fin-and-tube and microchannel coils (issue 40; docs/components.md "Coils from geometry").
 
 Modules, one job each: ``geometry`` (the ``geometry`` object parsed and checked once),
 ``air_side`` (air coefficient, fin efficiency and pressure drop at the operating point),

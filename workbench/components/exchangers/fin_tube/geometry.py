@@ -12,7 +12,8 @@ Contract keys (issue 40, SI): ``kind`` (``"fin_tube"``), ``tubes_per_bank``, ``b
 ``fin_type`` (``plain``, ``wavy``, ``louvered``, ``herringbone``) with the type's own keys
 (``wave_depth_m``, ``wave_half_length_m``; ``louver_pitch_m``, ``louver_height_m``),
 ``fin_conductivity_w_m_k`` (237, aluminium), ``tube_conductivity_w_m_k`` (390, copper);
-and ``segments`` (default :data:`DEFAULT_SEGMENTS`), ``staggered`` (true).
+and ``segments`` (default :data:`DEFAULT_SEGMENTS`), ``staggered`` (true),
+``two_phase_friction`` (``muller_steinhagen_heck``, default, or ``friedel``).
 
 Microchannel coils (``"kind": "microchannel"``, the floor's
 :class:`~workbench.correlations.microchannel.MicrochannelGeometry`): ``tubes_per_bank``,
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.correlations.fin_efficiency import (
@@ -81,7 +82,19 @@ _OPTIONAL_FLOATS = (
     "fin_conductivity_w_m_k",
     "tube_conductivity_w_m_k",
 )
-_KNOWN = {"kind", "fin_type", "segments", "staggered", *_INT_KEYS, *_FLOAT_KEYS, *_OPTIONAL_FLOATS}
+TWO_PHASE_FRICTION = ("muller_steinhagen_heck", "friedel")
+"""The two-phase friction correlations (``geometry.two_phase_friction``), the first the default."""
+
+_KNOWN = {
+    "kind",
+    "fin_type",
+    "segments",
+    "staggered",
+    "two_phase_friction",
+    *_INT_KEYS,
+    *_FLOAT_KEYS,
+    *_OPTIONAL_FLOATS,
+}
 
 _MC_INT_KEYS = ("tubes_per_bank", "banks", "circuits", "ports_per_tube")
 _MC_FLOAT_KEYS = (
@@ -106,6 +119,7 @@ _MC_KNOWN = {
     "kind",
     "segments",
     "j_correlation",
+    "two_phase_friction",
     *_MC_INT_KEYS,
     *_MC_FLOAT_KEYS,
     *_MC_OPTIONAL_FLOATS,
@@ -160,6 +174,8 @@ class CoilGeometry:
         Root-to-adiabatic length of a microchannel's straight fin (0 for plate fins) [m].
     j_correlation : str
         Microchannel louver j correlation (``""`` for plate fins).
+    two_phase_friction : str
+        ``muller_steinhagen_heck`` (default) or ``friedel``.
     internal_volume_m3 : float
         Refrigerant-side volume of the tubes (bends excluded) [m^3].
     """
@@ -177,6 +193,7 @@ class CoilGeometry:
     straight_fin_length_m: float
     internal_volume_m3: float
     j_correlation: str = ""
+    two_phase_friction: str = "muller_steinhagen_heck"
 
     @property
     def circuits(self) -> int:
@@ -236,8 +253,15 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
     segments = _number(doc, "segments", where, True) if "segments" in doc else DEFAULT_SEGMENTS
     if segments < 2:
         raise GeometryKeyError(where, "segments", f"must be at least 2, got {segments}")
+    friction = doc.get("two_phase_friction", TWO_PHASE_FRICTION[0])
+    if friction not in TWO_PHASE_FRICTION:
+        raise GeometryKeyError(
+            where,
+            "two_phase_friction",
+            f"{friction!r} is not one of {', '.join(TWO_PHASE_FRICTION)}",
+        )
     if kind == "microchannel":
-        return _microchannel(doc, where, segments)
+        return replace(_microchannel(doc, where, segments), two_phase_friction=friction)
     unknown = sorted(set(doc) - _KNOWN)
     if unknown:
         raise GeometryKeyError(
@@ -282,6 +306,7 @@ def parse_geometry(doc: Mapping[str, Any], where: str = "geometry") -> CoilGeome
         ),
         collar_radius_m=fins.collar_diameter_m / 2.0,
         straight_fin_length_m=0.0,
+        two_phase_friction=friction,
         internal_volume_m3=fins.internal_volume_m3,
     )
 

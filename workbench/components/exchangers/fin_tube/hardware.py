@@ -171,7 +171,14 @@ class GeometricExchanger(Component):
             t_in = float(self.fluid.T_ph(inlet.p, inlet.h))
             m_tube = max(inlet.m / g.circuits, 1e-7) / g.ports
             tube = tube_fluid(
-                self.transport, inlet.p, inlet.h, t_in, self.molar_mass, m_tube, g.inner_diameter_m
+                self.transport,
+                inlet.p,
+                inlet.h,
+                t_in,
+                self.molar_mass,
+                m_tube,
+                g.inner_diameter_m,
+                g.two_phase_friction == "friedel",
             )
         cf = self.correlation_factors
         result = march(

@@ -33,10 +33,10 @@ inlet pressure's saturation enthalpies (so extended below 0 and above 1):
   would put a jump into the forward-difference Jacobian. The band stands in for the
   dry-out region of an evaporator, where the two-phase coefficient falls to the vapour's.
 
-Friction per length ``dp/dz`` [Pa/m]: Müller-Steinhagen & Heck (1986) with the quality
-clamped to [0, 1] and the local single-phase density and viscosity outside the dome; at
-``x = 0`` and ``x = 1`` it is the all-liquid and all-vapour friction of the same friction
-factor, so single-phase friction joins it without a step. Acceleration and gravity are
+Friction per length ``dp/dz`` [Pa/m]: Müller-Steinhagen & Heck (1986), or Friedel (1979) with
+``geometry.two_phase_friction = "friedel"``, with the quality clamped to [0, 1] and the local
+single-phase density and viscosity outside the dome; at ``x = 0`` and ``x = 1`` either is the
+all-liquid and all-vapour friction, so single-phase friction joins it without a step. Acceleration and gravity are
 neglected (docs/components.md).
 """
 
@@ -50,6 +50,7 @@ import CoolProp.CoolProp as CP
 from workbench.correlations.in_tube import (
     boiling_liu_winterton,
     condensation_shah,
+    dp_friedel,
     dp_muller_steinhagen_heck,
     single_phase_gnielinski,
 )
@@ -99,6 +100,8 @@ class TubeFluid:
     dp_liquid_only, dp_vapour_only : float
         Friction gradients of the whole flow as saturated liquid and as saturated vapour in
         one tube (Müller-Steinhagen & Heck's ``A`` and ``B``) [Pa/m].
+    friedel : bool
+        Two-phase friction by Friedel (1979) instead of Müller-Steinhagen & Heck.
     """
 
     sat: SaturationTransport
@@ -113,6 +116,7 @@ class TubeFluid:
     dt_bubble_dp: float
     dp_liquid_only: float
     dp_vapour_only: float
+    friedel: bool = False
 
     def quality(self, h: float) -> float:
         """Quality extended outside the dome, ``(h - h_l)/(h_v - h_l)`` [-]."""
@@ -206,6 +210,7 @@ def tube_fluid(
     molar_mass: float,
     m_tube: float,
     diameter: float,
+    friedel: bool = False,
 ) -> TubeFluid:
     """Read the properties of one march at its inlet.
 
@@ -221,6 +226,8 @@ def tube_fluid(
         Mass flow in one tube [kg/s].
     diameter : float
         Inner diameter [m].
+    friedel : bool
+        Two-phase friction by Friedel instead of Müller-Steinhagen & Heck.
 
     Raises
     ------
@@ -255,6 +262,7 @@ def tube_fluid(
         float(fl.dTbubble_dp(p_in)) if fl.zeotropic else float(fl.dTsat_dp(p_in)),
         a,
         b,
+        friedel,
     )
 
 
@@ -370,6 +378,8 @@ def friction_gradient(tf: TubeFluid, h: float, m_tube: float, diameter: float) -
         return dp_muller_steinhagen_heck(
             m_tube, 0.0, liq.rho, vap.rho, liq.mu, vap.mu, diameter, 1.0
         )
+    if tf.friedel:  # its multiplier is 1 at x = 0 and gives the all-vapour friction at x = 1
+        return dp_friedel(m_tube, x, liq.rho, vap.rho, liq.mu, vap.mu, tf.sat.sigma, diameter, 1.0)
     # Müller-Steinhagen & Heck's interpolation between its two single-phase gradients (the
     # same formula as fluids.two_phase.Muller_Steinhagen_Heck, with A and B read once)
     a, b = tf.dp_liquid_only, tf.dp_vapour_only
