@@ -41,8 +41,9 @@ RANKS: dict[str, dict[str, int]] = {
         "exchangers.coils": 3,
         "exchangers.gas_cooler": 3,
         "exchangers.ihx": 3,
-        "exchangers.fin_tube": 3,
-        "exchangers.plate": 4,
+        "exchangers.fin_tube": 4,  # its coils are the UA coils with a march (rank 3)
+        "exchangers.lines": 3,
+        "exchangers.plate": 4,  # its exchangers are the coils and gas cooler with a march
         "machines": 3,
         "inventory": 4,
         "models": 5,

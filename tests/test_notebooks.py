@@ -22,6 +22,7 @@ from workbench.notebook_ui import (
     run_notebook,
 )
 from workbench.scenario import load_scenario
+from workbench.solver import solve
 
 pytest_plugins = ["notes_fixtures"]
 
@@ -67,6 +68,7 @@ def test_the_notebooks_exist():
         "08_calibration",
         "09_refrigerant_blends",
         "10_charge",
+        "11_coil_design",
         "12_declared_products",
         "13_plate_design",
     ]
@@ -214,6 +216,41 @@ def test_10_charge(tmp_path, kernel):
     assert limits["m_max_kg"] == pytest.approx(2.5 * 0.038**1.25 * 1.8 * 15**0.5, rel=1e-12)
     folder = tmp_path / "10_charge"
     for png in ("charge.png", "charge_curve.png"):
+        assert (folder / png).stat().st_size > 10_000, png
+
+
+@pytest.mark.notebook
+def test_11_coil_design(tmp_path, kernel):
+    summary = _run(
+        "11_coil_design",
+        tmp_path,
+        kernel,
+        banks=[1, 2, 3],
+        fins_per_m=[400, 700],
+        circuits=[1, 2, 4],
+    )
+    base = summary["base"]
+    direct = solve(load_scenario("examples/scenarios/split_unit_fin_tube_v2.json"))
+    assert base["capacity"] == pytest.approx(direct.components["evaporator"]["capacity"], rel=1e-6)
+    assert base["condensate_kg_s"] > 0.0
+    rows = pd.DataFrame(summary["rows_fins"])
+    assert rows["converged"].all()
+    assert len(rows) == 6
+    for fins, part in rows.groupby("evaporator.geometry.fins_per_m"):
+        part = part.sort_values("evaporator.geometry.banks")
+        # more rows: more capacity, more air-side drop and more charge; the same compressor
+        # then evaporates warmer, so the sensible heat ratio rises (less dehumidification)
+        assert part["evaporator.capacity"].is_monotonic_increasing, fins
+        assert part["evaporator.sensible_heat_ratio"].is_monotonic_increasing, fins
+        assert part["evaporator.air_pressure_drop"].is_monotonic_increasing, fins
+        assert part["charge_kg"].is_monotonic_increasing, fins
+    circuits = pd.DataFrame(summary["circuits"]).sort_values("evaporator.geometry.circuits")
+    assert circuits["converged"].all()
+    # more circuits: lower mass flux, lower refrigerant pressure drop
+    assert circuits["evaporator.refrigerant_pressure_drop"].is_monotonic_decreasing
+    assert circuits["evaporator.refrigerant_heat_transfer_coefficient"].is_monotonic_decreasing
+    folder = tmp_path / "11_coil_design"
+    for png in ("rows_fins.png", "circuits.png"):
         assert (folder / png).stat().st_size > 10_000, png
 
 

@@ -290,3 +290,25 @@ def test_plate_bank_holds_every_exchanger() -> None:
     assert out["internal_volume"] == pytest.approx(2 * volume, rel=1e-12)
     assert out["capacity_per_coil"] == pytest.approx(out["capacity"] / 2, rel=1e-12)
     assert out["secondary_heat_flow"] == pytest.approx(out["capacity"], rel=1e-8)
+
+
+def test_plate_count_is_a_sweep_path() -> None:
+    from workbench.scenario import as_flat
+    from workbench.solver import prepare
+    from workbench.sweep.paths import resolve_path
+    from workbench.sweep.prepared import apply_values
+
+    doc = _doc()
+    system = prepare(doc)
+    base = solve(doc, system=system)
+    spec = resolve_path(as_flat(doc), "condenser.geometry.plates")
+    apply_values(system, [spec], (44,))
+    more = solve(doc, system=system, initial=base)
+    other = _doc()
+    _component(other, "condenser")["geometry"]["plates"] = 44
+    direct = solve(other)
+    capacity = direct.components["condenser"]["capacity"]
+    assert more.components["condenser"]["capacity"] == pytest.approx(capacity, rel=1e-6)
+    # more plates: a lower condensing temperature
+    t_base = base.components["condenser"]["saturationTemperature"]
+    assert more.components["condenser"]["saturationTemperature"] < t_base

@@ -124,3 +124,18 @@ def test_the_glide_cuts_move_with_the_pressure_in_the_jacobian():
     dh = 1e-5 * h_in
     q_h = coil_heat_flow(fl, p, h_in + dh, *args).q - coil_heat_flow(fl, p, h_in - dh, *args).q
     assert sens.h_in == pytest.approx(q_h / (2 * dh), rel=1e-4)
+
+
+def test_glide_pieces_follow_the_bend_of_each_blend():
+    """Fewer pieces for a blend whose glide bends less; R455A keeps all eight; a pure fluid 2."""
+    from workbench.components.exchangers.zones.zone_profile import (
+        GLIDE_CUTS,
+        glide_bow,
+        glide_pieces,
+    )
+
+    pieces = {f: glide_pieces(get_backend(f, "CoolProp")) for f in ("R407C", "R449A", "R455A")}
+    assert pieces["R455A"] == GLIDE_CUTS
+    assert 2 <= pieces["R407C"] < pieces["R449A"] < GLIDE_CUTS
+    fl = get_backend("R407C", "CoolProp")
+    assert glide_bow(fl, fl.p_sat(253.15)) > glide_bow(fl, fl.p_sat(313.15)) > 0.0

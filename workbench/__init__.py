@@ -70,7 +70,13 @@ def sweep(
     )
 
 
+_SUBPACKAGES = ("lines",)
+"""Analyses reached as ``workbench.<name>`` without importing them first (``workbench.lines.size``)."""
+
+
 def __getattr__(name: str) -> Any:
+    if name in _SUBPACKAGES:
+        return import_module(f"workbench.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'workbench' has no attribute {name!r}")

@@ -18,10 +18,16 @@ import numpy as np
 import pandas as pd
 
 from workbench.calibrate.quantities import Quantity, resolve_quantity
-from workbench.components.catalog.specs import get_spec
+from workbench.components.catalog.specs import OBJECT_NUMBER_KEYS, get_spec
 from workbench.errors import CalibrationError, ScenarioError, ScenarioIssue
 from workbench.scenario import load_scenario
-from workbench.sweep.paths import CONTROL_FIELDS, SweepPath, case_document, resolve_path
+from workbench.sweep.paths import (
+    CONTROL_FIELDS,
+    SweepPath,
+    case_document,
+    param_value,
+    resolve_path,
+)
 
 __all__ = [
     "RESERVED_COLUMNS",
@@ -118,6 +124,8 @@ def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float
         low, high = (float(v) if v is not None else None for v in given)
         return (-np.inf if low is None else low, np.inf if high is None else high)
     low, high = -np.inf, np.inf
+    if spec.kind == "component" and spec.key.partition(".")[0] in OBJECT_NUMBER_KEYS:
+        return 1e-6, np.inf  # a correlation factor or a geometry entry: positive
     if spec.kind == "component":
         comp_spec = get_spec(flat.components[spec.owner].type)
         param = comp_spec.param(spec.key) if comp_spec else None
@@ -170,11 +178,13 @@ def free_parameters(
             raise issue(f"free[{path!r}]", "a solver setting cannot be calibrated")
         value: Any = (start or {}).get(path)
         if value is None and spec.kind == "component":
-            value = flat.components[spec.owner].params.get(spec.key)
+            value = param_value(flat.components[spec.owner].params, spec.key)
             comp_spec = get_spec(flat.components[spec.owner].type)
             param = comp_spec.param(spec.key) if comp_spec else None
             if value is None and param is not None:
                 value = param.default  # a calibration factor starts at 1
+            if value is None and spec.key.startswith("correlation_factors."):
+                value = 1.0  # a correlation factor starts at 1
         elif value is None:
             loop = next(c for c in flat.controls if c.id == spec.owner)
             value = getattr(loop, spec.key)

@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[tuple[str, str], ...] = (
     ("workbench.cli.sweep_commands", "core"),
     ("workbench.cli.calibrate_commands", "core"),
     ("workbench.cli.seasonal_commands", "core"),
+    ("workbench.cli.lines_commands", "core"),
     ("workbench.cli.notes_commands", "notes"),
     ("workbench.cli.serve_commands", "serve"),
     ("workbench.cli.notebook_commands", "notebooks"),

@@ -74,6 +74,8 @@ def run_solve(args: argparse.Namespace) -> int:
         result.summary_table().to_csv(args.csv / "summary.csv", header=["value"])
         if result.controls:
             pd.DataFrame(result.controls).to_csv(args.csv / "controls.csv", index=False)
+        if result.lines:
+            result.lines_table().to_csv(args.csv / "lines.csv")
         print(f"tables written to {args.csv}", file=sys.stderr)
     if args.plot:
         from workbench.plotting import plot_ph
@@ -106,6 +108,12 @@ def _print_tables(result) -> None:
         if result.controls:
             print()
             print(pd.DataFrame(result.controls).to_string(index=False))
+        if result.lines:  # refrigerant lines (docs/lines.md)
+            lines = result.lines_table()
+            shown = ["role", "pressure_drop_pa", "saturation_temperature_drop_k", "heat_gain_w",
+                     "velocity_m_s", "charge_kg"]  # fmt: skip
+            print()
+            print(lines[shown].to_string())
         if result.safety:
             print()
             print(f"safety ({result.safety['standard']}): {result.safety['message']}")

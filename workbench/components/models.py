@@ -13,8 +13,14 @@ from workbench.components.base import (
     model_class,
 )
 from workbench.components.exchangers.coils.component import Condenser, Evaporator
+from workbench.components.exchangers.fin_tube.component import (
+    FinTubeCondenser,
+    FinTubeEvaporator,
+    FinTubeGasCooler,
+)
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.ihx.component import HeatExchanger
+from workbench.components.exchangers.lines.component import RefrigerantLine
 from workbench.components.exchangers.plate.component import PlateCondenser, PlateEvaporator
 from workbench.components.exchangers.plate.gas_cooler import PlateGasCooler
 from workbench.components.junctions.flash_tank import FlashTank
@@ -35,6 +41,9 @@ __all__ = [
     "Condenser",
     "Evaporator",
     "ExpansionValve",
+    "FinTubeCondenser",
+    "FinTubeEvaporator",
+    "FinTubeGasCooler",
     "FlashTank",
     "GasCooler",
     "HeatExchanger",
@@ -45,6 +54,7 @@ __all__ = [
     "PlateEvaporator",
     "PlateGasCooler",
     "Receiver",
+    "RefrigerantLine",
     "Splitter",
     "component_class",
     "geometry_problems",

@@ -12,6 +12,7 @@ Units on the charts are the contract's edge units: bar, kJ/kg, degC, kJ/(kg K), 
 
 from workbench.plotting.calibration import plot_parity
 from workbench.plotting.charge import plot_charge, plot_charge_curve
+from workbench.plotting.coil_design import plot_coil_design
 from workbench.plotting.convergence import plot_convergence
 from workbench.plotting.cycle import CycleLoop, cycle_loops
 from workbench.plotting.exergy import plot_exergy
@@ -34,6 +35,7 @@ __all__ = [
     "engineering_table",
     "plot_charge",
     "plot_charge_curve",
+    "plot_coil_design",
     "plot_convergence",
     "plot_exergy",
     "plot_fluid_panels",

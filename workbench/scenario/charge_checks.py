@@ -6,7 +6,8 @@ Rules (each issue names its JSON path):
   circuit's charge: give one (the issue names both paths). Not with a receiver or accumulator in
   the circuit: its level takes the charge (an accumulator's circuit keeps the subcooling spec).
 - ``circuits[i].charge_kg`` needs refrigerant volumes in that circuit (``internal_volume_m3``
-  on a coil, ``hot_/cold_internal_volume_m3`` on a heat exchanger, ``volume_m3`` on an edge).
+  on a coil, or a coil's ``geometry``, whose tubes are its volume; ``hot_/cold_internal_volume_m3``
+  on a heat exchanger, ``volume_m3`` on an edge).
 - ``safety`` needs a fluid with safety data (:mod:`workbench.safety.refrigerants`).
 """
 
@@ -37,16 +38,17 @@ def check_charge(flat: FlatScenario) -> list[ScenarioIssue]:
                         "remove one of them",
                     )
                 )
-        # a geometry (a brazed plate, a fin-and-tube coil) gives its own refrigerant volume
         has_volume = any(
-            any(comp.params.get(k) for k in (*_VOLUMES, "geometry")) for comp in comps
-        ) or any(e.volume_m3 for e in flat.circuit_edges(cid))
+            any(comp.params.get(k) for k in _VOLUMES) or comp.params.get("geometry")
+            for comp in comps
+        ) or any(e.volume_m3 or e.line for e in flat.circuit_edges(cid))
         if not has_volume:
             issues.append(
                 ScenarioIssue(
                     path,
                     f"a fixed charge needs the refrigerant volumes of circuit {cid}: give "
-                    "internal_volume_m3 (or a geometry) on its coils or volume_m3 on its edges",
+                    "internal_volume_m3 (or a geometry) on its coils or volume_m3 on its edges "
+                    "(or a line)",
                 )
             )
     if flat.safety is not None and normalise_name(flat.fluid) not in REFRIGERANTS:

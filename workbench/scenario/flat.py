@@ -19,6 +19,7 @@ from workbench.scenario.models import (
     ControlConfig,
     EdgeConfig,
     InitialStateConfig,
+    LineConfig,
     SafetyConfig,
     ScenarioConfig,
     SolverConfig,
@@ -71,6 +72,8 @@ class FlatEdge:
     path: str
     volume_m3: float | None = None
     """Refrigerant volume of the line [m3] (None: holds no charge)."""
+    line: LineConfig | None = None
+    """The refrigerant line the edge is (None: the edge joins its two ports directly)."""
 
     @property
     def source(self) -> str:
@@ -211,8 +214,10 @@ class FlatScenario:
 
 
 def _edge_doc(edge: FlatEdge) -> dict[str, Any]:
-    """The JSON of an edge: from, to and, when given, volume_m3."""
+    """The JSON of an edge: from, to and, when given, volume_m3 and line."""
     doc: dict[str, Any] = {"from": edge.source, "to": edge.target}
     if edge.volume_m3 is not None:
         doc["volume_m3"] = edge.volume_m3
+    if edge.line is not None:
+        doc["line"] = edge.line.model_dump(exclude_none=True)
     return doc

@@ -16,6 +16,7 @@ a subsystem template, and their kinds and bounds come from
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
@@ -36,6 +37,7 @@ __all__ = [
     "EdgeConfig",
     "InitialStateConfig",
     "InstanceConfig",
+    "LineConfig",
     "MeasureConfig",
     "SafetyConfig",
     "ScenarioConfig",
@@ -153,16 +155,61 @@ COMPONENT_CONTRACT_FIELDS: tuple[str, ...] = (
 """The scenario contract's typed component fields that are parameters (null means absent)."""
 
 
+class LineConfig(StrictModel):
+    """A refrigerant line on an edge: copper tube from its hardware (issue 41, docs/lines.md).
+
+    The solver inserts a line component between the edge's two ports: pressure drop (friction,
+    fittings, static head), heat exchanged with the ambient, and the line's charge.
+    """
+
+    length_m: float = Field(gt=0, description="straight length of the line [m]")
+    inner_diameter_m: float = Field(gt=0, description="inner diameter of the tube [m]")
+    outer_diameter_m: float | None = Field(
+        None,
+        gt=0,
+        description="outer diameter of the tube [m]; needed with ambient_temp_c (heat gain)",
+    )
+    elevation_m: float = Field(
+        0.0, description="outlet above inlet [m]: positive for a riser, negative downward"
+    )
+    roughness_m: float = Field(
+        1.5e-6, ge=0, description="absolute roughness of the inner wall [m] (drawn copper 1.5e-6)"
+    )
+    fittings: dict[str, int] = Field(
+        default_factory=dict,
+        description='fittings counted by kind, e.g. {"elbow_90": 4, "ball_valve": 1}',
+    )
+    insulation_thickness_m: float = Field(
+        0.0, ge=0, description="insulation thickness [m]; 0 for a bare tube"
+    )
+    insulation_conductivity_w_m_k: float = Field(
+        0.035, gt=0, description="insulation conductivity [W/(m K)] (elastomeric foam 0.035)"
+    )
+    ambient_temp_c: float | None = Field(
+        None,
+        description="temperature around the line [degC]; absent: the line exchanges no heat",
+    )
+
+    @property
+    def volume_m3(self) -> float:
+        """Internal volume ``pi D_i^2 L / 4`` [m3]."""
+        return 0.25 * math.pi * self.inner_diameter_m**2 * self.length_m
+
+
 class EdgeConfig(StrictModel):
     """A directed edge ``from`` -> ``to``; endpoints are ``<component>:<port>``.
 
-    In ``connections`` an endpoint may also be ``<instance>.<external_port>``.
+    In ``connections`` an endpoint may also be ``<instance>.<external_port>``. With ``line`` the
+    edge is a refrigerant line (pressure drop, heat gain and charge from its hardware).
     """
 
     src: str = Field(alias="from", description="source endpoint <component>:<port>")
     dst: str = Field(alias="to", description="target endpoint <component>:<port>")
     volume_m3: float | None = Field(
         None, gt=0, description="refrigerant volume of the line (a line set) [m3], for the charge"
+    )
+    line: LineConfig | None = Field(
+        None, description="a refrigerant line from its hardware (docs/lines.md)"
     )
 
 

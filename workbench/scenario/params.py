@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from workbench.components.catalog.specs import COMPONENT_TYPES, ComponentSpec, ParamSpec, get_spec
+from workbench.components.catalog.specs import COMPONENT_TYPES, ComponentSpec, ParamSpec
 from workbench.errors import ScenarioIssue
 from workbench.scenario.models import ComponentConfig, CondenserBankConfig
 from workbench.scenario.paths import allowed, format_path, key, suggest
@@ -159,7 +159,7 @@ def check_component(
                 "and port in edge endpoints)",
             )
         )
-    spec = get_spec(comp.type)
+    spec = COMPONENT_TYPES.get(comp.type)  # internal types (a line) are not for scenarios
     if spec is None:
         types = list(COMPONENT_TYPES)
         issues.append(

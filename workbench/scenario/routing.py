@@ -106,7 +106,7 @@ def add_circuit_edge(
             ends.append((name, port))
     if len(ends) == 2:
         (src, sp), (dst, dp) = ends
-        flat.edges.append(FlatEdge(src, sp, dst, dp, cid, path, edge.volume_m3))
+        flat.edges.append(FlatEdge(src, sp, dst, dp, cid, path, edge.volume_m3, edge.line))
 
 
 def add_instance_edges(scenario: ScenarioConfig, flat: FlatScenario) -> None:
@@ -131,7 +131,9 @@ def add_instance_edges(scenario: ScenarioConfig, flat: FlatScenario) -> None:
             if not specs[0].has_port(src[1]) or not specs[1].has_port(dst[1]):
                 continue
             tpath = instance_path(i, inst.name, f"{key('subsystems', inst.of)}.edges[{e}]")
-            flat.edges.append(FlatEdge(a, src[1], b, dst[1], inst.circuit, tpath, edge.volume_m3))
+            flat.edges.append(
+                FlatEdge(a, src[1], b, dst[1], inst.circuit, tpath, edge.volume_m3, edge.line)
+            )
 
 
 def _resolve_connection_end(
@@ -238,4 +240,6 @@ def add_connection(
     if a.circuit != b.circuit:
         issues.append(ScenarioIssue(path, _cross_circuit(a, b)))
         return
-    flat.edges.append(FlatEdge(src[0], src[1], dst[0], dst[1], a.circuit, path, edge.volume_m3))
+    flat.edges.append(
+        FlatEdge(src[0], src[1], dst[0], dst[1], a.circuit, path, edge.volume_m3, edge.line)
+    )

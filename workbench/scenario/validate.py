@@ -21,6 +21,8 @@ Rules (each problem names its JSON path, what is wrong and what is allowed):
 - Thermal couplings: existing circuit ids, ``hot_circuit != cold_circuit``.
 - Charge (:mod:`.charge_checks`): a fixed ``charge_kg`` without a subcooling spec beside it and
   with volumes to hold it; a ``safety`` block for a fluid with safety data.
+- Refrigerant lines of edges (:mod:`.line_checks`): diameters, fittings, not both ``volume_m3``
+  and ``line``.
 - The fluid's critical point (:mod:`.critical`): condensers and evaporators below it, gas
   coolers with a backend and correlation that reach above it.
 - Connections of circuits without junctions: every port joined, no unconnected component, one
@@ -51,6 +53,7 @@ from workbench.scenario.connectivity import check_connectivity
 from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
+from workbench.scenario.line_checks import check_lines
 from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
@@ -149,6 +152,7 @@ def check_expansion(scenario: ScenarioConfig, expansion: Expansion) -> list[Scen
     _check_controls(scenario, flat, issues)
     _check_couplings(scenario, flat, issues)
     issues.extend(check_charge(flat))
+    issues.extend(check_lines(flat))
     issues.extend(check_critical_point(scenario, flat))
     issues.extend(check_blend_reach(flat))
     origins = {

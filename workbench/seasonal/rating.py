@@ -42,8 +42,11 @@ from workbench.seasonal.bins import (
     scop_from_declared,
     seer_from_declared,
 )
+from workbench.seasonal.humidity import en14825_outdoor_rh
 from workbench.seasonal.partload import CapacitySolver, PartLoadResult
 from workbench.seasonal.us import USRating, hspf2_from_declared
+from workbench.sweep.paths import SweepPath, resolve_path
+from workbench.sweep.prepared import apply_values
 from workbench.units import ZERO_CELSIUS_K
 
 __all__ = ["TEST_POINT_COLUMNS", "SeasonalRating", "rate", "rating_conditions"]
@@ -62,9 +65,12 @@ TEST_POINT_COLUMNS = (
     "limit",
     "converged",
     "hint",
+    "outdoor_rh",
 )
 """Columns of the test points table (``speed_hz``: the control parameter's value;
-``full_capacity_kw``, ``full_cop``: capacity and COP at the highest value, same conditions)."""
+``full_capacity_kw``, ``full_cop``: capacity and COP at the highest value, same conditions;
+``outdoor_rh``: the outdoor air's relative humidity set on a dehumidifying outdoor coil, None
+when the coil has no humidity, :func:`outdoor_humidity_path`)."""
 
 
 @dataclass
@@ -316,6 +322,19 @@ def _temperature(path: str, t_c: float) -> float:
     return t_c + ZERO_CELSIUS_K if path.endswith("_k") else t_c
 
 
+def outdoor_humidity_path(flat: FlatScenario, outdoor: str) -> SweepPath | None:
+    """The ``air_inlet_rh`` of the outdoor coil when the rating must set it, else None.
+
+    A coil from its geometry (``geometry``) or one given ``air_inlet_rh`` sees the test's
+    humidity (:mod:`workbench.seasonal.humidity`); a UA coil without it stays dry.
+    """
+    owner = outdoor.rsplit(".", 1)[0]
+    comp = flat.components.get(owner)
+    if comp is None or not ("geometry" in comp.params or "air_inlet_rh" in comp.params):
+        return None
+    return resolve_path(flat, f"{owner}.air_inlet_rh")
+
+
 def rate(
     scenario: ScenarioLike, climate: str | None = None, application: str | None = None
 ) -> SeasonalRating:
@@ -401,7 +420,11 @@ def rate(
     hold = settings.water.hold == "outlet"
     water_start = float(solver.system.components[solver.specs[1].owner].params[solver.specs[1].key])
     rows, points = [], []
+    humidity = outdoor_humidity_path(flat, settings.outdoor)
     for name, t_c, supply_c in rating_conditions(settings):
+        rh = en14825_outdoor_rh(t_c, settings.mode) if humidity is not None else None
+        if humidity is not None and rh is not None:
+            apply_values(solver.system, [humidity], (rh,))
         pl = part_load_ratio(t_c, design_c)
         load_kw = settings.design_load_kw * pl
         supply = _temperature(water_path, supply_c)
@@ -429,6 +452,7 @@ def rate(
                 "limit": point.limit,
                 "converged": point.converged,
                 "hint": point.hint or None,
+                "outdoor_rh": rh,
             }
         )
     table = pd.DataFrame(rows, columns=list(TEST_POINT_COLUMNS))

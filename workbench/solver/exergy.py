@@ -29,6 +29,11 @@ refrigerator's warm condenser air). Summing the component balances, the edge exe
 in a closed circuit, so ``fuel = product + destruction + loss`` holds up to the solver's
 tolerance (``balance_w``); the exergetic efficiency is ``product / fuel``. Thermal couplings
 (cascades) are one row: both coils and the heat loss to ambient (at ``T0``, no exergy).
+A refrigerant line exchanges its heat gain with a reservoir at its own ``ambient_temp_c``
+(neither product nor served: a loss, or a fuel when a room warmer than ``T0`` gives heat). Its
+edges also carry the potential energy ``m g dz`` it lifts the refrigerant by, which the flow
+exergies leave out: ``balance_w`` is ``m g sum(dz)`` when a circuit's line elevations do not
+sum to zero (the components between them are taken level).
 """
 
 from __future__ import annotations
@@ -362,6 +367,14 @@ def exergy_analysis(
             loss = float(coupling["loss_to_ambient_w"])
             row.heat.append((-loss, loss / t0, 0.0, "ambient"))
             bodies.append((row, loss, t0, 0.0, loss / t0, "ambient", False))
+            continue
+        if row.type == "RefrigerantLine":  # heat with the room around the line (docs/lines.md)
+            line = result.components[row.name]
+            t_amb, gain = line.get("ambient_temperature"), float(line.get("heat_gain") or 0.0)
+            if t_amb is not None:
+                ds, de, t_m, _kind = _body({}, -gain, [], t0, float(t_amb))
+                row.heat.append((gain, ds, de, "ambient"))
+                bodies.append((row, -gain, t_m, de, ds, "ambient", False))
             continue
         typ = row.type
         if typ not in HEAT_RELEASING + HEAT_ABSORBING and row.name not in overrides:

@@ -110,7 +110,8 @@ class SolveResult:
         Outputs per component name [SI]; ``type`` included.
     summary : dict
         cooling_capacity_w, heating_capacity_w, compressor_power_w, cop_cooling, cop_heating,
-        energy_balance_w [W, -].
+        energy_balance_w [W, -]; when a component gives ``fan_power_w``, also fan_power_w [W]
+        and the system COPs with the fans, cop_cooling_system and cop_heating_system [-].
     controls : list of dict
         Control loop results (id, target, measured, error, actuator, saturated).
     couplings : list of dict
@@ -152,6 +153,9 @@ class SolveResult:
         docs/charge.md); None when the scenario gives no volumes.
     safety : dict or None
         The IEC 60335-2-40 Annex GG verdict on the charge, with a ``safety`` block.
+    lines : list of dict
+        One row per refrigerant line (an edge with a ``line``): pressure drop and its parts,
+        saturation temperature drop, heat gain, velocity, charge (docs/lines.md).
     """
 
     converged: bool
@@ -187,6 +191,7 @@ class SolveResult:
     charge: dict[str, Any] | None = None
     safety: dict[str, Any] | None = None
     coolprop_version: str | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def loops(self) -> list[StateLoop]:
@@ -251,6 +256,10 @@ class SolveResult:
         rows = [{"name": name, **out} for name, out in self.components.items()]
         return pd.DataFrame(rows).set_index("name") if rows else pd.DataFrame()
 
+    def lines_table(self) -> pd.DataFrame:
+        """The refrigerant lines, one row each (SI columns with units; docs/lines.md)."""
+        return pd.DataFrame(self.lines).set_index("name") if self.lines else pd.DataFrame()
+
     def summary_table(self) -> pd.Series:
         """The summary as a Series."""
         return pd.Series(self.summary, name=self.scenario_name or "summary")
@@ -294,6 +303,8 @@ class SolveResult:
             "elapsed_s": self.elapsed_s,
             "residual_history": self.residual_history,
         }
+        if self.lines:
+            doc["lines"] = self.lines
         if self.charge is not None:
             doc["charge"] = self.charge
         if self.safety is not None:

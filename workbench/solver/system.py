@@ -23,6 +23,7 @@ from workbench.errors import FluidPropertyError
 from workbench.fluids import FluidBackend
 from workbench.scenario import FlatScenario
 from workbench.solver.context import with_context
+from workbench.solver.lines import with_lines
 from workbench.solver.step_bounds import EnthalpyBounds
 from workbench.solver.topology import Topology, build_topology
 from workbench.solver.variables import VAR_SCALES, Unknowns, VarKind
@@ -250,6 +251,7 @@ def build_system(
         A component whose parameters do not make a model, an open circuit, or branches
         whose flows cannot balance.
     """
+    flat = with_lines(flat)  # an edge with a "line" becomes a line component (docs/lines.md)
     components: dict[str, Component] = {}
     for spec in flat.components.values():
         cls = model_class(spec.type, spec.params, spec.path)

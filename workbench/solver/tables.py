@@ -10,6 +10,7 @@ import pandas as pd
 
 from workbench.components.exchangers.coils.component import Coil
 from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.exchangers.lines.component import RefrigerantLine
 from workbench.components.machines.compressor import Compressor
 from workbench.components.machines.injection_compressor import InjectionCompressor
 from workbench.errors import FluidPropertyError
@@ -20,7 +21,20 @@ from workbench.solver.results import EdgeState, SolveResult
 from workbench.solver.system import System
 from workbench.units import j_kg_to_kj_kg, kelvin_to_celsius, pa_to_bar
 
-__all__ = ["collect_results", "edge_rows", "edge_states", "edge_table"]
+__all__ = ["collect_results", "edge_rows", "edge_states", "edge_table", "line_results"]
+
+LINE_COLUMNS = (
+    ("pressure_drop", "pressure_drop_pa"),
+    ("friction_pressure_drop", "friction_pressure_drop_pa"),
+    ("fittings_pressure_drop", "fittings_pressure_drop_pa"),
+    ("static_pressure_drop", "static_pressure_drop_pa"),
+    ("saturation_temperature_drop", "saturation_temperature_drop_k"),
+    ("heat_gain", "heat_gain_w"),
+    ("velocity", "velocity_m_s"),
+    ("mean_quality", "mean_quality"),
+    ("volume_m3", "volume_m3"),
+)
+"""Line outputs (SI) -> columns of ``result.lines``."""
 
 
 def edge_rows(
@@ -86,8 +100,9 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
     """Evaluate tables, outputs, checks and the summary at ``x`` into ``result``.
 
     ``energy_balance_w`` adds the model heat flows (secondary side of UA coils, the coupling
-    model for coupled coils, whose ambient loss counts as heat out) and the model compressor
-    power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
+    model for coupled coils, whose ambient loss counts as heat out), the heat refrigerant lines
+    gain from their ambient less the potential energy ``m g dz`` they lift the refrigerant by,
+    and the model compressor power: heat in + power - heat out - losses [W]. Edge enthalpies telescope to zero around
     any loop, so this balance is what shows whether the component equations are satisfied.
     """
     result.edge_states = edge_states(system, x)
@@ -117,6 +132,8 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         elif isinstance(comp, GasCooler):
             heating += float(out["capacity"])
             balance -= comp.model_heat_flow(x)
+        elif isinstance(comp, RefrigerantLine):  # heat from the ambient, less the lift
+            balance += float(out["heat_gain"] or 0.0) - comp.potential_power(x)
     for block in system.blocks[len(system.components) :]:
         balance += getattr(block, "balance_w", lambda _x: 0.0)(x)
         if isinstance(block, ControlLoop) or hasattr(block, "balance_w"):
@@ -134,4 +151,52 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         "cop_heating": heating / power if power > 0 else None,
         "energy_balance_w": balance,
     }
+    fans = [
+        float(c.params["fan_power_w"]) for c in system.components.values() if c.has("fan_power_w")
+    ]
+    if fans:  # a system COP with the fans beside the cycle COP (which keeps its meaning)
+        total = power + sum(fans)
+        result.summary["fan_power_w"] = sum(fans)
+        result.summary["cop_cooling_system"] = cooling / total if total > 0 else None
+        result.summary["cop_heating_system"] = heating / total if total > 0 else None
     charge_results(system, x, result)  # charge and safety, only when the scenario asks
+    line_results(system, result)
+
+
+def line_results(system: System, result: SolveResult) -> None:
+    """One row per refrigerant line in ``result.lines``; totals in the summary.
+
+    Each row: ``name`` (the line component), ``edge`` (the edge's label), ``path`` (its JSON
+    path), ``role``, ``length_m``, ``inner_diameter_m``, ``elevation_m``, the outputs of
+    :data:`LINE_COLUMNS` and ``charge_kg`` (from the inventory). The summary gains
+    ``line_heat_gain_w`` and ``line_charge_kg`` (sums over the lines); nothing is added without
+    lines.
+    """
+    lines = [c for c in system.components.values() if isinstance(c, RefrigerantLine)]
+    if not lines:
+        return
+    held = {
+        i["name"]: float(i["kg"])
+        for i in (result.charge or {}).get("items", [])
+        if i.get("kind") == "line"
+    }
+    rows = []
+    for line in lines:
+        out = result.components.get(line.name, {})
+        g = line.geometry
+        row: dict[str, Any] = {
+            "name": line.name,
+            "edge": line.edge,
+            "path": line.params.get("edge_path"),
+            "role": line.role,
+            "length_m": g.length_m,
+            "inner_diameter_m": g.inner_diameter_m,
+            "elevation_m": g.elevation_m,
+        }
+        row.update({col: out.get(key) for key, col in LINE_COLUMNS})
+        row["charge_kg"] = held.get(line.name)
+        rows.append(row)
+    result.lines = rows
+    result.summary["line_heat_gain_w"] = float(sum(r["heat_gain_w"] or 0.0 for r in rows))
+    if held:
+        result.summary["line_charge_kg"] = float(sum(held.values()))

@@ -10,6 +10,10 @@ Inputs (set before each solve):
   (``unit_a.compressor.speed_hz``); otherwise refused with the full paths.
 - ``controls.<id>.<field>``: ``target``, ``gain``, ``band`` or ``smooth_eps`` of a control loop.
 - ``solver.<field>``: a solver setting (``tolerance``, ``max_iterations`` ...).
+- ``<component>.<object>.<entry>``: a numeric entry of an object parameter listed in
+  :data:`~workbench.components.catalog.specs.OBJECT_NUMBER_KEYS`
+  (``evaporator.correlation_factors.air_side``, ``evaporator.geometry.banks``); the other
+  entries are kept.
 - ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
   charge curve; the base scenario must fix that circuit's charge, docs/charge.md).
 
@@ -17,6 +21,7 @@ Outputs (read after each solve, optional extra columns):
 
 - ``<component>.<output>``: an entry of ``result.components`` (SI).
 - ``controls.<id>.<key>``: an entry of a control loop's result (``measured``, ``actuator`` ...).
+- ``summary.<key>``: an entry of the result's summary (``charge_kg``, ``cop_cooling_system``).
 """
 
 from __future__ import annotations
@@ -26,17 +31,24 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.components.catalog.specs import get_spec, normalise_factor
+from workbench.components.catalog.specs import (
+    OBJECT_INTEGER_ENTRIES,
+    OBJECT_NUMBER_KEYS,
+    get_spec,
+    normalise_factor,
+)
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
 
 __all__ = [
     "SweepPath",
     "case_document",
+    "param_value",
     "plain_value",
     "read_output",
     "resolve_output",
     "resolve_path",
+    "with_param",
 ]
 
 CONTROL_FIELDS = ("target", "gain", "band", "smooth_eps")
@@ -91,6 +103,14 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         comp = flat.components[comp_name]
         key = normalise_factor(path[len(comp_name) + 1 :])
         spec = get_spec(comp.type)
+        head, _, entry = key.partition(".")
+        if entry and head in OBJECT_NUMBER_KEYS and spec is not None and spec.param(head):
+            if entry not in OBJECT_NUMBER_KEYS[head]:
+                raise _fail(
+                    path,
+                    f"{head} has no entry {entry!r}; entries: {', '.join(OBJECT_NUMBER_KEYS[head])}",
+                )
+            return SweepPath(path, "component", comp_name, key, entry in OBJECT_INTEGER_ENTRIES)
         param = spec.param(key) if spec else None
         if spec is not None and param is None:
             raise _fail(
@@ -160,21 +180,30 @@ def _instance_alias(flat: FlatScenario, path: str) -> str | None:
 
 
 def resolve_output(flat: FlatScenario, path: str) -> SweepPath:
-    """Resolve an output path (``<component>.<output>`` or ``controls.<id>.<key>``).
+    """Resolve an output path (``<component>.<output>``, ``controls.<id>.<key>``, ``summary.<key>``).
+
+    A refrigerant line's outputs are named by its line component (``line evaporator-compressor.
+    pressure_drop``, docs/lines.md).
 
     Raises
     ------
     ScenarioError
         The component or control loop does not exist.
     """
-    comp_name = _longest_prefix(path, list(flat.components))
+    from workbench.solver.lines import line_names  # a line's outputs: "line a-b.pressure_drop"
+
+    comp_name = _longest_prefix(path, [*flat.components, *line_names(flat)])
     if comp_name is not None:
         return SweepPath(path, "component", comp_name, path[len(comp_name) + 1 :])
     if path.startswith("controls."):
         cid = _longest_prefix(path[len("controls.") :], [c.id for c in flat.controls])
         if cid is not None:
             return SweepPath(path, "control", cid, path[len("controls.") + len(cid) + 1 :])
-    raise _fail(path, "an output is '<component>.<output>' or 'controls.<id>.<key>'")
+    if path.startswith("summary.") and len(path) > len("summary."):
+        return SweepPath(path, "summary", "", path[len("summary.") :])
+    raise _fail(
+        path, "an output is '<component>.<output>', 'controls.<id>.<key>' or 'summary.<key>'"
+    )
 
 
 def plain_value(value: Any, integer: bool) -> Any:
@@ -196,13 +225,52 @@ def case_document(
     return doc
 
 
+def param_value(params: Any, key: str, missing: Any = None) -> Any:
+    """A component parameter by its sweep key; ``<object>.<entry>`` reads inside the object.
+
+    Parameters
+    ----------
+    params : mapping
+        The component's parameters.
+    key : str
+        ``fan_speed`` or ``correlation_factors.air_side``.
+    missing : Any
+        Returned when the parameter (or the entry) is absent.
+    """
+    head, _, entry = key.partition(".")
+    if not entry:
+        return params.get(key, missing)
+    return (params.get(head) or {}).get(entry, missing)
+
+
+def with_param(params: dict[str, Any], key: str, value: Any, missing: Any = None) -> None:
+    """Set (or, with ``value is missing``, remove) a parameter by its sweep key, in place.
+
+    An object parameter is replaced by a copy with the entry changed, so a mapping shared with
+    another dictionary (a model's ``given`` and ``params``) is not changed under it.
+    """
+    head, _, entry = key.partition(".")
+    if not entry:
+        if value is missing:
+            params.pop(key, None)
+        else:
+            params[key] = value
+        return
+    inner = dict(params.get(head) or {})
+    if value is missing:
+        inner.pop(entry, None)
+    else:
+        inner[entry] = value
+    params[head] = inner
+
+
 def _set_value(doc: dict[str, Any], spec: SweepPath, value: Any) -> None:
     value = plain_value(value, spec.integer)
     if spec.kind == "component":
         for circuit in doc["circuits"]:
             for comp in circuit["components"]:
                 if comp["name"] == spec.owner:
-                    comp[spec.key] = value
+                    with_param(comp, spec.key, value)
                     return
         raise _fail(spec.path, f"component {spec.owner!r} is not in the scenario")
     if spec.kind == "control":
@@ -221,6 +289,8 @@ def read_output(result: Any, spec: SweepPath) -> Any:
     """The value of an output path in a solve result (None when absent)."""
     if spec.kind == "component":
         return (result.components.get(spec.owner) or {}).get(spec.key)
+    if spec.kind == "summary":
+        return result.summary.get(spec.key)
     for entry in result.controls:
         if entry.get("id") == spec.owner:
             return entry.get(spec.key)

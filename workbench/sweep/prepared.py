@@ -39,7 +39,7 @@ from workbench.solver import prepare
 from workbench.solver.charge.block import CircuitCharge
 from workbench.solver.controls import ControlLoop
 from workbench.solver.system import System
-from workbench.sweep.paths import SweepPath, case_document, plain_value
+from workbench.sweep.paths import SweepPath, case_document, param_value, plain_value, with_param
 
 __all__ = [
     "MAX_CACHED",
@@ -142,7 +142,7 @@ def current_value(system: System, spec: SweepPath) -> Any:
 
 def _get(system: System, kind: str, owner: str, key: str) -> Any:
     if kind == "component":
-        return system.components[owner].given.get(key, _MISSING)
+        return param_value(system.components[owner].given, key, _MISSING)
     if kind == "control":
         return getattr(_loop(system, owner).config, key)
     if kind == "circuit":
@@ -154,7 +154,8 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
     if kind == "component":
         comp = system.components[owner]
         before = [eq.name for eq in comp.equations()]
-        old_given, old_param = comp.given.get(key, _MISSING), comp.params.get(key, _MISSING)
+        old_given = param_value(comp.given, key, _MISSING)
+        old_param = param_value(comp.params, key, _MISSING)
         kept = {name: getattr(comp, name) for name in _assembled(comp)}
         _put(comp.given, key, value)
         _put(comp.params, key, value if value is not _MISSING else _default(comp, key))
@@ -237,10 +238,7 @@ def _reconfigure(comp: Any, kept: dict[str, Any]) -> None:
 
 
 def _put(mapping: dict[str, Any], key: str, value: Any) -> None:
-    if value is _MISSING:
-        mapping.pop(key, None)
-    else:
-        mapping[key] = value
+    with_param(mapping, key, value, _MISSING)
 
 
 def _default(comp: Any, key: str) -> Any:

@@ -16,6 +16,7 @@ from workbench.components.catalog.junctions import (
     MIXER,
     SPLITTER,
 )
+from workbench.components.catalog.lines import REFRIGERANT_LINE
 from workbench.components.catalog.types import (
     ISENTROPIC_EFFICIENCY,
     ComponentSpec,
@@ -31,7 +32,10 @@ __all__ = [
     "COMPONENT_TYPES",
     "CONTROL_OUTPUTS",
     "CONTROL_OUTPUT_UNITS",
+    "INTERNAL_TYPES",
     "LEGACY_FACTOR_PREFIX",
+    "OBJECT_INTEGER_ENTRIES",
+    "OBJECT_NUMBER_KEYS",
     "ComponentSpec",
     "ParamKind",
     "ParamSpec",
@@ -58,6 +62,66 @@ CONTROL_OUTPUTS: tuple[str, ...] = tuple(CONTROL_OUTPUT_UNITS)
 
 CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
 """Calibration factors of the scenario contract; each multiplies one model quantity (default 1)."""
+
+OBJECT_NUMBER_KEYS: dict[str, tuple[str, ...]] = {
+    "correlation_factors": (
+        "air_side",
+        "refrigerant_side",
+        "air_pressure_drop",
+        "refrigerant_pressure_drop",
+    ),
+    "geometry": (
+        "tubes_per_bank",
+        "banks",
+        "circuits",
+        "segments",
+        "tube_length_m",
+        "tube_outer_diameter_m",
+        "tube_inner_diameter_m",
+        "transverse_pitch_m",
+        "longitudinal_pitch_m",
+        "fins_per_m",
+        "fin_thickness_m",
+        "wave_depth_m",
+        "wave_half_length_m",
+        "louver_pitch_m",
+        "louver_height_m",
+        "fin_conductivity_w_m_k",
+        "tube_conductivity_w_m_k",
+        "tube_depth_m",
+        "tube_height_m",
+        "tube_pitch_m",
+        "ports_per_tube",
+        "port_width_m",
+        "port_height_m",
+        "louver_angle_deg",
+        "louver_length_m",
+        "fin_depth_m",
+        # brazed plates (docs/components.md, "Brazed plate heat exchangers")
+        "plates",
+        "plate_length_m",
+        "plate_width_m",
+        "chevron_angle_deg",
+        "corrugation_pitch_m",
+        "channel_gap_m",
+        "plate_thickness_m",
+        "plate_conductivity_w_m_k",
+        "port_diameter_m",
+    ),
+}
+"""Object parameters whose numeric entries a sweep or a calibration sets as ``<param>.<entry>``
+(``evaporator.correlation_factors.air_side``, ``evaporator.geometry.banks``); every entry is
+positive, a correlation factor defaults to 1."""
+
+OBJECT_INTEGER_ENTRIES: tuple[str, ...] = (
+    "tubes_per_bank",
+    "banks",
+    "circuits",
+    "segments",
+    "ports_per_tube",
+    "plates",
+)
+"""Entries of :data:`OBJECT_NUMBER_KEYS` that take whole numbers."""
 
 LEGACY_FACTOR_PREFIX = "f_"
 """Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""
@@ -122,6 +186,45 @@ _SECONDARY = (
         exclusive_minimum=0.0,
     ),
     ParamSpec(
+        "air_volume_flow_m3_s",
+        "number",
+        "m3/s",
+        "air volume flow at the inlet state and fan_speed 1 (alternative to "
+        "secondary_mass_flow_kg_s; converted with the humid air's inlet density)",
+        exclusive_minimum=0.0,
+    ),
+    ParamSpec(
+        "air_inlet_rh",
+        "number",
+        "",
+        "relative humidity of the inlet air, 0-1 (default: dry air); a geometric coil "
+        "dehumidifies below the dew point",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    ParamSpec(
+        "air_pressure_pa",
+        "number",
+        "Pa",
+        "air (barometric) pressure of the humid-air properties",
+        exclusive_minimum=0.0,
+        default=101325.0,
+    ),
+    ParamSpec(
+        "fan_power_w",
+        "number",
+        "W",
+        "fan power of this coil (a system COP with the fans beside the cycle COP)",
+        minimum=0.0,
+    ),
+    ParamSpec(
+        "correlation_factors",
+        "object",
+        "",
+        "multipliers of a geometric exchanger's correlations: air_side, refrigerant_side, "
+        "air_pressure_drop, refrigerant_pressure_drop (default 1; calibrate can fit them)",
+    ),
+    ParamSpec(
         "secondary_cp_j_kgk",
         "number",
         "J/(kg K)",
@@ -174,6 +277,7 @@ _SECONDARY = (
 _SECONDARY_ALTERNATIVES = (
     ("ua", "ua_nominal_kw_k", "geometry"),
     ("air_inlet_temp_c", "secondary_inlet_temp_k"),
+    ("secondary_mass_flow_kg_s", "air_volume_flow_m3_s"),
 )
 
 _HX_FACTORS = ("z_ua", "z_dp")
@@ -460,6 +564,10 @@ COMPONENT_TYPES: dict[str, ComponentSpec] = {
 """Registry of component types by their ``type`` name."""
 
 
+INTERNAL_TYPES: dict[str, ComponentSpec] = {REFRIGERANT_LINE.type_name: REFRIGERANT_LINE}
+"""Types the solver inserts itself (the line of an edge); a scenario cannot name them."""
+
+
 def get_spec(type_name: str) -> ComponentSpec | None:
-    """Return the spec of a component type, or None when the type is unknown."""
-    return COMPONENT_TYPES.get(type_name)
+    """Return the spec of a component type (public or internal), or None when it is unknown."""
+    return COMPONENT_TYPES.get(type_name) or INTERNAL_TYPES.get(type_name)

@@ -36,16 +36,8 @@ __all__ = ["coil_charge_gradient", "linearised_root"]
 
 
 def linearised_root(comp: Any) -> bool:
-    """Whether the coil's charge reads a zone model (a UA coil, not coupled).
-
-    A coil built from hardware (a brazed plate) says ``linearised_charge = False``: its charge
-    is differenced through its own memoised model.
-    """
-    return (
-        bool(getattr(comp, "ua_mode", False))
-        and not getattr(comp, "coupled", True)
-        and bool(getattr(comp, "linearised_charge", True))
-    )
+    """Whether the coil's charge reads a zone model (a UA coil, not coupled)."""
+    return bool(getattr(comp, "ua_mode", False)) and not getattr(comp, "coupled", True)
 
 
 def coil_charge_gradient(
@@ -87,7 +79,8 @@ def coil_charge_gradient(
     inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
     path = path_zones(comp.fluid, inlet.p, inlet.h, outlet.h, model)
     base = comp.zones(x)
-    sens = comp.zone_sensitivity(x) if base.zones else None
+    linearised = base.zones and comp.zone_model_sensitivity
+    sens = comp.zone_sensitivity(x) if linearised else None
     dq = {} if sens is None else {pin.p: sens.p, pin.h: sens.h_in, pin.m: sens.m}
     out: dict[int, float] = {}
     for col in item_columns(comp):

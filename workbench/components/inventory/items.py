@@ -19,6 +19,9 @@ What holds refrigerant (volumes are the refrigerant side, given in the scenario)
   ``cold_internal_volume_m3``: zones by enthalpy share;
 * an edge with ``volume_m3`` (a line set): ``V * rho(p, h)`` at the edge's state, the void
   fraction model's density inside the dome;
+* a refrigerant line (``RefrigerantLine``, an edge with a ``line``): ``V * rho(p_m, h_m)`` at
+  the line's mean state, ``V = pi D_i^2 L / 4``, the void fraction model's density inside the
+  dome (one zone named by the phase; kind ``line``);
 * a ``Receiver`` / ``Accumulator``: ``V * (level rho_l + (1 - level) rho_g)`` at its pressure.
 
 The sum per circuit is the circuit's charge [kg]; that sum spans the system and lives in the
@@ -35,6 +38,7 @@ import numpy as np
 from workbench.components.base import ZoneCharge
 from workbench.components.exchangers.coils.component import Coil
 from workbench.components.exchangers.gas_cooler.component import GasCooler
+from workbench.components.exchangers.lines.component import RefrigerantLine
 from workbench.components.inventory.density import ZoneDensity, path_zones, point_density
 from workbench.components.inventory.void_fraction import (
     DEFAULT_VOID_FRACTION,
@@ -53,6 +57,7 @@ __all__ = [
     "edge_item",
     "holds_refrigerant",
     "item_columns",
+    "line_item",
     "void_fraction_model",
 ]
 
@@ -73,7 +78,7 @@ class ChargeItem:
     name : str
         Component name, or the edge label ``src:port -> dst:port``.
     kind : str
-        ``component`` or ``edge``.
+        ``component``, ``line`` (a refrigerant line) or ``edge``.
     type : str
         Component type (``edge`` for an edge).
     circuit : int
@@ -212,6 +217,51 @@ def _vessel_item(comp: Any, x: np.ndarray, circuit: int) -> ChargeItem:
     )
 
 
+def line_item(
+    comp: RefrigerantLine, x: np.ndarray, model: VoidFraction | Premoli, circuit: int
+) -> ChargeItem:
+    """The refrigerant a line holds at ``x``: ``V rho(p_m, h_m)`` at its mean state.
+
+    Parameters
+    ----------
+    comp : RefrigerantLine
+        The line (its geometry's volume ``pi D_i^2 L / 4`` [m3]).
+    x : ndarray
+        Unknowns [SI].
+    model : VoidFraction or Premoli
+        The void fraction model inside the dome.
+    circuit : int
+        The line's circuit id.
+
+    Returns
+    -------
+    ChargeItem
+        Kind ``line``, one zone named by the phase of the mean state.
+
+    Raises
+    ------
+    FluidPropertyError
+        A property call failed at the state.
+    """
+    inlet, outlet = comp.port(x, "inlet"), comp.port(x, "outlet")
+    p, h = 0.5 * (inlet.p + outlet.p), 0.5 * (inlet.h + outlet.h)
+    fl = comp.fluid
+    volume = comp.geometry.volume_m3
+    rho = point_density(fl, p, h, model)
+    if p >= fl.p_crit:
+        zone = "supercritical"
+    elif h <= float(fl.h_liq(p)):
+        zone = "subcooled"
+    elif h >= float(fl.h_vap(p)):
+        zone = "superheated"
+    else:
+        zone = "two-phase"
+    kg = rho * volume
+    return ChargeItem(
+        comp.name, "line", comp.type_name, circuit, volume, kg, (ZoneCharge(zone, volume, rho, kg),)
+    )
+
+
 def void_fraction_model(charge: Any) -> tuple[str, VoidFraction | Premoli]:
     """The void fraction model a scenario's ``charge`` block names (or the default).
 
@@ -233,7 +283,9 @@ def void_fraction_model(charge: Any) -> tuple[str, VoidFraction | Premoli]:
 
 
 def holds_refrigerant(comp: Any) -> bool:
-    """True when the component has a refrigerant volume (a coil, an HX side or a vessel)."""
+    """True when the component has a refrigerant volume (a coil, an HX side, a vessel, a line)."""
+    if isinstance(comp, RefrigerantLine):
+        return True
     return any(comp.params.get(k) for k in VOLUME_PARAMS) or hasattr(comp, "charge_zones")
 
 
@@ -263,6 +315,8 @@ def component_item(
     FluidPropertyError
         A property call failed at the state.
     """
+    if isinstance(comp, RefrigerantLine):
+        return line_item(comp, x, model, circuit)
     if hasattr(comp, "charge_zones"):
         return _vessel_item(comp, x, circuit)
     if comp.params.get("internal_volume_m3") and isinstance(comp, Coil | GasCooler):
@@ -291,6 +345,9 @@ def item_columns(comp: Any) -> list[int]:
     list of int
         Sorted indices into the solver vector.
     """
+    if isinstance(comp, RefrigerantLine):
+        pin, pout = comp.ports["inlet"], comp.ports["outlet"]
+        return sorted({pin.p, pin.h, pout.p, pout.h})
     if hasattr(comp, "charge_zones"):
         return list(comp.local_vars)
     cols: set[int] = set()

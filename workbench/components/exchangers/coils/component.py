@@ -58,6 +58,7 @@ from workbench.components.base import Component, Equation, StepFunction, registe
 from workbench.components.exchangers.coils.checks import coil_problems, coil_profile, coil_warnings
 from workbench.components.exchangers.coils.jacobian import coil_jacobian
 from workbench.components.exchangers.coils.zone_memory import ZoneMemory
+from workbench.components.exchangers.zones.air_flow import apply_air_volume_flow
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
 from workbench.components.exchangers.zones.heat_flow import CoilSensitivity, ZoneResult
 from workbench.components.exchangers.zones.profile import ProfileCheck
@@ -80,6 +81,9 @@ class Coil(Component):
     refrigerant_is_hot: bool = True
     sat_spec: str = "t_cond_k"
     outlet_spec: str = "subcooling_k"
+    zone_model_sensitivity: bool = True
+    """The zones come from the zone model, whose linearised root the charge gradient may use;
+    False for a variant whose zones come from another model (a geometric coil's march)."""
 
     def configure(self) -> None:
         """Read the mode from the parameters: UA or ideal, the bank size, the secondary inlet.
@@ -109,6 +113,7 @@ class Coil(Component):
             self.t_sec_in = float(par["secondary_inlet_temp_k"])
         else:
             self.t_sec_in = float("nan")
+        apply_air_volume_flow(self, self.t_sec_in)
         self.outlet_spec_given = self.has(self.outlet_spec) or not self.ua_mode
         if self.ua_mode and not self.has_secondary:
             raise self.error(

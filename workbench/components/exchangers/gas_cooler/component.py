@@ -102,6 +102,7 @@ from workbench.components.exchangers.gas_cooler.model import (
     TableCache,
     gas_cooler_heat_flow,
 )
+from workbench.components.exchangers.zones.air_flow import apply_air_volume_flow
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
 from workbench.components.exchangers.zones.profile import (
     ProfileCheck,
@@ -159,7 +160,8 @@ class GasCooler(Component):
             ``outlet_temp_k``.
         """
         par = self.params
-        self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k")
+        # a geometry (the variant from hardware) is a conductance too: UA mode's checks apply
+        self.ua_mode = self.has("ua") or self.has("ua_nominal_kw_k") or self.has("geometry")
         self.has_secondary = self.has("air_inlet_temp_c") or self.has("secondary_inlet_temp_k")
         if self.has("air_inlet_temp_c"):
             self.t_sec_in = celsius_to_kelvin(float(par["air_inlet_temp_c"]))
@@ -167,6 +169,7 @@ class GasCooler(Component):
             self.t_sec_in = float(par["secondary_inlet_temp_k"])
         else:
             self.t_sec_in = float("nan")
+        apply_air_volume_flow(self, self.t_sec_in)
         self.correlation = par.get("pressure_control")
         self.suction_p_index: int | None = None
         if self.ua_mode and not self.has_secondary:

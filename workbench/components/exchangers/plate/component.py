@@ -41,8 +41,8 @@ __all__ = ["PlateCoil", "PlateCondenser", "PlateEvaporator"]
 class PlateCoil(PlateMarching, Coil):
     """A coil whose heat flow and pressure drop come from the plate march (module docstring)."""
 
-    linearised_charge = False
-    """The charge's Jacobian differences this coil directly (no UA zone root to linearise)."""
+    zone_model_sensitivity = False
+    """The zones come from the march: the charge's Jacobian differences through it (memoised)."""
 
     def configure(self) -> None:
         """Read the geometry, the secondary liquid and the transport properties.
