@@ -3,8 +3,9 @@
 Who reads it: :func:`workbench.components.exchangers.plate.march.march`, which walks the
 segments with a :class:`Marcher`. A piece exchanges over its area, or up to the next saturation
 line (the area that takes inverts the same closed form); its refrigerant film coefficient comes
-from :class:`~.kernel.TwoPhaseKernel` (two phase, :data:`FILM_PASSES` fixed-point passes on the
-heat flux and mean quality) or :mod:`.sides` (single phase), the secondary's from
+from :class:`~.kernel.TwoPhaseKernel` (two phase: the piece's heat flow is the fixed point of
+its heat flux and mean quality, solved by secant steps to :data:`FIXED_POINT_TOLERANCE`, so a
+piece never depends on where its iteration started) or :mod:`.sides` (single phase), the secondary's from
 :mod:`.secondary_side`.
 """
 
@@ -24,7 +25,8 @@ from workbench.fluids import FluidBackend
 from workbench.fluids.transport import PhaseTransport
 
 __all__ = [
-    "FILM_PASSES",
+    "FIXED_POINT_EVALUATIONS",
+    "FIXED_POINT_TOLERANCE",
     "Marcher",
     "Saturation",
     "area_to",
@@ -34,8 +36,11 @@ __all__ = [
     "smooth_max",
 ]
 
-FILM_PASSES = 3
-"""Fixed-point passes of a two-phase piece's heat flux and mean quality [-]."""
+FIXED_POINT_TOLERANCE = 1e-13
+"""A two-phase piece's heat flow is converged when ``q = Q(q)`` holds to this share [-]."""
+
+FIXED_POINT_EVALUATIONS = 30
+"""Secant steps of that fixed point at most (usually three or four) [-]."""
 
 _OFFSET_K = 0.1
 """Single-phase properties are read at least about this far from the saturation line [K]."""
@@ -120,7 +125,6 @@ class Marcher:
             )
             self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
         self.flux = 0.0
-        self.dx_per_area = 0.0
         self.liquid = Liquid(model.secondary)
         self.film: SecondaryFilm | None = None
         self.far: dict[str, float] = {}
@@ -239,21 +243,37 @@ class Marcher:
         if zone == "two-phase":
             inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
             x0 = (h - h_l) / (h_v - h_l)
-            # the last two-phase piece's heat flux and quality change per area start the passes
-            x_end = x0 + self.dx_per_area * area
-            flux = self.flux if self.flux > 0.0 else abs(dt1) * 2000.0
-            for _ in range(FILM_PASSES):
+            r = inv_c_ref - inv_c_sec
+            kernel, dt_dew = self.kernel, self.sat_lin.dt_dew
+
+            def evaluate(q_trial: float) -> tuple[float, float, float, float, float, float]:
+                # the piece at a trial heat flow: its flux and mean quality, then the heat flow
+                flux = max(abs(q_trial) / area, 1.0)
+                x_end = (h - sign * q_trial / m - h_l) / (h_v - h_l)
                 x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                h_film = self.f_ref * self.kernel.film(x_mean, flux)
-                rate = self.f_dp * self.kernel.friction_rate(x_mean)
-                dp = rate * length
-                shift = -0.5 * sign * self.sat_lin.dt_dew * dp
+                h_film = self.f_ref * kernel.film(x_mean, flux)
+                dp = self.f_dp * kernel.friction_rate(x_mean) * length
+                shift = -0.5 * sign * dt_dew * dp
                 u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
                 ua = self.z_ua * u * area
-                r = inv_c_ref - inv_c_sec
-                q = exchange(dt1 + shift, ua, r)
-                flux = max(abs(q) / area, 1.0)
-                x_end = (h - sign * q / m - h_l) / (h_v - h_l)
+                return exchange(dt1 + shift, ua, r), h_film, dp, shift, u, ua
+
+            # the heat flow is the fixed point q = Q(q): secant steps from the last two-phase
+            # piece's flux, to FIXED_POINT_TOLERANCE, so the piece does not depend on the start
+            q_a = (
+                (self.flux if self.flux > 0.0 else abs(dt1) * 2000.0)
+                * area
+                * math.copysign(1.0, dt1)
+            )
+            q, h_film, dp, shift, u, ua = evaluate(q_a)
+            g_a, q_b = q - q_a, q
+            for _ in range(FIXED_POINT_EVALUATIONS):
+                q, h_film, dp, shift, u, ua = evaluate(q_b)
+                g_b = q - q_b
+                if abs(g_b) <= FIXED_POINT_TOLERANCE * max(abs(q), 1e-9):
+                    break
+                q_next = q_b - g_b * (q_b - q_a) / (g_b - g_a) if g_b != g_a else q
+                q_a, g_a, q_b = q_b, g_b, q_next
             liq = self.sat.liquid
             re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
             h_bound = h_l if model.hot else h_v
@@ -286,7 +306,6 @@ class Marcher:
                 bounded = False
         if area > 0.0 and zone == "two-phase":
             self.flux = max(abs(q) / area, 1.0)
-            self.dx_per_area = -sign * q / m / (h_v - h_l) / area
         h_sec_end = h_sec - sign * q / self.m_sec
         dt2 = dt1 + shift * 2.0 - q * r
         piece = Piece(zone, area, q, ua, h_film, h_sec_film, dt1, dt2, dp, re_ref, re_sec)
