@@ -275,3 +275,20 @@ def test_plate_kernel_equals_the_correlations(hot: bool, options: dict[str, obje
     if "channel_gap_m" in options:  # the macro-scale branch was exercised
         d_h = spec.hydraulic_diameter_m
         assert Bond(rhol=sat.liquid.rho, rhog=sat.vapour.rho, sigma=sat.sigma, L=d_h) >= 4.0
+
+
+def test_plate_march_has_no_jump_where_a_zone_crosses_a_segment_end() -> None:
+    # the dew point moves along the plate as the secondary outlet does; where it crosses a
+    # segment end the heat flow must not jump (a jump of 4.5 W here once made the shooting's
+    # bracket collapse without a root: the piece's fixed point is now converged)
+    from workbench.components.exchangers.plate.march import secondary_film
+
+    model = _model(True)
+    p, h, m = _condenser_inlet()
+    base = solve_plate(model, p, h, m, T_W_IN, M_W)
+    film = secondary_film(model, float(model.fluid.T_ph(p, h)), T_W_IN, M_W)
+    temps = [base.t_sec_out - 1.0 + 2.0 * i / 2000 for i in range(2001)]
+    qs = [march(model, p, h, m, T_W_IN, M_W, t, 1.0, 1.0, film).q for t in temps]
+    steps = sorted(abs(b - a) for a, b in zip(qs, qs[1:], strict=False))
+    median = steps[len(steps) // 2]
+    assert steps[-1] < 3.0 * median
