@@ -25,8 +25,9 @@ fall of the saturation temperature with the piece's pressure drop enters as a sh
 by half of it (second-order accurate in the piece length). The area a piece needs to reach a
 saturation line inverts the same formula, ``UA_b = -ln(1 - Q_b R / dT1) / R``. The
 refrigerant's coefficient of a two-phase piece depends on the heat flux and the mean quality
-(:mod:`.sides`, evaluated through :class:`~.kernel.TwoPhaseKernel`): three fixed-point passes from the last piece's flux, a fixed count so the march
-stays a smooth function of its inputs. The secondary's state is carried as its enthalpy
+(:mod:`.sides`, evaluated through :class:`~.kernel.TwoPhaseKernel`): the piece's heat flow is
+the fixed point of its flux and mean quality, converged by secant steps (:mod:`.segment`), so
+the march is a function of its inputs alone, without jumps where a zone crosses a segment end. The secondary's state is carried as its enthalpy
 (:meth:`~workbench.fluids.SecondaryFluid.h`), so ``sum Q = m_s (h_s,out - h_s,in)`` holds exactly.
 
 Refrigerant pressure: ports (half of :data:`~workbench.correlations.plate_single_phase.PORT_VELOCITY_HEADS`
