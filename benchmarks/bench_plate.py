@@ -188,7 +188,7 @@ shooting from no start {m["shoot_cold_ms"]:.2f} ms, from the last solution and s
 one march per inlet column of the Jacobian). Goal of issue 41 (two plate exchangers and three
 lines under {GOAL_MS:.0f} ms cold): {verdict}. Where the time
 goes and what would cut it: the marches are about nine tenths of the solve (on 2026-11-28:
-73 in the shootings of the start's estimates and of the residuals, 2-7 each, 32 in the four
+78 in the shootings of the start's estimates and of the residuals, 2-7 each, 40 in the five
 Jacobians); making the secondary outlet temperature an unknown of the Newton system (one march
 a residual, an extra Jacobian column) would about halve them, and the march itself is pure
 Python over 20-25 pieces (a compiled march is the other half).

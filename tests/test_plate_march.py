@@ -8,6 +8,7 @@ to the plate area. The march shares no code with it but the floor's correlation 
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import CoolProp.CoolProp as CP
@@ -289,6 +290,6 @@ def test_plate_march_has_no_jump_where_a_zone_crosses_a_segment_end() -> None:
     film = secondary_film(model, float(model.fluid.T_ph(p, h)), T_W_IN, M_W)
     temps = [base.t_sec_out - 1.0 + 2.0 * i / 2000 for i in range(2001)]
     qs = [march(model, p, h, m, T_W_IN, M_W, t, 1.0, 1.0, film).q for t in temps]
-    steps = sorted(abs(b - a) for a, b in zip(qs, qs[1:], strict=False))
+    steps = sorted(abs(b - a) for a, b in itertools.pairwise(qs))
     median = steps[len(steps) // 2]
     assert steps[-1] < 3.0 * median
