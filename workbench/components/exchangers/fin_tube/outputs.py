@@ -20,10 +20,7 @@ first):
 * ``air_inlet_rh`` [-] and ``air_mass_flow`` [kg/s] of the entering air.
 
 Warnings name the coil: the fin correlation's range at the solved point, a surface below
-0 C (frosting, not modelled), herringbone fins (the j of Wang, Hwang & Lin 2002 as written
-is 3-4 times below the wavy-fin j of the same geometry and its Reynolds branches do not meet,
-docs/components.md) and a pressure
-near the critical one.
+0 C (frosting, not modelled) and a pressure near the critical one.
 """
 
 from __future__ import annotations
@@ -126,7 +123,7 @@ def geometric_outputs(coil: GeometricCoilView, x: np.ndarray) -> dict[str, float
 
 
 def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
-    """Range, frosting, herringbone and near-critical warnings naming the coil.
+    """Range, frosting and near-critical warnings naming the coil.
 
     Parameters
     ----------
@@ -142,14 +139,6 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
         out.append(f"{label}: {near_critical_note(coil.fluid, p_in, coil.refrigerant_is_hot)}")
         return out
     out += [f"{label}: air side {m}" for m in coil.air.messages]
-    if getattr(coil.geometry.fins, "fin_type", "") == "herringbone":
-        out.append(
-            f"{label}: herringbone fins use Wang, Hwang & Lin (2002), whose j as written is 3-4 "
-            "times below the wavy-fin j of the same geometry above Re_Dc 1000 and 5-11 times "
-            "below its own low-Reynolds branch at 1000 (a transcription error, unverified against "
-            "the paper's data; docs/components.md); consider fin_type 'wavy' or a "
-            "correlation_factors.air_side"
-        )
     r = coil.march(x)
     if not coil.refrigerant_is_hot and r.t_surface_min < FROST_K:
         out.append(
