@@ -140,11 +140,23 @@ def test_herringbone_matches_the_heattransfer_notebook() -> None:
     # mm, P_l 19.05 mm, P_t 25.4 mm, p_d 1.23 mm, x_f 7 mm, 4 rows, face velocity 0.2 m/s,
     # sigma 0.547131, rho 1.109356 kg/m3, mu 1.894603e-5 Pa s, cp 1028.162, Pr 0.713192:
     # HTC = 13.068488 W/(m2 K) (Re_Dc 210, the low branch)
-    rho, mu, cp, pr = 1.109356342851275, 1.8946030732764537e-05, 1028.1616087016457, 0.7131921984075685
+    rho, mu, cp, pr = (
+        1.109356342851275,
+        1.8946030732764537e-05,
+        1028.1616087016457,
+        0.7131921984075685,
+    )
     mass_flux = rho * 0.2 / 0.5471311475409837
     dc = 9.525e-3 + 2 * 0.152e-3
     j = ww.j_herringbone_wang_2002(
-        mass_flux * dc / mu, 4, 1.22e-3 - 0.152e-3, dc, 0.0014748316469216675, 25.4e-3, 19.05e-3, 1.23 / 7
+        mass_flux * dc / mu,
+        4,
+        1.22e-3 - 0.152e-3,
+        dc,
+        0.0014748316469216675,
+        25.4e-3,
+        19.05e-3,
+        1.23 / 7,
     )
     h = air.heat_transfer_coefficient(j, mass_flux, cp, pr)
     assert h == pytest.approx(13.068488034996921, rel=1e-9)

@@ -13,8 +13,8 @@ Which paper covers which ``fin_type`` of the contract, and why:
   ``Re_Dc = 1000``; ACHP uses it for its ``HerringboneFins``. It takes the usual
   ``D_h = 4 A_c L / A_o`` (the coil's ``hydraulic_diameter_m``), not the volumetric
   :func:`herringbone_hydraulic_diameter` ACHP feeds it: with the latter its j branches differ
-  10-17 times at ``Re_Dc = 1000`` and its j is 3-5 times below the 1999 wavy fit; with
-  ``4 A_c L / A_o`` they meet within 10 % and agree with the 1999 fit within 20 %
+  10-17 times at ``Re_Dc = 1000`` and its high-branch j is 4-9 times below the 1999 wavy
+  fit; with ``4 A_c L / A_o`` they meet within 11 % and agree with the 1999 fit within 20 %
   (docs/correlations.md, tests/test_correlations_herringbone.py).
 
 Both data sets are corrugated (sharp-crested, "herringbone" in plan) wavy fins; neither
@@ -293,7 +293,7 @@ def j_herringbone_wang_2002(
     :math:`J_5 = -1.29 (P_l/P_t)^{1.77 - 9.43 \tan\theta} (D_c/D_h)^{0.229 - 1.43
     \tan\theta} N^{-0.166 - 1.08 \tan\theta} (F_s/P_t)^{-0.174 \ln(0.5 N)}`.
     Range: :data:`HERRINGBONE_WANG_2002_BOUNDS`. With ``D_h = 4 A_c L / A_o`` the branches meet
-    at ``Re_Dc = 1000`` within 10 % on a 9.52 mm, 550 fins/m coil of 1-4 rows (at the corners
+    at ``Re_Dc = 1000`` within 11 % on a 9.52 mm, 550 fins/m coil of 1-4 rows (at the corners
     of the range within a factor 2.8).
 
     References
