@@ -37,7 +37,7 @@ from workbench.components.exchangers.zones.profile import NEAR_CRITICAL, near_cr
 from workbench.correlations import humid_air as ha
 from workbench.fluids import FluidBackend
 
-__all__ = ["GeometricCoilView", "geometric_outputs", "geometric_warnings"]
+__all__ = ["GeometricCoilView", "fan_power", "geometric_outputs", "geometric_warnings"]
 
 
 class GeometricCoilView(Protocol):
@@ -69,6 +69,10 @@ class GeometricCoilView(Protocol):
         """State of a port."""
         ...
 
+    def has(self, name: str) -> bool:
+        """True when the scenario gave parameter ``name``."""
+        ...
+
 
 FROST_K = 273.15
 """Surface temperature below which frost forms [K]."""
@@ -95,7 +99,9 @@ def geometric_outputs(coil: GeometricCoilView, x: np.ndarray) -> dict[str, float
     dp_air = air.pressure_drop(
         coil.geometry, t_out, w_out, coil.correlation_factors["air_pressure_drop"]
     )
+    fan = fan_power(coil, dp_air)
     return {
+        "fan_power": fan,
         "sensible_capacity": sensible,
         "latent_capacity": latent,
         "sensible_heat_ratio": sensible / r.q if r.q != 0 else None,
@@ -146,3 +152,20 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
             "the coil frosts (frost growth is not modelled)"
         )
     return out
+
+
+def fan_power(coil: GeometricCoilView, air_pressure_drop_pa: float) -> float | None:
+    """The coil's fan power [W]: ``fan_power_w`` as given, else from the pressure it fans.
+
+    With ``fan_efficiency`` (and no ``fan_power_w``): ``V_in (dp_air + dp_ext) / eta``, the
+    inlet air volume ``V_in`` [m3/s] (moist air at the inlet state), the coil's air-side
+    pressure drop ``dp_air`` and ``fan_external_pressure_pa`` [Pa]. None when neither is given.
+    """
+    if coil.has("fan_power_w"):
+        return float(coil.params["fan_power_w"])
+    if not coil.has("fan_efficiency"):
+        return None
+    inl = coil.air_inlet
+    volume = inl.mass_flow_kg_s / ha.density(inl.t_k, inl.w, inl.p_pa)
+    dp = air_pressure_drop_pa + float(coil.params["fan_external_pressure_pa"])
+    return volume * dp / float(coil.params["fan_efficiency"])
