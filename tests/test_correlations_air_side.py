@@ -70,9 +70,7 @@ def test_air_side_registry_calls_the_papers() -> None:
 
     hb = _coil(fin_type="herringbone", wave_depth_m=0.0014, wave_half_length_m=0.00476)
     j, _ = air.fin_tube_j_f(hb, 2000.0)
-    dh = ww.herringbone_hydraulic_diameter(
-        hb.fin_spacing_m, hb.collar_diameter_m, 0.0254, 0.022, 0.0014 / 0.00476
-    )
+    dh = hb.hydraulic_diameter_m  # 4 A_c L / A_o (tests/test_correlations_herringbone.py)
     assert j == ww.j_herringbone_wang_2002(
         2000.0, 2, hb.fin_spacing_m, hb.collar_diameter_m, dh, 0.0254, 0.022, 0.0014 / 0.00476
     )

@@ -214,8 +214,15 @@ def test_10_charge(tmp_path, kernel):
     limits = summary["limits"]
     assert limits["m1_kg"] == pytest.approx(4 * 0.038)
     assert limits["m_max_kg"] == pytest.approx(2.5 * 0.038**1.25 * 1.8 * 15**0.5, rel=1e-12)
+    lines = summary["lines"]
+    assert 0.0 < lines["charge_kg"] < lines["unit_charge_kg"]
+    sizing = lines["sizing"]
+    proposed = [row for row in sizing["table"] if row["size"] == sizing["proposed"]]
+    assert proposed
+    assert proposed[0]["saturation_drop_k"] <= 1.0
+    assert proposed[0]["meets_drop"]
     folder = tmp_path / "10_charge"
-    for png in ("charge.png", "charge_curve.png"):
+    for png in ("charge.png", "charge_curve.png", "split_charge.png"):
         assert (folder / png).stat().st_size > 10_000, png
 
 

@@ -165,22 +165,14 @@ def _area_ratio(g: FinTubeGeometry) -> float:
     return g.air_area_m2 / g.bare_tube_area_m2
 
 
-def _herringbone_dh(g: FinTubeGeometry) -> float:
-    return ww.herringbone_hydraulic_diameter(
-        g.fin_spacing_m,
-        g.collar_diameter_m,
-        g.transverse_pitch_m,
-        g.longitudinal_pitch_m,
-        g.wave_tan,
-    )
-
-
 def _herringbone_args(g: FinTubeGeometry, re_dc: float) -> dict[str, float]:
+    # D_h = 4 A_c L / A_o, as for every other Wang fit; not ww.herringbone_hydraulic_diameter,
+    # with which the two Reynolds branches of the 2002 j differ 10-17 times (wang_wavy).
     return {
         "re_dc": re_dc,
         "fin_spacing_m": g.fin_spacing_m,
         "collar_diameter_m": g.collar_diameter_m,
-        "hydraulic_diameter_m": _herringbone_dh(g),
+        "hydraulic_diameter_m": g.hydraulic_diameter_m,
         "transverse_pitch_m": g.transverse_pitch_m,
         "longitudinal_pitch_m": g.longitudinal_pitch_m,
         "wave_tan": g.wave_tan,

@@ -10,8 +10,12 @@ Which paper covers which ``fin_type`` of the contract, and why:
 - ``"herringbone"``: Wang, Hwang & Lin (2002), IJR 25, "Empirical correlations for heat
   transfer and flow friction characteristics of herringbone wavy fin-and-tube heat
   exchangers": the later, herringbone-specific fit with separate branches below and above
-  ``Re_Dc = 1000`` and its own hydraulic diameter (eq. below); ACHP uses it for its
-  ``HerringboneFins``.
+  ``Re_Dc = 1000``; ACHP uses it for its ``HerringboneFins``. It takes the usual
+  ``D_h = 4 A_c L / A_o`` (the coil's ``hydraulic_diameter_m``), not the volumetric
+  :func:`herringbone_hydraulic_diameter` ACHP feeds it: with the latter its j branches differ
+  10-17 times at ``Re_Dc = 1000`` and its high-branch j is 4-9 times below the 1999 wavy
+  fit; with ``4 A_c L / A_o`` they meet within 11 % and agree with the 1999 fit within 20 %
+  (docs/correlations.md, tests/test_correlations_herringbone.py).
 
 Both data sets are corrugated (sharp-crested, "herringbone" in plan) wavy fins; neither
 contains smooth sinusoidal waves, so a smooth-wave fin is outside both (docs/correlations.md).
@@ -199,7 +203,13 @@ def herringbone_hydraulic_diameter(
     longitudinal_pitch_m: float,
     wave_tan: float,
 ) -> float:
-    r"""Hydraulic diameter of a herringbone fin passage as Wang, Hwang & Lin (2002) define it [m].
+    r"""Volumetric hydraulic diameter 4 (free volume) / (wetted area) of a herringbone passage [m].
+
+    The formula ACHP's ``HerringboneFins`` uses as Wang, Hwang & Lin's (2002) D_h (with sec
+    theta where ACHP notes "a bug in the paper"). It is 1.3-1.5 times ``4 A_c L / A_o`` and is
+    *not* the D_h the 2002 fit takes: fed this value the fit's two j branches differ 10-17
+    times at ``Re_Dc = 1000``; fed ``4 A_c L / A_o`` they meet (docs/correlations.md). Kept
+    for that comparison; the coils use ``FinTubeGeometry.hydraulic_diameter_m``.
 
     Parameters
     ----------
@@ -251,7 +261,8 @@ def j_herringbone_wang_2002(
     collar_diameter_m : float
         D_c [m].
     hydraulic_diameter_m : float
-        D_h of :func:`herringbone_hydraulic_diameter` (the paper's definition) [m].
+        D_h = 4 A_c L / A_o (``FinTubeGeometry.hydraulic_diameter_m``), not
+        :func:`herringbone_hydraulic_diameter` [m].
     transverse_pitch_m, longitudinal_pitch_m : float
         P_t and P_l [m].
     wave_tan : float
@@ -281,7 +292,9 @@ def j_herringbone_wang_2002(
     (P_l/P_t)^{0.379} (P_l/D_h)^{-1.35} (\tan\theta)^{-0.256}`,
     :math:`J_5 = -1.29 (P_l/P_t)^{1.77 - 9.43 \tan\theta} (D_c/D_h)^{0.229 - 1.43
     \tan\theta} N^{-0.166 - 1.08 \tan\theta} (F_s/P_t)^{-0.174 \ln(0.5 N)}`.
-    Range: :data:`HERRINGBONE_WANG_2002_BOUNDS`.
+    Range: :data:`HERRINGBONE_WANG_2002_BOUNDS`. With ``D_h = 4 A_c L / A_o`` the branches meet
+    at ``Re_Dc = 1000`` within 11 % on a 9.52 mm, 550 fins/m coil of 1-4 rows (at the corners
+    of the range within a factor 2.8).
 
     References
     ----------
@@ -356,7 +369,7 @@ def f_herringbone_wang_2002(
     banks : int
         Tube rows N [-].
     fin_spacing_m, collar_diameter_m, hydraulic_diameter_m : float
-        F_s, D_c and the paper's D_h [m].
+        F_s, D_c and D_h = 4 A_c L / A_o [m].
     transverse_pitch_m, longitudinal_pitch_m : float
         P_t and P_l [m].
     wave_tan : float

@@ -161,6 +161,7 @@ _SUFFIXES: tuple[tuple[str, str, Any], ...] = (
     ("_kg_m3", "kg/m3", None),
     ("_kg_s", "kg/s", None),
     ("_kw_k", "kW/K", None),
+    ("_m_s", "m/s", None),
     ("_m3", "cm3", _scale(1e6)),
     ("_m2", "m2", None),
     ("_kw", "kW", None),

@@ -151,9 +151,13 @@ def collect_results(system: System, x: np.ndarray, result: SolveResult) -> None:
         "cop_heating": heating / power if power > 0 else None,
         "energy_balance_w": balance,
     }
-    fans = [
-        float(c.params["fan_power_w"]) for c in system.components.values() if c.has("fan_power_w")
-    ]
+    fans: list[float] = []
+    for name, comp in system.components.items():
+        fan = result.components.get(name, {}).get("fan_power")
+        if comp.has("fan_power_w"):
+            fans.append(float(comp.params["fan_power_w"]))
+        elif fan is not None:  # a coil from geometry: its air-side pressure over fan_efficiency
+            fans.append(float(fan))
     if fans:  # a system COP with the fans beside the cycle COP (which keeps its meaning)
         total = power + sum(fans)
         result.summary["fan_power_w"] = sum(fans)

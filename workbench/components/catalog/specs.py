@@ -218,6 +218,23 @@ _SECONDARY = (
         minimum=0.0,
     ),
     ParamSpec(
+        "fan_efficiency",
+        "number",
+        "",
+        "total fan efficiency of a coil from geometry: without fan_power_w, the fan power is "
+        "V_air (air-side pressure drop + fan_external_pressure_pa) / fan_efficiency",
+        exclusive_minimum=0.0,
+        maximum=1.0,
+    ),
+    ParamSpec(
+        "fan_external_pressure_pa",
+        "number",
+        "Pa",
+        "pressure the fan delivers outside the coil (grilles, ducts, casing), with fan_efficiency",
+        minimum=0.0,
+        default=0.0,
+    ),
+    ParamSpec(
         "correlation_factors",
         "object",
         "",

@@ -20,10 +20,7 @@ first):
 * ``air_inlet_rh`` [-] and ``air_mass_flow`` [kg/s] of the entering air.
 
 Warnings name the coil: the fin correlation's range at the solved point, a surface below
-0 C (frosting, not modelled), herringbone fins (the j of Wang, Hwang & Lin 2002 as written
-is 3-4 times below the wavy-fin j of the same geometry and its Reynolds branches do not meet,
-docs/components.md) and a pressure
-near the critical one.
+0 C (frosting, not modelled) and a pressure near the critical one.
 """
 
 from __future__ import annotations
@@ -40,7 +37,7 @@ from workbench.components.exchangers.zones.profile import NEAR_CRITICAL, near_cr
 from workbench.correlations import humid_air as ha
 from workbench.fluids import FluidBackend
 
-__all__ = ["GeometricCoilView", "geometric_outputs", "geometric_warnings"]
+__all__ = ["GeometricCoilView", "fan_power", "geometric_outputs", "geometric_warnings"]
 
 
 class GeometricCoilView(Protocol):
@@ -72,6 +69,10 @@ class GeometricCoilView(Protocol):
         """State of a port."""
         ...
 
+    def has(self, name: str) -> bool:
+        """True when the scenario gave parameter ``name``."""
+        ...
+
 
 FROST_K = 273.15
 """Surface temperature below which frost forms [K]."""
@@ -98,7 +99,9 @@ def geometric_outputs(coil: GeometricCoilView, x: np.ndarray) -> dict[str, float
     dp_air = air.pressure_drop(
         coil.geometry, t_out, w_out, coil.correlation_factors["air_pressure_drop"]
     )
+    fan = fan_power(coil, dp_air)
     return {
+        "fan_power": fan,
         "sensible_capacity": sensible,
         "latent_capacity": latent,
         "sensible_heat_ratio": sensible / r.q if r.q != 0 else None,
@@ -126,7 +129,7 @@ def geometric_outputs(coil: GeometricCoilView, x: np.ndarray) -> dict[str, float
 
 
 def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
-    """Range, frosting, herringbone and near-critical warnings naming the coil.
+    """Range, frosting and near-critical warnings naming the coil.
 
     Parameters
     ----------
@@ -142,14 +145,6 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
         out.append(f"{label}: {near_critical_note(coil.fluid, p_in, coil.refrigerant_is_hot)}")
         return out
     out += [f"{label}: air side {m}" for m in coil.air.messages]
-    if getattr(coil.geometry.fins, "fin_type", "") == "herringbone":
-        out.append(
-            f"{label}: herringbone fins use Wang, Hwang & Lin (2002), whose j as written is 3-4 "
-            "times below the wavy-fin j of the same geometry above Re_Dc 1000 and 5-11 times "
-            "below its own low-Reynolds branch at 1000 (a transcription error, unverified against "
-            "the paper's data; docs/components.md); consider fin_type 'wavy' or a "
-            "correlation_factors.air_side"
-        )
     r = coil.march(x)
     if not coil.refrigerant_is_hot and r.t_surface_min < FROST_K:
         out.append(
@@ -157,3 +152,20 @@ def geometric_warnings(coil: GeometricCoilView, x: np.ndarray) -> list[str]:
             "the coil frosts (frost growth is not modelled)"
         )
     return out
+
+
+def fan_power(coil: GeometricCoilView, air_pressure_drop_pa: float) -> float | None:
+    """The coil's fan power [W]: ``fan_power_w`` as given, else from the pressure it fans.
+
+    With ``fan_efficiency`` (and no ``fan_power_w``): ``V_in (dp_air + dp_ext) / eta``, the
+    inlet air volume ``V_in`` [m3/s] (moist air at the inlet state), the coil's air-side
+    pressure drop ``dp_air`` and ``fan_external_pressure_pa`` [Pa]. None when neither is given.
+    """
+    if coil.has("fan_power_w"):
+        return float(coil.params["fan_power_w"])
+    if not coil.has("fan_efficiency"):
+        return None
+    inl = coil.air_inlet
+    volume = inl.mass_flow_kg_s / ha.density(inl.t_k, inl.w, inl.p_pa)
+    dp = air_pressure_drop_pa + float(coil.params["fan_external_pressure_pa"])
+    return volume * dp / float(coil.params["fan_efficiency"])
