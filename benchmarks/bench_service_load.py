@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import multiprocessing
 import os
 import random
 import socket
@@ -53,6 +54,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -141,7 +143,11 @@ PHASE_NAMES = {
     "pool": "waiting for a pooled connection",
     "budget": "taking the owner's slot over all processes",
     "embed": "embedding the query",
+    "embed_cpu": "... CPU time of its thread (`WORKBENCH_TIMING_SCHED=1`)",
+    "embed_runq": "... its thread waiting for a core",
     "sql": "the search statement",
+    "sql_cpu": "... CPU time of its thread",
+    "sql_runq": "... its thread waiting for a core",
     "app": "all of the application",
     "outside": "client latency minus `app`: sockets, HTTP parsing, the event loop, the client",
 }
@@ -757,6 +763,7 @@ def _serve(kind: str, url: str, home: Path, tokens: dict[str, str]) -> tuple[sub
         DATABASE_URL=url,
         WORKBENCH_HOME=str(home / kind),
         WORKBENCH_API_TOKENS=",".join(f"{t}:{o}" for o, t in tokens.items()),
+        WORKBENCH_TIMING_SCHED="1",
     )
     proc = subprocess.Popen(
         [
@@ -775,6 +782,30 @@ def _rss_mib(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU time of process ``pid`` and its children that are still alive [s]."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as kids:
+                pids += [int(k) for k in kids.read().split()]
+    for p in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{p}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _cpu_by_part(parts: dict[str, int]) -> dict[str, float]:
+    """CPU time [s] of each part (a process and its live children), and of this benchmark."""
+    out = {name: _cpu_s(pid) for name, pid in parts.items()}
+    times = os.times()
+    out["well-behaved clients (this process)"] = times.user + times.system
+    return out
 
 
 class Tally:
@@ -813,11 +844,15 @@ def _victim(base: str, token: str, notes: list[NoteInput], phase: Phase, stop: f
                     phase.errors.append(f"{type(exc).__name__}: {exc}")
                 continue
             elapsed = (time.perf_counter() - start) * 1e3
+            timings = server_timing(r.headers.get("server-timing", ""))
+            timings["outside"] = max(0.0, elapsed - timings.get("app", elapsed))
             with phase.lock:
                 if r.status_code != 200:
                     phase.errors.append(f"{r.status_code} {r.text[:200]}")
                     continue
                 phase.latencies_ms.append(elapsed)
+                for name, ms in timings.items():
+                    phase.phases_ms.setdefault(name, []).append(ms)
                 if not any(h["external_id"] == note.external_id for h in r.json()["results"]):
                     phase.misses += 1
 
@@ -912,6 +947,52 @@ def _flood(base: str, tally: Tally, stop: float) -> None:
                 tally.add("/readyz flood", type(exc).__name__)
 
 
+ATTACKS = ("heavy", "slow", "junk", "flood")
+"""The parts of the hostile tenant (``--attack``, all by default)."""
+
+
+def attack_clients(
+    api_url: str,
+    tools_url: str,
+    token: str,
+    seconds: float,
+    go: Any,
+    queue: Any,
+    attacks: tuple[str, ...] = ATTACKS,
+) -> None:
+    """The hostile tenant's clients, in a process of their own (started with ``spawn``).
+
+    Its threads do not share an interpreter lock with the well-behaved owner's clients, so the
+    latency those measure is the servers', as for a tenant on another machine. Puts this
+    process's CPU time [s] on ``queue`` when ready, waits for ``go``, runs ``seconds`` [s], then
+    puts the answers by kind and status and its CPU time again.
+    """
+    tally = Tally()
+    port = int(api_url.rsplit(":", 1)[1])
+    queue.put(sum(os.times()[:2]))
+    go.wait()
+    stop = time.monotonic() + seconds
+    work = []
+    if "heavy" in attacks:
+        for _ in range(9):
+            work.append(threading.Thread(target=_heavy_api, args=(api_url, token, tally, stop)))
+        for _ in range(3):
+            work.append(threading.Thread(target=_heavy_mcp, args=(tools_url, token, tally, stop)))
+    if "slow" in attacks:
+        for tok in (None, None, token, token):
+            work.append(threading.Thread(target=_slow_upload, args=(port, tok, tally, stop)))
+    if "junk" in attacks:
+        for tok in (None, None, token):
+            work.append(threading.Thread(target=_junk, args=(api_url, tok, tally, stop)))
+    if "flood" in attacks:
+        work.append(threading.Thread(target=_flood, args=(api_url, tally, stop)))
+    for w in work:
+        w.start()
+    for w in work:
+        w.join()
+    queue.put((tally.counts, sum(os.times()[:2])))
+
+
 def hostile(args: argparse.Namespace) -> int:
     """Another owner's searches alone, then beside a hostile tenant on both servers.
 
@@ -944,8 +1025,15 @@ def hostile(args: argparse.Namespace) -> int:
                 if httpx.get(f"{tools_url}/healthz", timeout=2).status_code == 200:
                     break
             time.sleep(0.2)
-        port = int(api_url.rsplit(":", 1)[1])
         rss = {"idle": _rss_mib(api.pid), "max": 0.0}
+        parts = {
+            "API": api.pid,
+            "tools": tools.pid,
+            "PostgreSQL": int(
+                (db.embedded_data_dir(home) / "postmaster.pid").read_text().split()[0]
+            ),
+        }
+        cpu: dict[str, dict[str, float]] = {}
 
         def run(phase: Phase, attack: bool, tally: Tally) -> None:
             stop = time.monotonic() + args.hostile_seconds
@@ -955,30 +1043,21 @@ def hostile(args: argparse.Namespace) -> int:
                 )
                 for i in range(2)
             ]
+            attack_proc = None
             if attack:
-                t = tokens[attacker]
-                work += [
-                    threading.Thread(target=_heavy_api, args=(api_url, t, tally, stop))
-                    for _ in range(9)
-                ]
-                work += [
-                    threading.Thread(target=_heavy_mcp, args=(tools_url, t, tally, stop))
-                    for _ in range(3)
-                ]
-                work += [
-                    threading.Thread(target=_slow_upload, args=(port, None, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [
-                    threading.Thread(target=_slow_upload, args=(port, t, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [
-                    threading.Thread(target=_junk, args=(api_url, None, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [threading.Thread(target=_junk, args=(api_url, t, tally, stop))]
-                work += [threading.Thread(target=_flood, args=(api_url, tally, stop))]
+                ctx = multiprocessing.get_context("spawn")
+                queue, go = ctx.Queue(), ctx.Event()
+                attack_proc = ctx.Process(
+                    target=attack_clients,
+                    args=(
+                        *(api_url, tools_url, tokens[attacker], args.hostile_seconds),
+                        *(go, queue, tuple(args.attack.split(","))),
+                    ),
+                )
+                attack_proc.start()
+                attack_cpu = queue.get(timeout=120)
+                go.set()
+            before, start = _cpu_by_part(parts), time.monotonic()
             for w in work:
                 w.start()
             while any(w.is_alive() for w in work):
@@ -986,6 +1065,17 @@ def hostile(args: argparse.Namespace) -> int:
                 time.sleep(0.1)
             for w in work:
                 w.join()
+            after, wall = _cpu_by_part(parts), time.monotonic() - start
+            cpu[phase.name] = {k: (after[k] - before[k]) / wall for k in after}
+            cpu[phase.name]["hostile clients"] = 0.0
+            if attack_proc is not None:
+                counts, attack_cpu_end = queue.get(timeout=120)
+                attack_proc.join(30)
+                cpu[phase.name]["hostile clients"] = (attack_cpu_end - attack_cpu) / wall
+                for kind, by_status in counts.items():
+                    for status, n in by_status.items():
+                        for _ in range(n):
+                            tally.add(kind, status)
 
         alone, beside, tally = Phase("alone"), Phase("hostile"), Tally()
         run(alone, False, tally)
@@ -1036,6 +1126,22 @@ def hostile(args: argparse.Namespace) -> int:
             f"{rss['idle']:.0f} MiB idle, at most **{rss['max']:.0f} MiB** during the run "
             "(goal under 600 MiB).",
             "",
+            "Where the well-behaved owner's searches spent their time (`Server-Timing`, "
+            "p50 | p95 [ms], alone, then beside the tenant):",
+            "",
+            "| phase | what | alone p50 | p95 | beside p50 | p95 |",
+            "|---|---|---:|---:|---:|---:|",
+            *phase_rows([alone, beside]),
+            "",
+            "CPU used during each phase, in cores (of 2; other jobs on the machine not counted):",
+            "",
+            "| part | alone | beside the tenant |",
+            "|---|---:|---:|",
+            *(
+                f"| {k} | {cpu['alone'][k]:.2f} | {cpu['hostile'][k]:.2f} |"
+                for k in cpu.get("alone", {})
+            ),
+            "",
             "What the hostile tenant got:",
             "",
             "| client | answers |",
@@ -1059,5 +1165,10 @@ if __name__ == "__main__":
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--hostile-seconds", type=float, default=30.0)
         parser.add_argument("--no-write", action="store_true")
+        parser.add_argument(
+            "--attack",
+            default=",".join(ATTACKS),
+            help="the tenant's parts, comma-separated (profiling): " + ", ".join(ATTACKS),
+        )
         sys.exit(hostile(parser.parse_args()))
     sys.exit(main())
