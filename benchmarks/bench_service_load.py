@@ -27,14 +27,17 @@ phase for a quick look.
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
 
 ``--hostile`` (issue 42) runs another scenario instead: ``workbench serve`` and ``workbench
-tools`` as two processes on one database; one owner's two clients search alone for
-``--hostile-seconds``, then beside a hostile tenant (9 API and 3 tool-server clients of heavy
-searches, slow uploads and 16 MiB junk bodies with and without its token, a ``/readyz`` flood).
-It reports that owner's p50 / p95 and errors in both phases, the API's resident size and what
-the tenant's clients got, into the ``bench:service-hostile`` section (goal: p95 under 2x, API
-under 600 MiB, no error)::
+tools`` as two processes on one database; one owner's two clients search alone and beside a
+hostile tenant in turn, ``--rounds`` times ``--hostile-seconds`` each (the tenant: 9 API and 3
+tool-server clients of heavy searches, slow uploads and 16 MiB junk bodies with and without its
+token, a ``/readyz`` flood, in a process of its own). It reports that owner's p50 / p95 and
+errors in both phases, where its searches spent their time (``Server-Timing``, with each
+phase's CPU and wait for a core), the CPU of each part, the API's resident size and what the
+tenant's clients got, into the ``bench:service-hostile`` section (goal: p95 under 2x, API under
+600 MiB, no error). ``--attack`` runs only some parts of the tenant (profiling)::
 
-    python -m benchmarks.bench_service_load --hostile [--notes 400] [--hostile-seconds 30]
+    python -m benchmarks.bench_service_load --hostile [--notes 400] [--hostile-seconds 10]
+        [--rounds 3] [--attack heavy,slow,junk,flood]
 """
 
 from __future__ import annotations
@@ -870,6 +873,8 @@ def _heavy_api(base: str, token: str, tally: Tally, stop: float) -> None:
                     headers={"Authorization": f"Bearer {token}"},
                 )
                 tally.add("heavy search (API)", str(r.status_code))
+                lane = "low" if "embed_low" in r.headers.get("server-timing", "") else "normal"
+                tally.add("heavy search (API): query embedded at priority", lane)
             except httpx.HTTPError as exc:
                 tally.add("heavy search (API)", type(exc).__name__)
 
@@ -1034,8 +1039,10 @@ def hostile(args: argparse.Namespace) -> int:
             ),
         }
         cpu: dict[str, dict[str, float]] = {}
+        round_p95: dict[str, list[float]] = {}
 
         def run(phase: Phase, attack: bool, tally: Tally) -> None:
+            first = len(phase.latencies_ms)
             stop = time.monotonic() + args.hostile_seconds
             work = [
                 threading.Thread(
@@ -1066,21 +1073,31 @@ def hostile(args: argparse.Namespace) -> int:
             for w in work:
                 w.join()
             after, wall = _cpu_by_part(parts), time.monotonic() - start
-            cpu[phase.name] = {k: (after[k] - before[k]) / wall for k in after}
-            cpu[phase.name]["hostile clients"] = 0.0
+            used = {k: (after[k] - before[k]) / wall / args.rounds for k in after}
+            used["hostile clients"] = 0.0
             if attack_proc is not None:
                 counts, attack_cpu_end = queue.get(timeout=120)
                 attack_proc.join(30)
-                cpu[phase.name]["hostile clients"] = (attack_cpu_end - attack_cpu) / wall
+                used["hostile clients"] = (attack_cpu_end - attack_cpu) / wall / args.rounds
                 for kind, by_status in counts.items():
                     for status, n in by_status.items():
                         for _ in range(n):
                             tally.add(kind, status)
+            total = cpu.setdefault(phase.name, {})
+            for k, v in used.items():
+                total[k] = total.get(k, 0.0) + v
+            round_p95.setdefault(phase.name, []).append(
+                _percentile(phase.latencies_ms[first:], 0.95)
+            )
 
         alone, beside, tally = Phase("alone"), Phase("hostile"), Tally()
-        run(alone, False, tally)
-        attack_load = os.getloadavg()[0]
-        run(beside, True, tally)
+        loads: list[float] = []
+        for _ in range(args.rounds):  # alternated, so both phases see the machine's other jobs
+            loads.append(os.getloadavg()[0])
+            run(alone, False, tally)
+            loads.append(os.getloadavg()[0])
+            run(beside, True, tally)
+        loads.append(os.getloadavg()[0])
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -1102,15 +1119,17 @@ def hostile(args: argparse.Namespace) -> int:
         [
             "## A hostile tenant beside another owner (`benchmarks/bench_service_load.py --hostile`)",
             "",
-            f"{machine_line()}; 1-min load average {load_before:.1f} at the start and "
-            f"{attack_load:.1f} when the hostile phase began (other jobs share the machine). "
+            f"{machine_line()}; 1-min load average {load_before:.1f} at the start, "
+            f"{min(loads):.1f} to {max(loads):.1f} during the run (other jobs share the machine). "
             f"`workbench serve` and `workbench tools` as two processes on one database, "
             f"{args.notes} notes of {len(OWNERS)} owners (the tenants own a quarter each); "
             f"defaults (pool 8, {ServiceSettings().per_owner_connections} database slots per "
             "owner over both servers). The well-behaved "
             "owner runs 2 clients searching one note's code word back to back "
-            f"(`limit=10`) for {args.hostile_seconds:.0f} s, alone and then beside the hostile "
-            "tenant: 9 API and 3 tool-server clients searching every topic word at `limit=100`, "
+            f"(`limit=10`), alone and beside the hostile tenant in turn, {args.rounds} rounds of "
+            f"{args.hostile_seconds:.0f} s each (so both phases see the machine's other jobs): "
+            "the tenant (its clients in a process of their own) runs 9 API and 3 tool-server "
+            "clients searching every topic word at `limit=100`, "
             "2 slow uploads (a byte every 2 s) without a token and 2 with its token, 2 clients "
             "sending 16 MiB junk bodies (`{}` items) without a token and 1 with its token, and "
             "one client calling `/readyz` back to back.",
@@ -1122,7 +1141,9 @@ def hostile(args: argparse.Namespace) -> int:
             f"| alone | {cells(alone)} |",
             f"| beside the hostile tenant | {cells(beside)} |",
             "",
-            f"p95 beside / alone: **{ratio:.2f}x** (goal under 2x). API resident size: "
+            f"p95 beside / alone: **{ratio:.2f}x** (goal under 2x; by round: "
+            + ", ".join(f"{b / a:.2f}x" for a, b in zip(round_p95["alone"], round_p95["hostile"]))
+            + "). API resident size: "
             f"{rss['idle']:.0f} MiB idle, at most **{rss['max']:.0f} MiB** during the run "
             "(goal under 600 MiB).",
             "",
@@ -1163,7 +1184,8 @@ if __name__ == "__main__":
         parser.add_argument("--hostile", action="store_true")
         parser.add_argument("--notes", type=int, default=400)
         parser.add_argument("--seed", type=int, default=7)
-        parser.add_argument("--hostile-seconds", type=float, default=30.0)
+        parser.add_argument("--hostile-seconds", type=float, default=10.0)
+        parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--no-write", action="store_true")
         parser.add_argument(
             "--attack",

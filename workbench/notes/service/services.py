@@ -196,10 +196,20 @@ def start_services(
     )
 
 
-def embed_query(services: Services, query: str, mode: SearchMode = "hybrid") -> np.ndarray | None:
-    """The query's embedding with the service's provider (None in keyword mode) [-]."""
+def embed_query(
+    services: Services, query: str, mode: SearchMode = "hybrid", *, low: bool = False
+) -> np.ndarray | None:
+    """The query's embedding (None in keyword mode) [-].
+
+    With ``low`` (an owner over its share) the query is embedded by the background embedding
+    worker (:mod:`.embedder`: a process at a lower CPU priority, shared with the writes), phase
+    ``embed_low``; else on the calling thread with the service's provider, phase ``embed``.
+    """
     if mode == "keyword" or not query.strip():
         return None
+    if low:
+        with timing.phase("embed_low"):
+            return services.writer.embed_one(query.strip())
     with timing.phase("embed"):
         return services.provider.embed_one(query.strip())
 
@@ -212,6 +222,7 @@ def run_search(
     limit: int,
     mode: SearchMode = "hybrid",
     query_vector: np.ndarray | None = None,
+    low: bool = False,
 ) -> list[SearchHit]:
     """One search, blocking: a pooled connection, one of the owner's slots, embedding, statement.
 
@@ -220,7 +231,7 @@ def run_search(
     every process on the database embed and query at most ``WORKBENCH_OWNER_CONNECTIONS`` at a
     time. The statement runs under the service's statement timeout
     (``WORKBENCH_SEARCH_TIMEOUT_MS``). ``query_vector`` is the query's embedding (made here, in
-    the slot, when None).
+    the slot, when None); ``low``: embed it at a lower CPU priority (:func:`embed_query`).
 
     Raises
     ------
@@ -237,7 +248,7 @@ def run_search(
             with services.budget.hold(conn, owner):
                 timing.add("budget", (time.perf_counter() - got) * 1e3)
                 if query_vector is None:
-                    query_vector = embed_query(services, query, mode)
+                    query_vector = embed_query(services, query, mode, low=low)
                 with timing.phase("sql"):
                     return search(
                         conn,
@@ -266,8 +277,9 @@ async def search_as(
 
     One of the owner's slots of this process is taken in the event loop (:mod:`.fairness`),
     then one worker thread does the rest (:func:`run_search`: connection, the owner's slot over
-    every process, query embedding, statement), one hand-over to a thread in all. The time taken
-    counts the waits too.
+    every process, query embedding, statement), one hand-over to a thread in all. An owner over
+    its share (:meth:`~.fairness.OwnerSlots.over_share`: more of its requests wait than it has
+    slots) has its query embedded at a lower CPU priority. The time taken counts the waits too.
 
     Raises
     ------
@@ -278,8 +290,9 @@ async def search_as(
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
             await stack.enter_async_context(services.slots.slot(owner))
+        low = services.slots.over_share(owner)
         hits = await timing.in_thread(
-            partial(run_search, services, query, owner=owner, limit=limit, mode=mode)
+            partial(run_search, services, query, owner=owner, limit=limit, mode=mode, low=low)
         )
     return hits, (time.perf_counter() - start) * 1e3
 
