@@ -758,10 +758,16 @@ def main() -> int:
 # -- the hostile tenant (issue 42) ------------------------------------------------------------
 
 
-def _serve(kind: str, url: str, home: Path, tokens: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """``workbench serve`` or ``workbench tools`` on ``url`` in a process of its own."""
+def _serve(
+    kind: str, url: str, home: Path, tokens: dict[str, str], code: Path = REPO
+) -> tuple[subprocess.Popen, str]:
+    """``workbench serve`` or ``workbench tools`` on ``url`` in a process of its own.
+
+    ``code`` is the checkout whose ``workbench`` package serves (default this one).
+    """
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env["PYTHONPATH"] = str(code)
     env.update(
         DATABASE_URL=url,
         WORKBENCH_HOME=str(home / kind),
@@ -773,7 +779,7 @@ def _serve(kind: str, url: str, home: Path, tokens: dict[str, str]) -> tuple[sub
             *(sys.executable, "-m", "workbench.cli.main", kind, "--port", str(port)),
             *("--log-level", "warning"),
         ],
-        cwd=REPO,
+        cwd=code,
         env=env,
     )
     return proc, f"http://127.0.0.1:{port}"
@@ -1020,9 +1026,9 @@ def hostile(args: argparse.Namespace) -> int:
             migrate(conn)
             for owner in (victim, attacker):
                 import_notes(conn, owner, notes[owner])
-        api, api_url = _serve("serve", url, home, tokens)
+        api, api_url = _serve("serve", url, home, tokens, args.server_code)
         procs.append(api)
-        tools, tools_url = _serve("tools", url, home, tokens)
+        tools, tools_url = _serve("tools", url, home, tokens, args.server_code)
         procs.append(tools)
         wait_ready(api_url, api)
         for _ in range(600):
@@ -1132,7 +1138,12 @@ def hostile(args: argparse.Namespace) -> int:
             "clients searching every topic word at `limit=100`, "
             "2 slow uploads (a byte every 2 s) without a token and 2 with its token, 2 clients "
             "sending 16 MiB junk bodies (`{}` items) without a token and 1 with its token, and "
-            "one client calling `/readyz` back to back.",
+            "one client calling `/readyz` back to back."
+            + (
+                f" Servers' code: `{args.server_code}`."
+                if args.server_code.resolve() != REPO.resolve()
+                else ""
+            ),
             "",
             "Well-behaved owner's searches, latency measured by its clients [ms]:",
             "",
@@ -1186,6 +1197,12 @@ if __name__ == "__main__":
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--hostile-seconds", type=float, default=10.0)
         parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument(
+            "--server-code",
+            type=Path,
+            default=REPO,
+            help="the checkout whose workbench serves (e.g. an earlier commit, for before/after)",
+        )
         parser.add_argument("--no-write", action="store_true")
         parser.add_argument(
             "--attack",
