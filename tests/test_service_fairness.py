@@ -4,14 +4,17 @@ Each owner waits only behind its own requests (:class:`OwnerSlots`): an owner wi
 searches queued holds one slot like an owner with one, and the other owner's request is
 admitted at once, before any of the flood's queued ones. An owner with more requests waiting
 than it has slots is over its share: its searches embed their query on the low-priority
-background worker (phase ``embed_low``), an owner within its share on its own thread (``embed``).
+background worker (phase ``embed_low``) and run their statement on a database session at nice
+10 (the low pool), an owner within its share on its own thread (``embed``) and a normal session.
 Shown by the order of admissions and by each answer's ``Server-Timing`` phases, not by timing.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import anyio
 import httpx
@@ -22,6 +25,7 @@ from workbench.notes.embeddings import EmbeddingProvider
 from workbench.notes.service.app import create_app
 from workbench.notes.service.auth import Principal, TokenRegistry
 from workbench.notes.service.fairness import OwnerSlots
+from workbench.notes.service.lanes import LOW_NICE, backend_nice, lower_backend
 from workbench.notes.service.services import Services, start_services
 from workbench.notes.service.serving import ServerThread
 from workbench.notes.service.settings import ServiceSettings
@@ -193,3 +197,26 @@ def test_service_owner_over_its_share_embeds_at_low_priority(
 
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.mark.db
+def test_service_low_lane_sessions_run_at_a_lower_cpu_priority(
+    module_db_url: str, holder: HoldingProvider
+) -> None:
+    settings = ServiceSettings(database_url=module_db_url, db_wait_s=10)
+    running = start_services(settings, TokenRegistry([]), provider=holder, warm_up=False)
+    try:
+        # the test database is a local server on its Unix socket: the low pool is open
+        assert running.low_pool is not None
+        with running.low_pool.connection() as low, running.pool.connection() as normal:
+            assert backend_nice(low.info.backend_pid) == LOW_NICE
+            assert backend_nice(normal.info.backend_pid) == backend_nice(os.getpid())
+    finally:
+        running.close()
+
+
+def test_service_low_lane_leaves_a_remote_server_alone() -> None:
+    # a process id of a server on another machine means nothing here: never reniced
+    remote = SimpleNamespace(info=SimpleNamespace(host="db.example.org", backend_pid=os.getpid()))
+    assert not lower_backend(remote)  # type: ignore[arg-type]
+    assert backend_nice(os.getpid()) != LOW_NICE
