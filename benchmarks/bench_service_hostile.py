@@ -10,8 +10,7 @@ the API's resident size and what the tenant's clients got, into the ``bench:serv
 section of docs/benchmarks.md (goal: p95 under 2x, API under 600 MiB, no error). ``--attack``
 runs some parts of the tenant only (profiling); ``--server-code`` serves another checkout::
 
-    python -m benchmarks.bench_service_load --hostile [--notes 400] [--hostile-seconds 10]
-        [--rounds 3] [--attack heavy,slow,junk,flood] [--server-code DIR] [--no-write]
+    python -m benchmarks.bench_service_load --hostile [--hostile-seconds 10] [--rounds 3] ...
 """
 
 from __future__ import annotations
