@@ -26,24 +26,17 @@ phase for a quick look.
 
 Exit status 1 when a request failed, a note was lost or an embedding is stale.
 
-``--hostile`` (issue 42) runs another scenario instead: ``workbench serve`` and ``workbench
-tools`` as two processes on one database; one owner's two clients search alone for
-``--hostile-seconds``, then beside a hostile tenant (9 API and 3 tool-server clients of heavy
-searches, slow uploads and 16 MiB junk bodies with and without its token, a ``/readyz`` flood).
-It reports that owner's p50 / p95 and errors in both phases, the API's resident size and what
-the tenant's clients got, into the ``bench:service-hostile`` section (goal: p95 under 2x, API
-under 600 MiB, no error)::
+``--hostile`` (issue 42) runs another scenario instead, another owner's searches beside a
+hostile tenant on both servers: :mod:`benchmarks.bench_service_hostile` (its options there)::
 
-    python -m benchmarks.bench_service_load --hostile [--notes 400] [--hostile-seconds 30]
+    python -m benchmarks.bench_service_load --hostile [--hostile-seconds 10] [--rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -61,7 +54,6 @@ from benchmarks.bench_notes_common import REPO, machine_line, write_section
 from workbench.notes import db
 from workbench.notes.migrations import migrate
 from workbench.notes.service.serving import free_port
-from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.store import NoteInput, import_notes
 
 OWNERS = ("ana", "ben", "cho", "dev")
@@ -117,7 +109,8 @@ class Phase:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (linear between the two nearest ranks)."""
     ordered = sorted(values)
     k = (len(ordered) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
@@ -141,7 +134,11 @@ PHASE_NAMES = {
     "pool": "waiting for a pooled connection",
     "budget": "taking the owner's slot over all processes",
     "embed": "embedding the query",
+    "embed_cpu": "... CPU time of its thread (`WORKBENCH_TIMING_SCHED=1`)",
+    "embed_runq": "... its thread waiting for a core",
     "sql": "the search statement",
+    "sql_cpu": "... CPU time of its thread",
+    "sql_runq": "... its thread waiting for a core",
     "app": "all of the application",
     "outside": "client latency minus `app`: sockets, HTTP parsing, the event loop, the client",
 }
@@ -158,7 +155,7 @@ def phase_rows(phases: list[Phase]) -> list[str]:
         for phase in phases:
             values = phase.phases_ms.get(name)
             cells.append(
-                f"{_percentile(values, 0.5):.1f} | {_percentile(values, 0.95):.1f}"
+                f"{percentile(values, 0.5):.1f} | {percentile(values, 0.95):.1f}"
                 if values
                 else "- | -"
             )
@@ -416,8 +413,8 @@ def write_row(kind: str, values: list[float]) -> str:
     if not values:
         return f"| {kind} | 0 | - | - |"
     return (
-        f"| {kind} | {len(values)} | {_percentile(values, 0.5):.0f} | "
-        f"{_percentile(values, 0.95):.0f} |"
+        f"| {kind} | {len(values)} | {percentile(values, 0.5):.0f} | "
+        f"{percentile(values, 0.95):.0f} |"
     )
 
 
@@ -532,7 +529,7 @@ def row(phase: Phase, clients: int) -> str:
         return f"| {phase.name} | {clients} | 0 | - | - | - | - | - | {len(phase.errors)} | {phase.misses} |"
     return (
         f"| {phase.name} | {clients} | {len(lat)} | {len(lat) / phase.seconds:.1f} | "
-        f"{_percentile(lat, 0.5):.1f} | {_percentile(lat, 0.95):.1f} | {_percentile(lat, 0.99):.1f} | "
+        f"{percentile(lat, 0.5):.1f} | {percentile(lat, 0.95):.1f} | {percentile(lat, 0.99):.1f} | "
         f"{statistics.median(phase.server_ms):.1f} | {len(phase.errors)} | {phase.misses} |"
     )
 
@@ -702,7 +699,7 @@ def main() -> int:
         ]
     )
     if mixed_phase is not None:
-        p95 = _percentile(mixed_phase.latencies_ms, 0.95) if mixed_phase.latencies_ms else 0.0
+        p95 = percentile(mixed_phase.latencies_ms, 0.95) if mixed_phase.latencies_ms else 0.0
         table += "\n".join(
             [
                 "",
@@ -746,318 +743,9 @@ def main() -> int:
     return 1 if errors or lost or stale or not report.get("ok") else 0
 
 
-# -- the hostile tenant (issue 42) ------------------------------------------------------------
-
-
-def _serve(kind: str, url: str, home: Path, tokens: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """``workbench serve`` or ``workbench tools`` on ``url`` in a process of its own."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
-    env.update(
-        DATABASE_URL=url,
-        WORKBENCH_HOME=str(home / kind),
-        WORKBENCH_API_TOKENS=",".join(f"{t}:{o}" for o, t in tokens.items()),
-    )
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "workbench.cli.main", kind, "--port", str(port)),
-            *("--log-level", "warning"),
-        ],
-        cwd=REPO,
-        env=env,
-    )
-    return proc, f"http://127.0.0.1:{port}"
-
-
-def _rss_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-class Tally:
-    """Answers of the hostile tenant's clients, by kind and status."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, dict[str, int]] = {}
-        self.lock = threading.Lock()
-
-    def add(self, kind: str, status: str) -> None:
-        """Count one answer of ``kind``."""
-        with self.lock:
-            self.counts.setdefault(kind, {})
-            self.counts[kind][status] = self.counts[kind].get(status, 0) + 1
-
-    def line(self, kind: str) -> str:
-        """The answers of ``kind``, ``status: count, ...``."""
-        found = self.counts.get(kind, {})
-        return ", ".join(f"{k}: {v}" for k, v in sorted(found.items())) or "none"
-
-
-def _victim(base: str, token: str, notes: list[NoteInput], phase: Phase, stop: float, seed: int):
-    rng = random.Random(seed)
-    with httpx.Client(base_url=base, timeout=30) as client:
-        while time.monotonic() < stop:
-            note = rng.choice(notes)
-            start = time.perf_counter()
-            try:
-                r = client.post(
-                    "/api/notes/search",
-                    params={"q": note.title.split()[1], "limit": 10},
-                    headers={"Authorization": f"Bearer {token}"},
-                )
-            except httpx.HTTPError as exc:
-                with phase.lock:
-                    phase.errors.append(f"{type(exc).__name__}: {exc}")
-                continue
-            elapsed = (time.perf_counter() - start) * 1e3
-            with phase.lock:
-                if r.status_code != 200:
-                    phase.errors.append(f"{r.status_code} {r.text[:200]}")
-                    continue
-                phase.latencies_ms.append(elapsed)
-                if not any(h["external_id"] == note.external_id for h in r.json()["results"]):
-                    phase.misses += 1
-
-
-HEAVY = " ".join(WORDS[:40])  # every word: the largest candidate sets, 100 results
-
-
-def _heavy_api(base: str, token: str, tally: Tally, stop: float) -> None:
-    with httpx.Client(base_url=base, timeout=60) as client:
-        while time.monotonic() < stop:
-            try:
-                r = client.post(
-                    "/api/notes/search",
-                    params={"q": HEAVY, "limit": 100},
-                    headers={"Authorization": f"Bearer {token}"},
-                )
-                tally.add("heavy search (API)", str(r.status_code))
-            except httpx.HTTPError as exc:
-                tally.add("heavy search (API)", type(exc).__name__)
-
-
-def _heavy_mcp(base: str, token: str, tally: Tally, stop: float) -> None:
-    call = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {"name": "search_notes", "arguments": {"query": HEAVY, "limit": 100}},
-    }
-    headers = {
-        "Authorization": f"Bearer {token}",
-        "Accept": "application/json, text/event-stream",
-    }
-    with httpx.Client(base_url=base, timeout=60) as client:
-        while time.monotonic() < stop:
-            try:
-                r = client.post("/mcp", json=call, headers=headers)
-                ok = r.status_code == 200 and not r.json().get("result", {}).get("isError", True)
-                tally.add("heavy search (tools)", "ok" if ok else f"{r.status_code} refused")
-            except httpx.HTTPError as exc:
-                tally.add("heavy search (tools)", type(exc).__name__)
-
-
-def _slow_upload(port: int, token: str | None, tally: Tally, stop: float) -> None:
-    """An import whose body trickles in, a byte every 2 s; reconnects when closed."""
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    head = (
-        "POST /api/notes/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        f"{auth}Content-Length: 1000000\r\n\r\n"
-    ).encode()
-    kind = "slow upload " + ("(token)" if token else "(no token)")
-    while time.monotonic() < stop:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-                sock.sendall(head)
-                answer = b""
-                while time.monotonic() < stop:
-                    sock.send(b" ")
-                    sock.settimeout(2.0)
-                    try:
-                        answer = sock.recv(64)
-                    except TimeoutError:
-                        continue
-                    break
-                tally.add(kind, answer[9:12].decode() or "closed")
-        except OSError as exc:
-            tally.add(kind, type(exc).__name__)
-            time.sleep(0.5)
-
-
-def _junk(base: str, token: str | None, tally: Tally, stop: float) -> None:
-    """16 MiB bodies of ``{}`` items to the import route, back to back."""
-    junk = b'{"notes": [' + b",".join([b"{}"] * (16 * 1024 * 1024 // 3 - 8)) + b"]}"
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    kind = "16 MiB junk body " + ("(token)" if token else "(no token)")
-    with httpx.Client(base_url=base, timeout=60) as client:
-        while time.monotonic() < stop:
-            try:
-                r = client.post("/api/notes/import", content=junk, headers=headers)
-                tally.add(kind, str(r.status_code))
-            except httpx.HTTPError as exc:
-                tally.add(kind, type(exc).__name__)
-
-
-def _flood(base: str, tally: Tally, stop: float) -> None:
-    with httpx.Client(base_url=base, timeout=10) as client:
-        while time.monotonic() < stop:
-            try:
-                tally.add("/readyz flood", str(client.get("/readyz").status_code))
-            except httpx.HTTPError as exc:
-                tally.add("/readyz flood", type(exc).__name__)
-
-
-def hostile(args: argparse.Namespace) -> int:
-    """Another owner's searches alone, then beside a hostile tenant on both servers.
-
-    Returns
-    -------
-    int
-        1 when the well-behaved owner saw an error or a miss, else 0.
-    """
-    load_before = os.getloadavg()[0]
-    notes = make_notes(args.notes, random.Random(args.seed))
-    victim, attacker = OWNERS[0], OWNERS[1]
-    tokens = {o: f"bench-{o}-{uuid.uuid4().hex}" for o in (victim, attacker)}
-    home = Path(tempfile.mkdtemp(prefix="wb-hostile-"))
-    admin_url = db.with_database(db.start_embedded(home), "postgres")
-    name = f"bench_hostile_{uuid.uuid4().hex[:8]}"
-    url = db.create_database(admin_url, name)
-    procs: list[subprocess.Popen] = []
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrate(conn)
-            for owner in (victim, attacker):
-                import_notes(conn, owner, notes[owner])
-        api, api_url = _serve("serve", url, home, tokens)
-        procs.append(api)
-        tools, tools_url = _serve("tools", url, home, tokens)
-        procs.append(tools)
-        wait_ready(api_url, api)
-        for _ in range(600):
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{tools_url}/healthz", timeout=2).status_code == 200:
-                    break
-            time.sleep(0.2)
-        port = int(api_url.rsplit(":", 1)[1])
-        rss = {"idle": _rss_mib(api.pid), "max": 0.0}
-
-        def run(phase: Phase, attack: bool, tally: Tally) -> None:
-            stop = time.monotonic() + args.hostile_seconds
-            work = [
-                threading.Thread(
-                    target=_victim, args=(api_url, tokens[victim], notes[victim], phase, stop, i)
-                )
-                for i in range(2)
-            ]
-            if attack:
-                t = tokens[attacker]
-                work += [
-                    threading.Thread(target=_heavy_api, args=(api_url, t, tally, stop))
-                    for _ in range(9)
-                ]
-                work += [
-                    threading.Thread(target=_heavy_mcp, args=(tools_url, t, tally, stop))
-                    for _ in range(3)
-                ]
-                work += [
-                    threading.Thread(target=_slow_upload, args=(port, None, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [
-                    threading.Thread(target=_slow_upload, args=(port, t, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [
-                    threading.Thread(target=_junk, args=(api_url, None, tally, stop))
-                    for _ in range(2)
-                ]
-                work += [threading.Thread(target=_junk, args=(api_url, t, tally, stop))]
-                work += [threading.Thread(target=_flood, args=(api_url, tally, stop))]
-            for w in work:
-                w.start()
-            while any(w.is_alive() for w in work):
-                rss["max"] = max(rss["max"], _rss_mib(api.pid))
-                time.sleep(0.1)
-            for w in work:
-                w.join()
-
-        alone, beside, tally = Phase("alone"), Phase("hostile"), Tally()
-        run(alone, False, tally)
-        attack_load = os.getloadavg()[0]
-        run(beside, True, tally)
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-                proc.wait(30)
-        db.drop_database(admin_url, name)
-        db.stop_embedded(home)
-
-    def cells(phase: Phase) -> str:
-        lat = phase.latencies_ms
-        return (
-            f"{len(lat)} | {_percentile(lat, 0.5):.1f} | {_percentile(lat, 0.95):.1f} | "
-            f"{len(phase.errors)} | {phase.misses}"
-        )
-
-    ratio = _percentile(beside.latencies_ms, 0.95) / _percentile(alone.latencies_ms, 0.95)
-    kinds = sorted(tally.counts)
-    table = "\n".join(
-        [
-            "## A hostile tenant beside another owner (`benchmarks/bench_service_load.py --hostile`)",
-            "",
-            f"{machine_line()}; 1-min load average {load_before:.1f} at the start and "
-            f"{attack_load:.1f} when the hostile phase began (other jobs share the machine). "
-            f"`workbench serve` and `workbench tools` as two processes on one database, "
-            f"{args.notes} notes of {len(OWNERS)} owners (the tenants own a quarter each); "
-            f"defaults (pool 8, {ServiceSettings().per_owner_connections} database slots per "
-            "owner over both servers). The well-behaved "
-            "owner runs 2 clients searching one note's code word back to back "
-            f"(`limit=10`) for {args.hostile_seconds:.0f} s, alone and then beside the hostile "
-            "tenant: 9 API and 3 tool-server clients searching every topic word at `limit=100`, "
-            "2 slow uploads (a byte every 2 s) without a token and 2 with its token, 2 clients "
-            "sending 16 MiB junk bodies (`{}` items) without a token and 1 with its token, and "
-            "one client calling `/readyz` back to back.",
-            "",
-            "Well-behaved owner's searches, latency measured by its clients [ms]:",
-            "",
-            "| phase | answered | p50 | p95 | errors | misses |",
-            "|---|---:|---:|---:|---:|---:|",
-            f"| alone | {cells(alone)} |",
-            f"| beside the hostile tenant | {cells(beside)} |",
-            "",
-            f"p95 beside / alone: **{ratio:.2f}x** (goal under 2x). API resident size: "
-            f"{rss['idle']:.0f} MiB idle, at most **{rss['max']:.0f} MiB** during the run "
-            "(goal under 600 MiB).",
-            "",
-            "What the hostile tenant got:",
-            "",
-            "| client | answers |",
-            "|---|---|",
-            *(f"| {kind} | {tally.line(kind)} |" for kind in kinds),
-        ]
-    )
-    print(table)
-    for message in (alone.errors + beside.errors)[:10]:
-        print("error:", message, file=sys.stderr)
-    if not args.no_write:
-        write_section("service-hostile", table)
-    return 1 if alone.errors or beside.errors or alone.misses or beside.misses else 0
-
-
 if __name__ == "__main__":
     if "--hostile" in sys.argv:
-        parser = argparse.ArgumentParser(description="the hostile-tenant run of issue 42")
-        parser.add_argument("--hostile", action="store_true")
-        parser.add_argument("--notes", type=int, default=400)
-        parser.add_argument("--seed", type=int, default=7)
-        parser.add_argument("--hostile-seconds", type=float, default=30.0)
-        parser.add_argument("--no-write", action="store_true")
-        sys.exit(hostile(parser.parse_args()))
+        from benchmarks.bench_service_hostile import hostile, parse_args
+
+        sys.exit(hostile(parse_args()))
     sys.exit(main())

@@ -1,8 +1,9 @@
 """Background embedding of writes: a bounded pool of worker processes at a lower CPU priority.
 
-Searches embed their query at once, on the request's thread, with the service's provider. The
-texts of writes (create, replace, import, reindex) go through :class:`BackgroundEmbedder`
-instead: in batches of ``batch_size`` texts (4 by default), one batch at a time per worker
+Searches embed their query at once, on the request's thread, with the service's provider (an
+owner over its share, :meth:`~.fairness.OwnerSlots.over_share`, on this worker instead, so that
+it gets the CPU the others leave). The texts of writes (create, replace, import, reindex) go
+through :class:`BackgroundEmbedder` always: in batches of ``batch_size`` texts (4 by default), one batch at a time per worker
 (``workers``, 1 by default), first come first served. So
 
 * the memory of embedding is bounded by the workers and the batch size, however many writes

@@ -5,8 +5,12 @@ one owner sending ten slow searches at once takes every connection and the next 
 the pool (and times out). :class:`OwnerSlots` gives each owner at most ``per_owner`` requests
 that hold or wait for a connection at a time (``WORKBENCH_OWNER_CONNECTIONS``, default a quarter
 of the pool); the owner's further requests wait in the event loop, holding neither a connection
-nor a worker thread, until one of the owner's own requests finishes. Other owners pass by. A
-request that waits longer than ``wait_s`` answers 503 ``busy`` with ``Retry-After``.
+nor a worker thread, until one of the owner's own requests finishes. Other owners pass by: each
+owner waits only behind its own requests, so an owner flooding the server with twelve searches
+holds one slot like an owner with one, and the next request of another owner is admitted as soon
+as that owner's own slot is free. A request that waits longer than ``wait_s`` answers 503
+``busy`` with ``Retry-After``. An owner with more requests waiting than it has slots is over its
+share (:meth:`OwnerSlots.over_share`): its searches run at a lower CPU priority.
 
 :class:`OwnerSlots` counts in one process. :class:`SharedBudget` makes the same share hold over
 every process on the database (several API processes and the tool server): the request holds
@@ -77,6 +81,20 @@ class OwnerSlots:
         """Requests of ``owner`` holding a slot now [-]."""
         sem = self._slots.get(owner)
         return 0 if sem is None else self.per_owner - sem.value
+
+    def waiting(self, owner: str) -> int:
+        """Requests of ``owner`` waiting for one of its slots now [-]."""
+        sem = self._slots.get(owner)
+        return 0 if sem is None else sem.statistics().tasks_waiting
+
+    def over_share(self, owner: str) -> bool:
+        """Whether ``owner`` asks for more than its share: more requests wait than it has slots.
+
+        Such an owner's backlog is over one round of its slots (a client sending more at once
+        than it can be served); its searches then run at a lower CPU priority (:mod:`.services`),
+        so that an owner within its share keeps the cores first.
+        """
+        return self.waiting(owner) > self.per_owner
 
 
 BUDGET_LOCK_CLASS = 0x4E4F5445

@@ -6,7 +6,8 @@ byte of the body is read and before a slot, a pooled connection or a worker thre
 
 1. **who**: a protected route (``/api/...``, ``/mcp``) without a known bearer token answers 401
    at once (at most :data:`DRAIN_BYTES` of its body are read and dropped, within 2 s, then the
-   connection is closed); requests without a token
+   connection is closed; a sender that keeps pushing refused bodies waits for its answers,
+   :mod:`.pacing`); requests without a token
    (health, docs and those 401s) share a rate of ``WORKBENCH_OPEN_RATE`` per second, more
    answer 429. A client without a token thus never touches a slot, a body buffer or the parser;
 2. **how big**: a ``Content-Length`` over the route's cap answers 413 (the import route takes
@@ -41,6 +42,7 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from workbench.notes.service.auth import Principal, TokenRegistry
+from workbench.notes.service.pacing import DrainBudget
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.transfer import (
     SEND_CHUNK_BYTES,
@@ -246,6 +248,7 @@ class Gate:
         self.tokens = tokens
         self.jsonrpc = jsonrpc
         self.admission = Admission(settings)
+        self.drains = DrainBudget()
 
     def _cap(self, kind: str) -> int:
         limit = self.settings.max_body_bytes
@@ -264,7 +267,7 @@ class Gate:
         admission = self.admission
         if kind == "open":
             if not admission.open.take():
-                await self._refuse(send, _rate_limited(), receive)
+                await self._refuse(send, _rate_limited(), receive, sender=None)
                 return
             await self.app(scope, receive, send)
             return
@@ -280,19 +283,19 @@ class Gate:
                 refusal = _rate_limited()
             else:
                 refusal = _unauthorized(token is not None)
-            await self._refuse(send, refusal, receive, drain=True)
+            await self._refuse(send, refusal, receive, drain=True, sender=None)
             return
         cap = self._cap(kind)
         length = _content_length(scope)
         if isinstance(length, Refusal):
-            await self._refuse(send, length, receive)
+            await self._refuse(send, length, receive, sender=principal.owner)
             return
         if length is not None and length > cap:
-            await self._refuse(send, _too_large(cap), receive)
+            await self._refuse(send, _too_large(cap), receive, sender=principal.owner)
             return
         refusal = admission.enter(principal.owner)
         if refusal is not None:
-            await self._refuse(send, refusal, receive, drain=True)
+            await self._refuse(send, refusal, receive, drain=True, sender=principal.owner)
             return
         try:
             await self._admitted(scope, receive, send, kind, cap, principal)
@@ -307,7 +310,7 @@ class Gate:
         if kind == "import":
             refusal = admission.enter_import(owner)
             if refusal is not None:
-                await self._refuse(send, refusal, receive, drain=True)
+                await self._refuse(send, refusal, receive, drain=True, sender=owner)
                 return
             try:
                 await self._pass(scope, receive, send, cap, who)
@@ -338,6 +341,7 @@ class Gate:
                 ),
                 receive,
                 drain=True,
+                sender=owner,
             )
             return
         await self._pass(scope, receive, send, cap, who)
@@ -367,11 +371,34 @@ class Gate:
             return  # uvicorn closes a connection whose answer did not end
 
     async def _refuse(
-        self, send: Send, refusal: Refusal, receive: Receive, *, drain: bool = False
+        self,
+        send: Send,
+        refusal: Refusal,
+        receive: Receive,
+        *,
+        drain: bool = False,
+        sender: str | None = None,
     ) -> None:
-        """Answer ``refusal``; with ``drain``, first drop what arrives of the body (bounded)."""
+        """Answer ``refusal``; with ``drain``, first drop what arrives of the body (bounded).
+
+        The refusal and the bytes dropped are charged to ``sender`` (the owner, None without a
+        known token); a sender over its budget waits for it first (:mod:`.pacing`).
+        """
+        drains = self.drains
+        wait = drains.wait_s(sender)
+        if wait is None:  # too many refusals wait already: answer at once, read nothing
+            await send_error(send, refusal, jsonrpc=self.jsonrpc)
+            return
+        if wait:
+            drains.held += 1
+            try:
+                await anyio.sleep(wait)
+            finally:
+                drains.held -= 1
+        read = 0
         if drain:
-            await drain_body(receive, min(DRAIN_BYTES, self.settings.max_body_bytes))
+            read = await drain_body(receive, min(DRAIN_BYTES, self.settings.max_body_bytes))
+        drains.charge(sender, read)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
 
 

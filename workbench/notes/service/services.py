@@ -24,6 +24,7 @@ from workbench.notes.service.embedder import BackgroundEmbedder
 from workbench.notes.service.errors import ApiError
 from workbench.notes.service.fairness import OwnerSlots, SharedBudget
 from workbench.notes.service.jobs import ReindexJobs
+from workbench.notes.service.lanes import open_low_pool
 from workbench.notes.service.memory import limit_heap_growth
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.startup import describe_url, open_database
@@ -73,6 +74,9 @@ class Services:
         Each owner's writes waiting for the background embedder (:mod:`.writes`).
     budget : SharedBudget
         Each owner's database slots over every process on the database (:mod:`.fairness`).
+    low_pool : psycopg_pool.ConnectionPool or None
+        Connections whose server processes run at a lower CPU priority, for the statements of
+        an owner over its share (:mod:`.lanes`); None when the database is not a local server.
     """
 
     settings: ServiceSettings
@@ -85,6 +89,7 @@ class Services:
     slots: OwnerSlots
     embed_slots: OwnerSlots
     budget: SharedBudget
+    low_pool: object | None = None
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -95,6 +100,8 @@ class Services:
         self.jobs.shutdown()
         self.writer.close()
         self.pool.close()
+        if self.low_pool is not None:
+            self.low_pool.close()
         close = getattr(self.provider, "close", None)  # HTTP providers hold a connection pool
         if close is not None:
             close()
@@ -164,12 +171,16 @@ def start_services(
         migrate=settings.migrate_on_start,
         pool_size=settings.pool_size,
     )
+    low_pool = None
     try:
+        low_pool = open_low_pool(url)
         provider = provider or query_provider()
         if warm_up:
             provider.embed_one("warm up")
     except BaseException:
         pool.close()
+        if low_pool is not None:
+            low_pool.close()
         raise
     _log.info("note database %s ready; %d API tokens", describe_url(url), len(registry))
     limit_heap_growth()
@@ -193,13 +204,24 @@ def start_services(
         slots=OwnerSlots(settings.per_owner_connections),
         embed_slots=OwnerSlots(settings.per_owner_connections, wait_s=EMBED_WAIT_S),
         budget=SharedBudget(settings.per_owner_connections),
+        low_pool=low_pool,
     )
 
 
-def embed_query(services: Services, query: str, mode: SearchMode = "hybrid") -> np.ndarray | None:
-    """The query's embedding with the service's provider (None in keyword mode) [-]."""
+def embed_query(
+    services: Services, query: str, mode: SearchMode = "hybrid", *, low: bool = False
+) -> np.ndarray | None:
+    """The query's embedding (None in keyword mode) [-].
+
+    With ``low`` (an owner over its share) the query is embedded by the background embedding
+    worker (:mod:`.embedder`: a process at a lower CPU priority, shared with the writes), phase
+    ``embed_low``; else on the calling thread with the service's provider, phase ``embed``.
+    """
     if mode == "keyword" or not query.strip():
         return None
+    if low:
+        with timing.phase("embed_low"):
+            return services.writer.embed_one(query.strip())
     with timing.phase("embed"):
         return services.provider.embed_one(query.strip())
 
@@ -212,6 +234,7 @@ def run_search(
     limit: int,
     mode: SearchMode = "hybrid",
     query_vector: np.ndarray | None = None,
+    low: bool = False,
 ) -> list[SearchHit]:
     """One search, blocking: a pooled connection, one of the owner's slots, embedding, statement.
 
@@ -220,7 +243,8 @@ def run_search(
     every process on the database embed and query at most ``WORKBENCH_OWNER_CONNECTIONS`` at a
     time. The statement runs under the service's statement timeout
     (``WORKBENCH_SEARCH_TIMEOUT_MS``). ``query_vector`` is the query's embedding (made here, in
-    the slot, when None).
+    the slot, when None); ``low`` (an owner over its share): embed it at a lower CPU priority
+    (:func:`embed_query`) and run the statement on a session of the low pool (:mod:`.lanes`).
 
     Raises
     ------
@@ -231,13 +255,14 @@ def run_search(
     settings = services.settings.search.with_(statement_timeout_ms=timeout_ms)
     try:
         asked = time.perf_counter()
-        with services.pool.connection() as conn:
+        pool = services.low_pool if low and services.low_pool is not None else services.pool
+        with pool.connection() as conn:
             got = time.perf_counter()
             timing.add("pool", (got - asked) * 1e3)
             with services.budget.hold(conn, owner):
                 timing.add("budget", (time.perf_counter() - got) * 1e3)
                 if query_vector is None:
-                    query_vector = embed_query(services, query, mode)
+                    query_vector = embed_query(services, query, mode, low=low)
                 with timing.phase("sql"):
                     return search(
                         conn,
@@ -266,8 +291,9 @@ async def search_as(
 
     One of the owner's slots of this process is taken in the event loop (:mod:`.fairness`),
     then one worker thread does the rest (:func:`run_search`: connection, the owner's slot over
-    every process, query embedding, statement), one hand-over to a thread in all. The time taken
-    counts the waits too.
+    every process, query embedding, statement), one hand-over to a thread in all. An owner over
+    its share (:meth:`~.fairness.OwnerSlots.over_share`: more of its requests wait than it has
+    slots) has its query embedded at a lower CPU priority. The time taken counts the waits too.
 
     Raises
     ------
@@ -278,8 +304,9 @@ async def search_as(
     async with AsyncExitStack() as stack:
         with timing.phase("slot"):
             await stack.enter_async_context(services.slots.slot(owner))
+        low = services.slots.over_share(owner)
         hits = await timing.in_thread(
-            partial(run_search, services, query, owner=owner, limit=limit, mode=mode)
+            partial(run_search, services, query, owner=owner, limit=limit, mode=mode, low=low)
         )
     return hits, (time.perf_counter() - start) * 1e3
 

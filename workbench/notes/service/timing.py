@@ -28,6 +28,8 @@ and ``db`` (their transaction).
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -79,18 +81,39 @@ def add(name: str, ms: float) -> None:
         timings.add(name, ms)
 
 
+_SCHED = os.environ.get("WORKBENCH_TIMING_SCHED", "").strip() in ("1", "true", "yes", "on")
+
+
+def _schedstat() -> tuple[float, float]:
+    """The calling thread's CPU time and time waiting on a run queue so far [ms] (Linux)."""
+    tid = threading.get_native_id()
+    with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as stat:
+        cpu_ns, wait_ns, _ = stat.read().split()
+    return int(cpu_ns) / 1e6, int(wait_ns) / 1e6
+
+
 @contextmanager
 def phase(name: str) -> Iterator[None]:
-    """Count the time spent in the ``with`` block as phase ``name`` of the current request."""
+    """Count the time spent in the ``with`` block as phase ``name`` of the current request.
+
+    With ``WORKBENCH_TIMING_SCHED=1`` (profiling, Linux) the block's thread CPU time and its
+    wait for a core are added too, as ``<name>_cpu`` and ``<name>_runq``; the rest of the
+    phase is time the thread was blocked (input/output, a lock, the interpreter lock).
+    """
     timings = _current.get()
     if timings is None:
         yield
         return
+    sched = _schedstat() if _SCHED else None
     start = time.perf_counter()
     try:
         yield
     finally:
         timings.add(name, (time.perf_counter() - start) * 1e3)
+        if sched is not None:
+            cpu, wait = _schedstat()
+            timings.add(f"{name}_cpu", cpu - sched[0])
+            timings.add(f"{name}_runq", wait - sched[1])
 
 
 async def in_thread(work: Callable[[], T]) -> T:

@@ -172,18 +172,24 @@ async def read_body(receive: Receive, cap: int, deadline: float) -> bytes | Refu
             return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-async def drain_body(receive: Receive, limit: int) -> None:
+async def drain_body(receive: Receive, limit: int) -> int:
     """Read and drop up to ``limit`` bytes of the body for at most :data:`_DRAIN_S`.
 
     A server that closes a connection with unread request bytes makes the kernel reset it, and
     the client may lose the answer; dropping the chunks as they come holds none of them.
+
+    Returns
+    -------
+    int
+        The bytes read and dropped [bytes].
     """
     seen = 0
     with anyio.move_on_after(_DRAIN_S):
         while seen <= limit:
             message = await receive()
             if message["type"] != "http.request":
-                return
+                break
             seen += len(message.get("body", b""))
             if not message.get("more_body", False):
-                return
+                break
+    return seen
