@@ -59,6 +59,7 @@ from workbench.correlations.plate_single_phase import PORT_VELOCITY_HEADS
 from workbench.errors import FluidPropertyError
 
 __all__ = [
+    "FIRST_SLOPE",
     "SHOOT_TOLERANCE",
     "MarchResult",
     "Piece",
@@ -71,6 +72,9 @@ __all__ = [
 SHOOT_TOLERANCE = 1e-11
 """The shooting stops when the secondary misses its inlet by less than this share of the span
 ``|T_ref,in - T_s,in|`` [-]."""
+
+FIRST_SLOPE = 1.0
+"""``d(T_s,end)/d(T_s,out)`` [-] the shooting's first step assumes without a last solution."""
 
 _SHOOT_EVALUATIONS = 60
 
@@ -232,14 +236,18 @@ def solve_plate(
     t0 = start if start is not None and lo < start < hi else lo + 0.5 * (hi - lo)
     r_lo, r_hi = -math.inf, math.inf
     x0, r0 = t0, residual(t0)
-    if r0 == 0.0:
+    if abs(r0) <= tol:  # the start closes the march already (a converged Newton's last states)
+        found[x0].slope = slope if slope is not None else math.nan
         return found[x0]
     if r0 < 0.0:
         lo, r_lo = x0, r0
     else:
         hi, r_hi = x0, r0
-    if slope is not None and slope > 0.0 and math.isfinite(r0):
-        x1 = x0 - r0 / slope
+    # the first step: the last solution's slope, else 1 (the secondary's end moves about as
+    # much as its outlet: 1.0-1.8 on the example), not a probe of 1e-3 of the span
+    first = slope if slope is not None and slope > 0.0 else FIRST_SLOPE
+    if math.isfinite(r0):
+        x1 = x0 - r0 / first
         if not lo < x1 < hi or x1 == x0:
             x1 = x0 - math.copysign(min(1e-3 * span, 0.25 * (hi - lo)), r0)
     else:
