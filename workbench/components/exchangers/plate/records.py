@@ -115,6 +115,9 @@ class MarchResult:
         ``d T_s,end / d T_s,out`` of the shooting's last secant [-].
     t_ref_in : float
         Refrigerant inlet temperature [K].
+    neighbour : MarchResult or None
+        A march of the same shooting at a secondary outlet between :data:`~.march.NEIGHBOUR_SHARES`
+        of the span away (the Jacobian's ``d/dT_so`` without a march of its own), or None.
     """
 
     t_sec_end: float
@@ -127,4 +130,5 @@ class MarchResult:
     slope: float = math.nan
     t_ref_in: float = math.nan
     """Refrigerant inlet temperature [K] (read once by the march)."""
-    """d(t_sec_end)/d(t_sec_out) of the shooting's last secant [-] (the next solve's start)."""
+    neighbour: MarchResult | None = None
+    """A march of the same shooting near this one (the Jacobian's ``d/dT_so``), or None."""
