@@ -135,13 +135,23 @@ def march(
     spec, sign = model.spec, st.sign
     g = spec.geometry
     zone = st.zone(p_in, h_in)
-    t_in = st.t_ref(p_in, h_in, zone)
+    # the inlet's flashes are the same for every march of a shooting (PlateModel.inlet_memo)
+    key = ("inlet", p_in, h_in, m, st.f_dp)
+    known = model.inlet_memo.get(key)
+    if known is None:
+        t_in = st.t_ref(p_in, h_in, zone)
+        rho_in = density(st, p_in, h_in, zone)
+        port_half = 0.5 * PORT_VELOCITY_HEADS * (m / spec.geometry.port_area_m2) ** 2 / 2.0
+        p_first = p_in - st.f_dp * port_half / rho_in
+        known = (t_in, rho_in, p_first, st.t_ref(p_first, h_in, zone))
+        model.inlet_memo[key] = known
+    t_in, rho_in = known[0], known[1]
+    st.known_t = (known[2], h_in, known[3])
     if not st.supercritical:
         st.far = {
             "superheated": max(t_in, t_sec_in, st.sat_lin.t_dew + 1.0),
             "subcooled": min(t_in, t_sec_in, st.sat_lin.t_bub - 1.0),
         }
-    rho_in = density(st, p_in, h_in, zone)
     port_half = 0.5 * PORT_VELOCITY_HEADS * (m / g.port_area_m2) ** 2 / 2.0
     dp_in = st.f_dp * port_half / rho_in
     p, h = p_in - dp_in, h_in

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from workbench.components.exchangers.plate.spec import PlateSpec
 from workbench.fluids import FluidBackend, SecondaryFluid
@@ -43,6 +44,11 @@ class PlateModel:
         Its ``rho``, ``mu``, ``k``.
     hot : bool
         True when the refrigerant is the hot stream (condenser).
+    inlet_memo : dict
+        What a march reads at its inlet pressure and mass flow (the saturation lines, their
+        transport records, the edge films, the two-phase kernel) by ``(p_in, m)``, and its
+        inlet flashes by ``("inlet", p_in, h_in, m, f_dp)``: the marches of one shooting share
+        them (:class:`~.segment.Marcher`, :func:`~.march.march`).
     """
 
     spec: PlateSpec
@@ -51,6 +57,7 @@ class PlateModel:
     secondary: SecondaryFluid
     secondary_transport: SecondaryTransport
     hot: bool
+    inlet_memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

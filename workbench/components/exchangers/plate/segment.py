@@ -42,6 +42,9 @@ FIXED_POINT_TOLERANCE = 1e-13
 FIXED_POINT_EVALUATIONS = 30
 """Secant steps of that fixed point at most (usually three or four) [-]."""
 
+_INLET_MEMO = 16
+"""Inlets a :class:`~.records.PlateModel` keeps the saturation records of (then starts afresh)."""
+
 _OFFSET_K = 0.1
 """Single-phase properties are read at least about this far from the saturation line [K]."""
 
@@ -117,16 +120,26 @@ class Marcher:
         # at or above the critical pressure (a gas cooler) nothing condenses: one zone
         self.supercritical = p_in >= model.fluid.p_crit
         if not self.supercritical:
-            self.sat_lin = Saturation(model.fluid, p_in)
-            self.sat = model.transport.saturation(p_in)
-            self.edge = (
-                phase_film(spec, self.g_ref, self.sat.liquid)[0],
-                phase_film(spec, self.g_ref, self.sat.vapour)[0],
-            )
-            self.kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, self.sat, self.edge)
+            # the same for every march of a shooting: read once per inlet (PlateModel.inlet_memo)
+            memo = model.inlet_memo
+            found = memo.get((p_in, m))
+            if found is None:
+                sat = model.transport.saturation(p_in)
+                edge = (
+                    phase_film(spec, self.g_ref, sat.liquid)[0],
+                    phase_film(spec, self.g_ref, sat.vapour)[0],
+                )
+                kernel = TwoPhaseKernel(spec, model.hot, self.g_ref, sat, edge)
+                found = (Saturation(model.fluid, p_in), sat, edge, kernel)
+                if len(memo) >= _INLET_MEMO:
+                    memo.clear()  # the march's own inlet entry is made afresh after this
+                memo[(p_in, m)] = found
+            self.sat_lin, self.sat, self.edge, self.kernel = found
         self.flux = 0.0
         self.flux_before = 0.0
         self.fp_slope = 0.0
+        self.known_t: tuple[float, float, float] | None = None
+        """``(p, h, T)`` of the first piece's start, read once per inlet (:func:`.march.march`)."""
         self.liquid = Liquid(model.secondary)
         self.film: SecondaryFilm | None = None
         self.far: dict[str, float] = {}
@@ -147,6 +160,9 @@ class Marcher:
     def t_ref(self, p: float, h: float, zone: str) -> float:
         """Refrigerant temperature [K] at ``(p, h)`` in ``zone`` (linear in the dome)."""
         if zone != "two-phase":
+            known = self.known_t
+            if known is not None and known[0] == p and known[1] == h:
+                return known[2]
             return float(self.model.fluid.T_ph(p, h))
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
