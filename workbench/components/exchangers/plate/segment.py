@@ -22,7 +22,7 @@ from workbench.components.exchangers.plate.sides import (
     single_phase_friction_rate,
 )
 from workbench.fluids import FluidBackend
-from workbench.fluids.transport import PhaseTransport
+from workbench.fluids.transport import PhaseTransport, SaturationTransport
 
 __all__ = [
     "FIXED_POINT_EVALUATIONS",
@@ -134,7 +134,10 @@ class Marcher:
                 if len(memo) >= _INLET_MEMO:
                     memo.clear()  # the march's own inlet entry is made afresh after this
                 memo[(p_in, m)] = found
-            self.sat_lin, self.sat, self.edge, self.kernel = found
+            self.sat_lin: Saturation = found[0]
+            self.sat: SaturationTransport = found[1]
+            self.edge: tuple[float, float] = found[2]
+            self.kernel: TwoPhaseKernel = found[3]
         self.flux = 0.0
         self.flux_before = 0.0
         self.fp_slope = 0.0
