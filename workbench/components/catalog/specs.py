@@ -277,7 +277,9 @@ _SECONDARY = (
         "object",
         "",
         "multipliers of a geometric exchanger's correlations: air_side, refrigerant_side, "
-        "air_pressure_drop, refrigerant_pressure_drop (default 1; calibrate can fit them)",
+        "air_pressure_drop, refrigerant_pressure_drop on a fin_tube or microchannel coil; "
+        "refrigerant_side, secondary_side, refrigerant_pressure_drop, secondary_pressure_drop "
+        "on a brazed_plate (default 1; sweep and calibrate set them by path)",
     ),
     ParamSpec(
         "secondary_cp_j_kgk",
