@@ -205,10 +205,10 @@ Jacobians' own (one per inlet column, and one for `d/dT_so` where the shooting l
 its root). Goal of issue 41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold):
 {verdict}.
 
-On 2026-11-28 (s8-platespeed) the same run took 159 ms (165 ms with the lines) at load 4.0
-before: 118 marches of about 0.95 ms (28 in the estimates at 1e-6 of the span, 50 in the
-residuals' shootings, 40 in the Jacobians). What cut it: the estimates shot to 1e-3 of the span
-and started from epsilon-NTU on the nominal conductance (28 -> 13), a shooting that takes a
+On 2026-11-28 (s8-platespeed), alternating runs of the two trees at load 1.3: 114 ms (119 ms
+with the lines) before, 94 ms (99 ms) after; 118 marches before (28 in the estimates at 1e-6 of
+the span, 50 in the residuals' shootings, 40 in the Jacobians), 94 after. What cut it: the estimates shot to 1e-3 of the span
+and started from epsilon-NTU on the nominal conductance (28 -> 14), a shooting that takes a
 start already within its tolerance and steps first with slope 1 instead of a probe, the
 Jacobian's `d/dT_so` from the shooting's own march near its root (40 -> 33), each two-phase
 piece's fixed point started from the last two fluxes with a Newton step (5-6 -> 4 evaluations),
@@ -217,7 +217,9 @@ temperature as an unknown of the Newton system (a prototype, one march per resid
 marches and 6 Newton iterations instead of 110 and 5 before the Jacobian and estimate changes
 above, which it cannot share; about 10 % for a new kind of component-owned unknown in the
 solver's build, start and degrees of freedom); the estimates at 1e-2 (9 marches on the plate
-unit, but 7 Newton iterations with the lines). The rest is the march itself: pure Python over
+unit, but 7 Newton iterations with the lines); Newton reusing its Jacobian with Broyden's
+update (`reuse_jacobian`, the warm starts' option) on the cold solve: 6 iterations, 97 marches,
+no faster. The rest is the march itself: pure Python over
 20-22 pieces, four evaluations of the two-phase film a piece; 50 ms needs about half the
 marches and half the march time again (a compiled march, or analytic derivatives of the march
 for the Jacobian's four columns).
