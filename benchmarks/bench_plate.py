@@ -54,26 +54,39 @@ def _min_time(fn: Callable[[], Any], repeat: int) -> float:
     return best
 
 
-def _count_marches(doc: dict[str, Any]) -> int:
-    """Marches (:func:`~workbench.components.exchangers.plate.march.march`) in one cold solve."""
-    from workbench.components.exchangers.plate import jacobian
+def _count_marches(doc: dict[str, Any]) -> dict[str, int]:
+    """Marches in one cold solve, by where they run.
+
+    ``estimates``: the shootings of the start's conductance estimates (``ua_total``);
+    ``shootings``: those of the residuals; ``jacobian``: the Jacobians' own marches
+    (:func:`~workbench.components.exchangers.plate.march.march` calls outside a shooting).
+    """
+    from workbench.components.exchangers.plate import jacobian, marching
     from workbench.components.exchangers.plate import march as module
 
-    original = module.march
-    count = [0]
+    original, original_solve = module.march, marching.solve_plate
+    count = {"estimates": 0, "shootings": 0, "jacobian": 0}
+    phase = ["jacobian"]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        count[0] += 1
+        count[phase[0]] += 1
         return original(*args, **kwargs)
 
-    module.march, jacobian.march = counted, counted
+    def shooting(*args: Any, **kwargs: Any) -> Any:
+        phase[0] = "estimates" if "tolerance" in kwargs else "shootings"
+        try:
+            return original_solve(*args, **kwargs)
+        finally:
+            phase[0] = "jacobian"
+
+    module.march, jacobian.march, marching.solve_plate = counted, counted, shooting
     try:
         d = copy.deepcopy(doc)
         d["circuits"][0]["components"][3]["secondary_inlet_temp_k"] += 3e-6
         solve(d)
     finally:
-        module.march, jacobian.march = original, original
-    return count[0]
+        module.march, jacobian.march, marching.solve_plate = original, original, original_solve
+    return count
 
 
 LINES = {
@@ -164,6 +177,8 @@ def measure(repeat: int = 7) -> dict[str, Any]:
 def render(m: dict[str, Any]) -> str:
     """The markdown section of docs/benchmarks.md."""
     plate, lines, ua = m["plate"], m["plate_lines"], m["ua"]
+    n = m["marches"]
+    total = sum(n.values())
     verdict = "met" if lines["ms"] < GOAL_MS else "not met"
     return f"""## Brazed plate exchangers (`python -m benchmarks.bench_plate`)
 
@@ -181,17 +196,33 @@ model reports at its solution; minimum of the repeats, brine inlet moved by 1e-6
 | the same with three lines | {lines["ms"]:.1f} | {lines["iterations"]} | {lines["property_calls"]} | {lines["capacity_w"]:.0f} |
 | two UA coils (same UA) | {ua["ms"]:.1f} | {ua["iterations"]} | {ua["property_calls"]} | {ua["capacity_w"]:.0f} |
 
-The condenser at its solution: one march {m["march_ms"]:.2f} ms ({m["pieces"]} pieces), a
-shooting from no start {m["shoot_cold_ms"]:.2f} ms, from the last solution and slope after a
-1 J/kg step of the inlet enthalpy {m["shoot_warm_ms"]:.2f} ms. A cold solve runs
-{m["marches"]} marches (both exchangers: the start's estimates, the shootings of the residuals,
-one march per inlet column of the Jacobian). Goal of issue 41 (two plate exchangers and three
-lines under {GOAL_MS:.0f} ms cold): {verdict}. Where the time
-goes and what would cut it: the marches are about nine tenths of the solve (on 2026-11-28:
-78 in the shootings of the start's estimates and of the residuals, 2-7 each, 40 in the five
-Jacobians); making the secondary outlet temperature an unknown of the Newton system (one march
-a residual, an extra Jacobian column) would about halve them, and the march itself is pure
-Python over 20-25 pieces (a compiled march is the other half).
+The condenser at its solution: one march {m["march_ms"]:.2f} ms ({m["pieces"]} pieces, exact
+secondary film), a shooting from no start {m["shoot_cold_ms"]:.2f} ms, from the last solution and
+slope after a 1 J/kg step of the inlet enthalpy {m["shoot_warm_ms"]:.2f} ms. A cold solve of the
+plate unit runs {total} marches of both exchangers: {n["estimates"]} in the shootings of the start's
+conductance estimates, {n["shootings"]} in the shootings of the residuals and {n["jacobian"]} of the
+Jacobians' own (one per inlet column, and one for `d/dT_so` where the shooting left none near
+its root). Goal of issue 41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold):
+{verdict}.
+
+On 2026-11-28 (s8-platespeed), alternating runs of the two trees at load 1.3: 114 ms (119 ms
+with the lines) before, 94 ms (99 ms) after; 118 marches before (28 in the estimates at 1e-6 of
+the span, 50 in the residuals' shootings, 40 in the Jacobians), 94 after. What cut it: the estimates shot to 1e-3 of the span
+and started from epsilon-NTU on the nominal conductance (28 -> 14), a shooting that takes a
+start already within its tolerance and steps first with slope 1 instead of a probe, the
+Jacobian's `d/dT_so` from the shooting's own march near its root (40 -> 33), each two-phase
+piece's fixed point started from the last two fluxes with a Newton step (5-6 -> 4 evaluations),
+and the inlet's records read once per shooting. Measured and not taken: the secondary outlet
+temperature as an unknown of the Newton system (a prototype, one march per residual: 92
+marches and 6 Newton iterations instead of 110 and 5 before the Jacobian and estimate changes
+above, which it cannot share; about 10 % for a new kind of component-owned unknown in the
+solver's build, start and degrees of freedom); the estimates at 1e-2 (9 marches on the plate
+unit, but 7 Newton iterations with the lines); Newton reusing its Jacobian with Broyden's
+update (`reuse_jacobian`, the warm starts' option) on the cold solve: 6 iterations, 97 marches,
+no faster. The rest is the march itself: pure Python over
+20-22 pieces, four evaluations of the two-phase film a piece; 50 ms needs about half the
+marches and half the march time again (a compiled march, or analytic derivatives of the march
+for the Jacobian's four columns).
 """
 
 

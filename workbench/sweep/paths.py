@@ -13,7 +13,9 @@ Inputs (set before each solve):
 - ``<component>.<object>.<entry>``: a numeric entry of an object parameter listed in
   :data:`~workbench.components.catalog.specs.OBJECT_NUMBER_KEYS`
   (``evaporator.correlation_factors.air_side``, ``evaporator.geometry.banks``); the other
-  entries are kept.
+  entries are kept. ``correlation_factors`` takes the entries of the component's family
+  (:func:`~workbench.components.catalog.specs.object_entries`: ``air_side`` on a fin-and-tube
+  coil, ``secondary_side`` on a brazed plate).
 - ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
   charge curve; the base scenario must fix that circuit's charge, docs/charge.md).
 
@@ -36,6 +38,7 @@ from workbench.components.catalog.specs import (
     OBJECT_NUMBER_KEYS,
     get_spec,
     normalise_factor,
+    object_entries,
 )
 from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
@@ -105,11 +108,9 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         spec = get_spec(comp.type)
         head, _, entry = key.partition(".")
         if entry and head in OBJECT_NUMBER_KEYS and spec is not None and spec.param(head):
-            if entry not in OBJECT_NUMBER_KEYS[head]:
-                raise _fail(
-                    path,
-                    f"{head} has no entry {entry!r}; entries: {', '.join(OBJECT_NUMBER_KEYS[head])}",
-                )
+            entries = object_entries(head, comp.params)
+            if entry not in entries:
+                raise _fail(path, f"{head} has no entry {entry!r}; entries: {', '.join(entries)}")
             return SweepPath(path, "component", comp_name, key, entry in OBJECT_INTEGER_ENTRIES)
         param = spec.param(key) if spec else None
         if spec is not None and param is None:

@@ -10,6 +10,9 @@ The equations behind each parameter are in the component family modules and in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from workbench.components.catalog.junctions import (
     FLASH_TANK,
     INJECTION_COMPRESSOR,
@@ -32,6 +35,7 @@ __all__ = [
     "COMPONENT_TYPES",
     "CONTROL_OUTPUTS",
     "CONTROL_OUTPUT_UNITS",
+    "CORRELATION_FACTORS_BY_KIND",
     "INTERNAL_TYPES",
     "LEGACY_FACTOR_PREFIX",
     "OBJECT_INTEGER_ENTRIES",
@@ -41,6 +45,7 @@ __all__ = [
     "ParamSpec",
     "get_spec",
     "normalise_factor",
+    "object_entries",
     "port_role",
 ]
 
@@ -63,12 +68,28 @@ CONTROL_OUTPUTS: tuple[str, ...] = tuple(CONTROL_OUTPUT_UNITS)
 CALIBRATION_FACTORS: tuple[str, ...] = ("z_flow", "z_dp", "z_ua", "z_power", "z_etav")
 """Calibration factors of the scenario contract; each multiplies one model quantity (default 1)."""
 
-OBJECT_NUMBER_KEYS: dict[str, tuple[str, ...]] = {
-    "correlation_factors": (
+CORRELATION_FACTORS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "fin_tube": ("air_side", "refrigerant_side", "air_pressure_drop", "refrigerant_pressure_drop"),
+    "microchannel": (
         "air_side",
         "refrigerant_side",
         "air_pressure_drop",
         "refrigerant_pressure_drop",
+    ),
+    "brazed_plate": (
+        "refrigerant_side",
+        "secondary_side",
+        "refrigerant_pressure_drop",
+        "secondary_pressure_drop",
+    ),
+}
+"""Entries of ``correlation_factors`` each exchanger family accepts, by ``geometry.kind``
+(issue 40 for the coils, issue 41 for the plates; docs/components.md)."""
+
+OBJECT_NUMBER_KEYS: dict[str, tuple[str, ...]] = {
+    # every family's entries; a component accepts those of its own kind (object_entries)
+    "correlation_factors": tuple(
+        dict.fromkeys(e for keys in CORRELATION_FACTORS_BY_KIND.values() for e in keys)
     ),
     "geometry": (
         "tubes_per_bank",
@@ -122,6 +143,23 @@ OBJECT_INTEGER_ENTRIES: tuple[str, ...] = (
     "plates",
 )
 """Entries of :data:`OBJECT_NUMBER_KEYS` that take whole numbers."""
+
+
+def object_entries(head: str, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The numeric entries a component with ``params`` accepts in its object parameter ``head``.
+
+    ``correlation_factors`` depends on the family (:data:`CORRELATION_FACTORS_BY_KIND` by
+    ``params["geometry"]["kind"]``; every family's entries when the kind is missing or
+    unknown, the component's own check then names the place); every other object takes
+    :data:`OBJECT_NUMBER_KEYS` ``[head]``.
+    """
+    if head == "correlation_factors":
+        geometry = params.get("geometry")
+        kind = geometry.get("kind") if isinstance(geometry, Mapping) else None
+        if isinstance(kind, str) and kind in CORRELATION_FACTORS_BY_KIND:
+            return CORRELATION_FACTORS_BY_KIND[kind]
+    return OBJECT_NUMBER_KEYS[head]
+
 
 LEGACY_FACTOR_PREFIX = "f_"
 """Legacy spelling of calibration factors (``f_flow`` is ``z_flow``)."""
@@ -239,7 +277,9 @@ _SECONDARY = (
         "object",
         "",
         "multipliers of a geometric exchanger's correlations: air_side, refrigerant_side, "
-        "air_pressure_drop, refrigerant_pressure_drop (default 1; calibrate can fit them)",
+        "air_pressure_drop, refrigerant_pressure_drop on a fin_tube or microchannel coil; "
+        "refrigerant_side, secondary_side, refrigerant_pressure_drop, secondary_pressure_drop "
+        "on a brazed_plate (default 1; sweep and calibrate set them by path)",
     ),
     ParamSpec(
         "secondary_cp_j_kgk",

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from workbench.components.base import Component, StepFunction
-from workbench.components.catalog.specs import OBJECT_NUMBER_KEYS
+from workbench.components.catalog.specs import CORRELATION_FACTORS_BY_KIND
 from workbench.components.exchangers.fin_tube.air_side import AirInlet, AirSide, air_side
 from workbench.components.exchangers.fin_tube.geometry import (
     CoilGeometry,
@@ -40,7 +40,7 @@ from workbench.fluids.transport import Transport, transport_for
 
 __all__ = ["CORRELATION_FACTORS", "GeometricExchanger"]
 
-CORRELATION_FACTORS: tuple[str, ...] = OBJECT_NUMBER_KEYS["correlation_factors"]
+CORRELATION_FACTORS: tuple[str, ...] = CORRELATION_FACTORS_BY_KIND["fin_tube"]
 """Keys of a coil's ``correlation_factors`` object (issue 40 contract), each default 1."""
 
 _MEMO = 8

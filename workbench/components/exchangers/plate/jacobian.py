@@ -10,7 +10,10 @@ solution's secondary outlet ``T_so`` and corrects it to first order::
     p_out(theta + d) = p_out(theta + d; T_so) + dp_out/dT_so dT_so
 
 with ``dQ/dT_so``, ``dp_out/dT_so`` and ``dr/dT_so`` from one march at ``T_so + dT`` (shared by
-the columns). The three ``dT_so / d`` are kept: the next shooting at a new state starts from
+the columns): the march the shooting itself made nearest its root when one lies within
+:data:`~workbench.components.exchangers.plate.march.NEIGHBOUR_SHARES` of the span
+(:attr:`~workbench.components.exchangers.plate.records.MarchResult.neighbour`; 7 of the 10
+Jacobians of the example's cold solve), else a march of its own at ``dT = 1e-6`` of the span. The three ``dT_so / d`` are kept: the next shooting at a new state starts from
 ``T_so`` moved along them (:meth:`~workbench.components.exchangers.plate.component.PlateCoil.predict_from`).
 ``dT_so`` is of the order of the step, so what is neglected is of the order of
 its square: the quotient is the forward difference through the converged march to the
@@ -78,10 +81,14 @@ def _linearised(
         raise ValueError("no exchange: difference through the residuals")
     t_so = base.t_sec_out
     dt = _DT_SHARE * abs(t_ref - t_in) * (-sign)  # towards the secondary inlet: inside
-    film = secondary_film(coil.plate, t_ref, t_in, m_sec)
-    moved = march(
-        coil.plate, inlet.p, inlet.h, inlet.m / n, t_in, m_sec, t_so + dt, z_ua, z_dp, film
-    )
+    moved = base.neighbour  # a march the shooting made near its root, if any
+    if moved is not None:
+        dt = moved.t_sec_out - t_so
+    else:
+        film = secondary_film(coil.plate, t_ref, t_in, m_sec)
+        moved = march(
+            coil.plate, inlet.p, inlet.h, inlet.m / n, t_in, m_sec, t_so + dt, z_ua, z_dp, film
+        )
     dr = (moved.t_sec_end - base.t_sec_end) / dt
     if not dr > 0.0:
         raise ValueError("the shooting's slope is not positive")

@@ -59,6 +59,8 @@ from workbench.correlations.plate_single_phase import PORT_VELOCITY_HEADS
 from workbench.errors import FluidPropertyError
 
 __all__ = [
+    "FIRST_SLOPE",
+    "NEIGHBOUR_SHARES",
     "SHOOT_TOLERANCE",
     "MarchResult",
     "Piece",
@@ -71,6 +73,15 @@ __all__ = [
 SHOOT_TOLERANCE = 1e-11
 """The shooting stops when the secondary misses its inlet by less than this share of the span
 ``|T_ref,in - T_s,in|`` [-]."""
+
+FIRST_SLOPE = 1.0
+"""``d(T_s,end)/d(T_s,out)`` [-] the shooting's first step assumes without a last solution."""
+
+NEIGHBOUR_SHARES = (1e-7, 1e-3)
+"""Distances of a shooting's other marches from its root, as shares of the span, that serve
+the Jacobian's ``d/dT_so`` (:attr:`MarchResult.neighbour`) [-]: above the march's rounding,
+below where its curvature shows (the forward difference's error is about half the distance
+times ``d2/dT_so2``, under 1e-3 of the slope on the example)."""
 
 _SHOOT_EVALUATIONS = 60
 
@@ -124,13 +135,23 @@ def march(
     spec, sign = model.spec, st.sign
     g = spec.geometry
     zone = st.zone(p_in, h_in)
-    t_in = st.t_ref(p_in, h_in, zone)
+    # the inlet's flashes are the same for every march of a shooting (PlateModel.inlet_memo)
+    key = ("inlet", p_in, h_in, m, st.f_dp)
+    known = model.inlet_memo.get(key)
+    if known is None:
+        t_in = st.t_ref(p_in, h_in, zone)
+        rho_in = density(st, p_in, h_in, zone)
+        port_half = 0.5 * PORT_VELOCITY_HEADS * (m / spec.geometry.port_area_m2) ** 2 / 2.0
+        p_first = p_in - st.f_dp * port_half / rho_in
+        known = (t_in, rho_in, p_first, st.t_ref(p_first, h_in, zone))
+        model.inlet_memo[key] = known
+    t_in, rho_in = known[0], known[1]
+    st.known_t = (known[2], h_in, known[3])
     if not st.supercritical:
         st.far = {
             "superheated": max(t_in, t_sec_in, st.sat_lin.t_dew + 1.0),
             "subcooled": min(t_in, t_sec_in, st.sat_lin.t_bub - 1.0),
         }
-    rho_in = density(st, p_in, h_in, zone)
     port_half = 0.5 * PORT_VELOCITY_HEADS * (m / g.port_area_m2) ** 2 / 2.0
     dp_in = st.f_dp * port_half / rho_in
     p, h = p_in - dp_in, h_in
@@ -232,14 +253,18 @@ def solve_plate(
     t0 = start if start is not None and lo < start < hi else lo + 0.5 * (hi - lo)
     r_lo, r_hi = -math.inf, math.inf
     x0, r0 = t0, residual(t0)
-    if r0 == 0.0:
+    if abs(r0) <= tol:  # the start closes the march already (a converged Newton's last states)
+        found[x0].slope = slope if slope is not None else math.nan
         return found[x0]
     if r0 < 0.0:
         lo, r_lo = x0, r0
     else:
         hi, r_hi = x0, r0
-    if slope is not None and slope > 0.0 and math.isfinite(r0):
-        x1 = x0 - r0 / slope
+    # the first step: the last solution's slope, else 1 (the secondary's end moves about as
+    # much as its outlet: 1.0-1.8 on the example), not a probe of 1e-3 of the span
+    first = slope if slope is not None and slope > 0.0 else FIRST_SLOPE
+    if math.isfinite(r0):
+        x1 = x0 - r0 / first
         if not lo < x1 < hi or x1 == x0:
             x1 = x0 - math.copysign(min(1e-3 * span, 0.25 * (hi - lo)), r0)
     else:
@@ -250,7 +275,7 @@ def solve_plate(
         r1 = residual(x1)
         if abs(r1) <= tol and x1 in found:
             found[x1].slope = last_slope
-            return found[x1]
+            return _with_neighbour(found, x1, span)
         if r1 < 0.0:
             lo, r_lo = x1, r1
         else:
@@ -269,9 +294,28 @@ def solve_plate(
                 x_new = 0.5 * (lo + hi)
         if abs(x_new - x1) <= 1e-3 * tol and x1 in found:
             found[x1].slope = last_slope
-            return found[x1]
+            return _with_neighbour(found, x1, span)
         x_prev, r_prev, x1 = x1, r1, x_new
     raise FluidPropertyError(
         f"plate exchanger: no secondary outlet temperature in [{lo:.6g}, {hi:.6g}] K closes the "
         f"march (secondary inlet {t_sec_in:.6g} K, refrigerant inlet {t_ref_in:.6g} K)"
     )
+
+
+def _with_neighbour(found: dict[float, MarchResult], root: float, span: float) -> MarchResult:
+    """The march at ``root``, its :attr:`~MarchResult.neighbour` set.
+
+    The neighbour is the shooting's march within :data:`NEIGHBOUR_SHARES` of the span from the
+    root nearest ``1e-5`` of the span away (in log distance), or None.
+    """
+    lo, hi = NEIGHBOUR_SHARES[0] * span, NEIGHBOUR_SHARES[1] * span
+    best, best_score = None, math.inf
+    for t, res in found.items():
+        d = abs(t - root)
+        if lo <= d <= hi:
+            score = abs(math.log(d / (1e-5 * span)))
+            if score < best_score:
+                best, best_score = res, score
+    out = found[root]
+    out.neighbour = best
+    return out

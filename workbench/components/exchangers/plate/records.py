@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from workbench.components.exchangers.plate.spec import PlateSpec
 from workbench.fluids import FluidBackend, SecondaryFluid
@@ -43,6 +44,11 @@ class PlateModel:
         Its ``rho``, ``mu``, ``k``.
     hot : bool
         True when the refrigerant is the hot stream (condenser).
+    inlet_memo : dict
+        What a march reads at its inlet pressure and mass flow (the saturation lines, their
+        transport records, the edge films, the two-phase kernel) by ``(p_in, m)``, and its
+        inlet flashes by ``("inlet", p_in, h_in, m, f_dp)``: the marches of one shooting share
+        them (:class:`~.segment.Marcher`, :func:`~.march.march`).
     """
 
     spec: PlateSpec
@@ -51,6 +57,7 @@ class PlateModel:
     secondary: SecondaryFluid
     secondary_transport: SecondaryTransport
     hot: bool
+    inlet_memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,9 @@ class MarchResult:
         ``d T_s,end / d T_s,out`` of the shooting's last secant [-].
     t_ref_in : float
         Refrigerant inlet temperature [K].
+    neighbour : MarchResult or None
+        A march of the same shooting at a secondary outlet between :data:`~.march.NEIGHBOUR_SHARES`
+        of the span away (the Jacobian's ``d/dT_so`` without a march of its own), or None.
     """
 
     t_sec_end: float
@@ -127,4 +137,5 @@ class MarchResult:
     slope: float = math.nan
     t_ref_in: float = math.nan
     """Refrigerant inlet temperature [K] (read once by the march)."""
-    """d(t_sec_end)/d(t_sec_out) of the shooting's last secant [-] (the next solve's start)."""
+    neighbour: MarchResult | None = None
+    """A march of the same shooting near this one (the Jacobian's ``d/dT_so``), or None."""
