@@ -50,3 +50,27 @@ def test_a_cascade_exchanger_off_its_fine_profile_by_1_percent_is_warned(monkeyp
     (text,) = [w for w in result.warnings if "cascade heat exchanger" in w]
     assert "thermal_couplings[0]" in text
     assert f"{share:.3g} x the conductance 300 W/K" in text
+
+
+@pytest.mark.parametrize("ua", [300.0, 1200.0])
+def test_a_one_fluid_cascade_with_fewer_pieces_follows_its_fine_profile(ua):
+    # R134a on both sides bends less than CO2: three pieces per single-phase segment (not
+    # eight) keep the exchanger within 0.01 % of its fine profile
+    with open("examples/scenarios/cascade_v2.json") as fh:
+        doc: dict = json.load(fh)
+    doc["thermal_couplings"][0]["ua"] = ua
+    result = solve(doc)
+    assert result.converged, result.report()
+    assert _needed_share(doc, result.x) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_single_phase_pieces_follow_each_fluids_bend():
+    from workbench.components.exchangers.zones.pieces import single_phase_pieces
+    from workbench.fluids import get_backend
+
+    pieces = {
+        f: single_phase_pieces(get_backend(f, "CoolProp"), coupled_profile.SUB_CUTS)
+        for f in ("R134a", "R717", "CO2")
+    }
+    assert 2 <= pieces["R134a"] < pieces["R717"] < pieces["CO2"] == coupled_profile.SUB_CUTS
+    assert single_phase_pieces(get_backend("CO2", "CoolProp"), 1) == 1  # the cap rules

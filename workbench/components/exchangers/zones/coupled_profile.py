@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.components.exchangers.zones.counterflow import counterflow_ua, lmtd_partials
+from workbench.components.exchangers.zones.pieces import glide_pieces, single_phase_pieces
 from workbench.components.exchangers.zones.root import Residual, bracketed_root, newton_in_s
 from workbench.components.exchangers.zones.zone_profile import enthalpy_at
 from workbench.fluids import FluidBackend
@@ -61,9 +62,10 @@ __all__ = [
 ]
 
 SUB_CUTS = 8
-"""A segment whose temperature is curved on either side (single phase, a zeotrope's glide) is
-cut into this many equal steps [-]: straight pieces follow the curve to about 0.1 % of the
-conductance where one straight segment was up to 3 % off (R744 desuperheating)."""
+"""Most equal steps a segment whose temperature is curved on either side (single phase, a
+zeotrope's glide) is cut into [-]: eight straight pieces follow CO2's desuperheating curve to
+about 0.1 % of the conductance where one straight segment was up to 3 % off; a fluid whose
+curve bends less takes fewer (:mod:`workbench.components.exchangers.zones.pieces`)."""
 
 
 @dataclass(frozen=True)
@@ -241,9 +243,10 @@ class CoupledProfile:
             primary.append(cut)
         cuts = [primary[0]]
         for a, b in itertools.pairwise(primary):
-            if self._curved(a, b):  # sub-cuts at equal steps: the curve in straight pieces
-                for j in range(1, SUB_CUTS):
-                    f = j / SUB_CUTS
+            pieces = self._pieces(a, b)
+            if pieces > 1:  # sub-cuts at equal steps: the curve in straight pieces
+                for j in range(1, pieces):
+                    f = j / pieces
                     xi = a.xi + f * (b.xi - a.xi)
                     hh, hc = h_hi - xi * dh_h, h_co - xi * dh_c
                     t_h, t_c = float(fh.T_ph(p_h, hh)), float(fc.T_ph(p_c, hc))
@@ -252,18 +255,24 @@ class CoupledProfile:
         self.last = (q, cuts)
         return cuts
 
-    def _curved(self, a: Cut, b: Cut) -> bool:
-        """Whether a side's temperature is curved between cuts ``a`` and ``b`` (not constant).
+    def _pieces(self, a: Cut, b: Cut) -> int:
+        """Straight pieces of the segment between cuts ``a`` and ``b`` [-].
 
-        Only a pure fluid's two-phase stretch (constant temperature) on both sides is straight.
+        A pure fluid's two-phase stretch (constant temperature) is straight on its side; a
+        glide takes :func:`~workbench.components.exchangers.zones.pieces.glide_pieces`, a
+        single phase :func:`~workbench.components.exchangers.zones.pieces.single_phase_pieces`
+        of its fluid; the segment takes the larger side's, at most :data:`SUB_CUTS`.
         """
+        pieces = 1
         for fl, sat, h in (
             (self.fh, self.sat_h, 0.5 * (a.h_hot + b.h_hot)),
             (self.fc, self.sat_c, 0.5 * (a.h_cold + b.h_cold)),
         ):
-            if not (sat[0] < h < sat[1]) or getattr(fl, "zeotropic", False):
-                return True
-        return False
+            if not (sat[0] < h < sat[1]):
+                pieces = max(pieces, single_phase_pieces(fl, SUB_CUTS))
+            elif getattr(fl, "zeotropic", False):
+                pieces = max(pieces, min(SUB_CUTS, glide_pieces(fl)))
+        return pieces
 
     def conductance(self, q: float) -> tuple[float, list[tuple[float, float]], float]:
         """Conductance the zones need [W/K], each zone's ``(q [W], ua [W/K])``, smallest dT [K]."""

@@ -11,11 +11,14 @@ the mass flow and the secondary capacity rate (the chain rule through
 from __future__ import annotations
 
 import itertools
-import math
-import weakref
 
 from workbench.components.exchangers.zones.counterflow import counterflow_ua, lmtd_partials
-from workbench.errors import FluidPropertyError
+from workbench.components.exchangers.zones.pieces import (
+    GLIDE_CUTS,
+    GLIDE_MIN_K,
+    glide_bow,
+    glide_pieces,
+)
 from workbench.fluids import FluidBackend
 
 __all__ = [
@@ -28,64 +31,6 @@ __all__ = [
     "merge_zones",
     "zone_name",
 ]
-
-GLIDE_CUTS = 8
-"""Most pieces a zeotrope's two-phase zone is cut into (equal enthalpy steps) [-]: its
-temperature glide is curved in enthalpy, a straight line across the whole glide (one zone)
-needs up to 1.9 % too little conductance (R449A condenser, 1 K approach); eight straight pieces
-follow R455A's curve, the most bent of the common blends, to about 0.03 %. The error falls as
-the square of the step, so a blend whose curve bends less needs fewer pieces
-(:func:`glide_pieces`)."""
-
-GLIDE_MIN_K = 0.05
-"""A glide below this [K] (R410A's pseudo-pure 0.1 K is above it) is one straight zone."""
-
-GLIDE_BOW_FULL_K = 1.5
-"""The bow [K] that takes all :data:`GLIDE_CUTS` pieces: R455A's (1.52 K at -20 degC dew)."""
-
-GLIDE_REFERENCE_DEW_K = (253.15, 273.15, 313.15)
-"""Dew temperatures [K] where a blend's bow is measured (the largest is kept)."""
-
-_PIECES: weakref.WeakKeyDictionary[FluidBackend, int] = weakref.WeakKeyDictionary()
-
-
-def glide_bow(fluid: FluidBackend, p: float, points: int = 17) -> float:
-    """Largest distance [K] of the two-phase ``T(h)`` from its chord at pressure ``p`` [Pa]."""
-    h_liq, h_vap = float(fluid.h_liq(p)), float(fluid.h_vap(p))
-    t_liq, t_vap = float(fluid.T_ph(p, h_liq)), float(fluid.T_ph(p, h_vap))
-    bow = 0.0
-    for k in range(1, points - 1):
-        f = k / (points - 1)
-        t = float(fluid.T_ph(p, h_liq + f * (h_vap - h_liq)))
-        bow = max(bow, abs(t - (t_liq + f * (t_vap - t_liq))))
-    return bow
-
-
-def glide_pieces(fluid: FluidBackend) -> int:
-    """Straight pieces of a blend's two-phase zone [-], one number per fluid.
-
-    ``ceil(GLIDE_CUTS * sqrt(bow / GLIDE_BOW_FULL_K))`` between 2 and :data:`GLIDE_CUTS`, with
-    ``bow`` the largest :func:`glide_bow` at :data:`GLIDE_REFERENCE_DEW_K` (those in the fluid's
-    range): the straight pieces' error scales as ``bow / n^2``, so every blend gets R455A's
-    accuracy at eight pieces (R407C 3 pieces, R449A and R454B 4). Fixed per fluid, never per
-    state, so the heat flow stays a continuous function of the coil's inputs. A fluid whose bow
-    cannot be measured gets :data:`GLIDE_CUTS`.
-    """
-    found = _PIECES.get(fluid)
-    if found is not None:
-        return found
-    bows = []
-    for t_dew in GLIDE_REFERENCE_DEW_K:
-        try:
-            bows.append(glide_bow(fluid, float(fluid.p_sat(t_dew))))
-        except (FluidPropertyError, ValueError):
-            continue
-    pieces = GLIDE_CUTS
-    if bows:
-        ratio = max(bows) / GLIDE_BOW_FULL_K
-        pieces = min(GLIDE_CUTS, max(2, math.ceil(GLIDE_CUTS * math.sqrt(ratio) - 1e-9)))
-    _PIECES[fluid] = pieces
-    return pieces
 
 
 def merge_zones(zones: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
