@@ -164,25 +164,31 @@ def register_variant(type_name: str, kind: str) -> Callable[[type[Component]], t
     return add
 
 
+def _variant(type_name: str, geometry: Any) -> type[Component] | tuple[str, str]:
+    """The variant class of a ``geometry``, or why there is none as ``(subpath, message)``."""
+    kinds = sorted(k for t, k in COMPONENT_VARIANTS if t == type_name)
+    if not isinstance(geometry, Mapping) or "kind" not in geometry:
+        return ("", f"expected an object with a 'kind' ({', '.join(kinds) or 'none known'})")
+    cls = COMPONENT_VARIANTS.get((type_name, str(geometry["kind"])))
+    if cls is None:
+        return (
+            ".kind",
+            f"{geometry['kind']!r} is not a {type_name} geometry; known: "
+            f"{', '.join(kinds) or 'none'}",
+        )
+    return cls
+
+
 def geometry_problems(type_name: str, geometry: Any) -> list[tuple[str, str]]:
     """Problems of a ``geometry`` object for a component type, as ``(subpath, message)``.
 
     ``subpath`` is ``""`` or a suffix such as ``.fins_per_m``; empty when the geometry is
     valid. The variant's :meth:`Component.check_geometry` judges the keys of its kind.
     """
-    kinds = sorted(k for t, k in COMPONENT_VARIANTS if t == type_name)
-    if not isinstance(geometry, Mapping) or "kind" not in geometry:
-        return [("", f"expected an object with a 'kind' ({', '.join(kinds) or 'none known'})")]
-    cls = COMPONENT_VARIANTS.get((type_name, str(geometry["kind"])))
-    if cls is None:
-        return [
-            (
-                ".kind",
-                f"{geometry['kind']!r} is not a {type_name} geometry; known: "
-                f"{', '.join(kinds) or 'none'}",
-            )
-        ]
-    return cls.check_geometry(geometry)
+    found = _variant(type_name, geometry)
+    if isinstance(found, tuple):
+        return [found]
+    return found.check_geometry(geometry)
 
 
 def model_class(type_name: str, params: Mapping[str, Any], path: str = "") -> type[Component]:
@@ -197,19 +203,11 @@ def model_class(type_name: str, params: Mapping[str, Any], path: str = "") -> ty
     geometry = params.get("geometry")
     if geometry is None:
         return component_class(type_name)
-    where = f"{path}.params.geometry" if path else "geometry"
-    kinds = sorted(k for t, k in COMPONENT_VARIANTS if t == type_name)
-    if not isinstance(geometry, Mapping) or "kind" not in geometry:
-        raise SpecificationError(
-            f"{where}: an object with a 'kind' ({', '.join(kinds) or 'none known'})"
-        )
-    try:
-        return COMPONENT_VARIANTS[(type_name, str(geometry["kind"]))]
-    except KeyError:
-        raise SpecificationError(
-            f"{where}.kind: {geometry['kind']!r} is not a {type_name} geometry; known: "
-            f"{', '.join(kinds) or 'none'}"
-        ) from None
+    found = _variant(type_name, geometry)
+    if isinstance(found, tuple):
+        where = f"{path}.params.geometry" if path else "geometry"
+        raise SpecificationError(f"{where}{found[0]}: {found[1]}")
+    return found
 
 
 class Component:

@@ -30,7 +30,11 @@ import numpy as np
 from workbench.components.base import register_variant
 from workbench.components.exchangers.coils.component import Coil, Condenser, Evaporator
 from workbench.components.exchangers.plate.marching import PlateMarching
-from workbench.components.exchangers.plate.results import plate_outputs, plate_warnings
+from workbench.components.exchangers.plate.results import (
+    crossing_problems,
+    plate_outputs,
+    plate_warnings,
+)
 from workbench.components.exchangers.plate.spec import KIND
 from workbench.components.exchangers.zones.heat_flow import ZoneResult
 from workbench.errors import FluidPropertyError
@@ -104,14 +108,10 @@ class PlateCoil(PlateMarching, Coil):
 
     def check(self, x: np.ndarray) -> list[str]:
         """The coil's checks, and a crossing at any piece end of the march."""
-        problems = super().check(x)
         zr = self.zones(x)
-        if zr.q > 0.0 and zr.min_dt <= 0.0:
-            problems.append(
-                f"{self.type_name} {self.name!r}: temperatures cross inside the plates (smallest "
-                f"difference {zr.min_dt:.3g} K): heat would flow uphill"
-            )
-        return problems
+        return super().check(x) + crossing_problems(
+            f"{self.type_name} {self.name!r}", zr.q, zr.min_dt
+        )
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """Near the critical point (as a coil), and correlations outside their ranges."""

@@ -29,7 +29,11 @@ from workbench.components.base import register_variant
 from workbench.components.exchangers.gas_cooler.component import GasCooler
 from workbench.components.exchangers.gas_cooler.model import GasCoolerResult
 from workbench.components.exchangers.plate.marching import PlateMarching
-from workbench.components.exchangers.plate.results import plate_outputs, plate_warnings
+from workbench.components.exchangers.plate.results import (
+    crossing_problems,
+    plate_outputs,
+    plate_warnings,
+)
 from workbench.components.exchangers.plate.spec import KIND
 from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.errors import FluidPropertyError
@@ -111,14 +115,8 @@ class PlateGasCooler(PlateMarching, GasCooler):
 
     def check(self, x: np.ndarray) -> list[str]:
         """The gas cooler's checks, and a crossing at any piece end of the march."""
-        problems = super().check(x)
         result = self.model(x)
-        if result.q > 0.0 and result.min_dt <= 0.0:
-            problems.append(
-                f"{self.label}: temperatures cross inside the plates (smallest difference "
-                f"{result.min_dt:.3g} K): heat would flow uphill"
-            )
-        return problems
+        return super().check(x) + crossing_problems(self.label, result.q, result.min_dt)
 
     def warnings(self, x: np.ndarray) -> list[str]:
         """The gas cooler's warnings and the correlations' ranges."""

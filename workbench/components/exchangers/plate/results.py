@@ -42,7 +42,7 @@ PlateCoil = Any
 """A :class:`~workbench.components.exchangers.plate.component.PlateCoil` (its module imports this
 one, so the type is named, not imported)."""
 
-__all__ = ["plate_outputs", "plate_warnings", "secondary_pressure_drop"]
+__all__ = ["crossing_problems", "plate_outputs", "plate_warnings", "secondary_pressure_drop"]
 
 
 def secondary_pressure_drop(coil: PlateCoil, t_out: float) -> tuple[float, float]:
@@ -119,3 +119,23 @@ def plate_warnings(coil: PlateCoil, x: np.ndarray) -> list[str]:
     for text in plate_two_phase_range_warnings(method, g.chevron_angle_deg):
         found.append(f"{label}, refrigerant two phase: {text}")
     return list(dict.fromkeys(found))
+
+
+def crossing_problems(label: str, q: float, min_dt: float) -> list[str]:
+    """A crossing at any piece end of the march, as a problem naming the exchanger.
+
+    Parameters
+    ----------
+    label : str
+        The exchanger as messages name it (``Condenser 'cond'``).
+    q : float
+        Its heat flow [W].
+    min_dt : float
+        The smallest hot-minus-cold temperature difference at a piece end [K].
+    """
+    if q > 0.0 and min_dt <= 0.0:
+        return [
+            f"{label}: temperatures cross inside the plates (smallest difference "
+            f"{min_dt:.3g} K): heat would flow uphill"
+        ]
+    return []

@@ -53,16 +53,27 @@ GLIDE_REFERENCE_DEW_K = (253.15, 273.15, 313.15)
 _PIECES: weakref.WeakKeyDictionary[FluidBackend, int] = weakref.WeakKeyDictionary()
 
 
-def glide_bow(fluid: FluidBackend, p: float, points: int = 17) -> float:
-    """Largest distance [K] of the two-phase ``T(h)`` from its chord at pressure ``p`` [Pa]."""
-    h_liq, h_vap = float(fluid.h_liq(p)), float(fluid.h_vap(p))
-    t_liq, t_vap = float(fluid.T_ph(p, h_liq)), float(fluid.T_ph(p, h_vap))
+def _bow_of(fluid: FluidBackend, p: float, h_a: float, h_b: float, points: int = 17) -> float:
+    """Largest distance [K] of ``T(p, h)`` from its chord between ``h_a`` and ``h_b``."""
+    t_a, t_b = float(fluid.T_ph(p, h_a)), float(fluid.T_ph(p, h_b))
     bow = 0.0
     for k in range(1, points - 1):
         f = k / (points - 1)
-        t = float(fluid.T_ph(p, h_liq + f * (h_vap - h_liq)))
-        bow = max(bow, abs(t - (t_liq + f * (t_vap - t_liq))))
+        t = float(fluid.T_ph(p, h_a + f * (h_b - h_a)))
+        bow = max(bow, abs(t - (t_a + f * (t_b - t_a))))
     return bow
+
+
+def _pieces_for(bow: float, full_bow: float, most: int) -> int:
+    """``ceil(most sqrt(bow / full_bow))`` between 2 and ``most``; ``most`` for an unknown bow."""
+    if not math.isfinite(bow):
+        return most
+    return min(most, max(2, math.ceil(most * math.sqrt(bow / full_bow) - 1e-9)))
+
+
+def glide_bow(fluid: FluidBackend, p: float, points: int = 17) -> float:
+    """Largest distance [K] of the two-phase ``T(h)`` from its chord at pressure ``p`` [Pa]."""
+    return _bow_of(fluid, p, float(fluid.h_liq(p)), float(fluid.h_vap(p)), points)
 
 
 def glide_pieces(fluid: FluidBackend) -> int:
@@ -84,10 +95,7 @@ def glide_pieces(fluid: FluidBackend) -> int:
             bows.append(glide_bow(fluid, float(fluid.p_sat(t_dew))))
         except (FluidPropertyError, ValueError):
             continue
-    pieces = GLIDE_CUTS
-    if bows:
-        ratio = max(bows) / GLIDE_BOW_FULL_K
-        pieces = min(GLIDE_CUTS, max(2, math.ceil(GLIDE_CUTS * math.sqrt(ratio) - 1e-9)))
+    pieces = _pieces_for(max(bows) if bows else math.inf, GLIDE_BOW_FULL_K, GLIDE_CUTS)
     _PIECES[fluid] = pieces
     return pieces
 
@@ -107,16 +115,6 @@ SUBCOOLING_SPAN_K = 15.0
 """Subcooling [K] over which a liquid's bow is measured."""
 
 _SINGLE: weakref.WeakKeyDictionary[FluidBackend, float] = weakref.WeakKeyDictionary()
-
-
-def _bow_of(fluid: FluidBackend, p: float, h_a: float, h_b: float, points: int = 17) -> float:
-    t_a, t_b = float(fluid.T_ph(p, h_a)), float(fluid.T_ph(p, h_b))
-    bow = 0.0
-    for k in range(1, points - 1):
-        f = k / (points - 1)
-        t = float(fluid.T_ph(p, h_a + f * (h_b - h_a)))
-        bow = max(bow, abs(t - (t_a + f * (t_b - t_a))))
-    return bow
 
 
 def single_phase_bow(fluid: FluidBackend) -> float:
@@ -153,7 +151,4 @@ def single_phase_pieces(fluid: FluidBackend, most: int) -> int:
     """
     if most <= 2:
         return most
-    ratio = single_phase_bow(fluid) / SINGLE_PHASE_BOW_FULL_K
-    if not math.isfinite(ratio):
-        return most
-    return min(most, max(2, math.ceil(most * math.sqrt(ratio) - 1e-9)))
+    return _pieces_for(single_phase_bow(fluid), SINGLE_PHASE_BOW_FULL_K, most)
