@@ -237,7 +237,11 @@ class ThermalCoupling:
         try:
             key, profile, q = self._solved(x)
             q_at = evaluated_near(profile, q)
-            dq = coupled_sensitivity(profile, q_at, float(self.config.ua or 0.0)) if q > 0.0 else None
+            dq = (
+                coupled_sensitivity(profile, q_at, float(self.config.ua or 0.0))
+                if q > 0.0
+                else None
+            )
         except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
             return None
         if dq is None:

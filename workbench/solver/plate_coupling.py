@@ -36,7 +36,11 @@ import numpy as np
 
 from workbench.components.base import Component, StepFunction
 from workbench.components.exchangers.coils.component import Coil
-from workbench.components.exchangers.plate.cascade import CascadePlate, CascadeSolution, CascadeState
+from workbench.components.exchangers.plate.cascade import (
+    CascadePlate,
+    CascadeSolution,
+    CascadeState,
+)
 from workbench.components.exchangers.plate.spec import PlateSpec, parse_plate_spec
 from workbench.components.exchangers.zones.coupled_profile import CoupledResult
 from workbench.components.exchangers.zones.profile import accuracy_warning
@@ -150,7 +154,9 @@ class PlateCoupling(ThermalCoupling):
         """The hot and cold inlet ``m``, ``p``, ``h`` unknowns."""
         return self._inlet_cols()
 
-    def linearised(self, x: np.ndarray) -> tuple[float, list[float], list[float], list[float]] | None:
+    def linearised(
+        self, x: np.ndarray
+    ) -> tuple[float, list[float], list[float], list[float]] | None:
         """``Q`` [W] and the derivatives of ``Q`` and both pressure drops along the inlets.
 
         ``dQ/dx_i = -(dA/dx_i) / (dA/dQ)``, ``d dp/dx_i = (d dp/dx_i)_Q + (d dp/dQ) dQ/dx_i``;

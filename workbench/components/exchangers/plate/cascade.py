@@ -55,6 +55,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.components.exchangers.plate.sides import X_BLEND
 from workbench.components.exchangers.plate.spec import KIND, PlateSpec, parse_plate_spec
 from workbench.components.exchangers.plate.stream_side import StreamSide
 from workbench.components.exchangers.zones.counterflow import counterflow_ua
@@ -72,6 +73,7 @@ from workbench.fluids.transport import Transport, transport_for
 __all__ = [
     "FLUX_TOLERANCE",
     "STRAIGHT_PIECES",
+    "SUB_PIECES",
     "CascadePiece",
     "CascadePlate",
     "CascadeSolution",
@@ -80,7 +82,11 @@ __all__ = [
 ]
 
 STRAIGHT_PIECES = 6
-"""Pieces of equal heat an interval with both temperatures straight is cut into [-]."""
+"""Pieces of equal heat an interval with both temperatures straight is cut into (between the
+quality blends' ends) [-]."""
+
+SUB_PIECES = 2
+"""Pieces of equal heat each interval between the profile's sub-cuts is cut into [-]."""
 
 FLUX_TOLERANCE = 1e-12
 """A piece's heat flux is converged when ``f = U(f) LMTD`` holds to this share [-]."""
@@ -207,7 +213,9 @@ class CascadePlate:
         self.area = g.heat_transfer_area_m2
         self.r_wall = g.wall_resistance_m2_k_w
 
-    def state(self, hot: tuple[float, float, float], cold: tuple[float, float, float]) -> CascadeState:
+    def state(
+        self, hot: tuple[float, float, float], cold: tuple[float, float, float]
+    ) -> CascadeState:
         """The exchanger at inlet states ``(p [Pa], h [J/kg], m [kg/s])`` of each stream."""
         return CascadeState(self, hot, cold)
 
@@ -245,7 +253,9 @@ class CascadeState:
             film, rate = side.single_phase(zone, t)
         return film, rate, zone
 
-    def _piece(self, dq: float, a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> CascadePiece:
+    def _piece(
+        self, dq: float, a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+    ) -> CascadePiece:
         """A piece between the ends ``(h_hot, h_cold, T_hot, T_cold)`` ``a`` and ``b``."""
         dt_a, dt_b = a[2] - a[3], b[2] - b[3]
         ua = counterflow_ua(dq, dt_a, dt_b)
@@ -292,11 +302,13 @@ class CascadeState:
         self._flux = 0.0
         pieces: list[CascadePiece] = []
         for a, b in itertools.pairwise(cuts):
-            n = 1 if "sub" in (a.kind, b.kind) else STRAIGHT_PIECES
-            ends = [_between(a, b, j / n) for j in range(n + 1)]
-            for j in range(n):
-                dq = q * (b.xi - a.xi) / n
-                pieces.append(self._piece(dq, ends[j], ends[j + 1]))
+            n = SUB_PIECES if "sub" in (a.kind, b.kind) else STRAIGHT_PIECES
+            shares = [0.0, *self._blend_shares(a, b), 1.0]
+            for f0, f1 in itertools.pairwise(shares):
+                ends = [_between(a, b, f0 + (f1 - f0) * j / n) for j in range(n + 1)]
+                dq = q * (b.xi - a.xi) * (f1 - f0) / n
+                for j in range(n):
+                    pieces.append(self._piece(dq, ends[j], ends[j + 1]))
         area = sum(p.area for p in pieces)
         dp_h = sum(p.dp_hot for p in pieces)
         dp_c = sum(p.dp_cold for p in pieces)
@@ -319,7 +331,28 @@ class CascadeState:
         self._last = (q, sol)
         return sol
 
-    def _ports(self, side: StreamSide, m: float, inlet: tuple[float, float], outlet: tuple[float, float]) -> float:
+    def _blend_shares(self, a: Cut, b: Cut) -> list[float]:
+        """Shares of the interval ``a``-``b`` where either stream's film blend begins or ends.
+
+        At the qualities :data:`~.sides.X_BLEND` and ``1 - X_BLEND`` the two-phase coefficient
+        starts its blend to the single-phase one: a bend a piece should not straddle.
+        """
+        found = set()
+        for side, h_a, h_b in (
+            (self.hot_side, a.h_hot, b.h_hot),
+            (self.cold_side, a.h_cold, b.h_cold),
+        ):
+            h_fg = side.h_vap - side.h_liq
+            for x in (X_BLEND, 1.0 - X_BLEND):
+                h = side.h_liq + x * h_fg
+                f = (h - h_a) / (h_b - h_a) if h_b != h_a else -1.0
+                if 1e-9 < f < 1.0 - 1e-9:
+                    found.add(f)
+        return sorted(found)
+
+    def _ports(
+        self, side: StreamSide, m: float, inlet: tuple[float, float], outlet: tuple[float, float]
+    ) -> float:
         """Inlet and outlet port pressure drop of a stream [Pa] (half the heads at each end)."""
         half = 0.5 * PORT_VELOCITY_HEADS * (m / self.plate.spec.geometry.port_area_m2) ** 2 / 2.0
         return side.f_dp * half * (1.0 / side.density(*inlet) + 1.0 / side.density(*outlet))

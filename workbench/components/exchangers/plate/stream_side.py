@@ -107,10 +107,7 @@ class StreamSide:
         """Single-phase properties at ``t`` [K], linear between the saturated and the far state."""
         near = self.sat.vapour if zone == "superheated" else self.sat.liquid
         far = self.far[zone]
-        if zone == "superheated":
-            t_eval = smooth_max(t, near.t)
-        else:
-            t_eval = -smooth_max(-t, -near.t)
+        t_eval = smooth_max(t, near.t) if zone == "superheated" else -smooth_max(-t, -near.t)
         w = min(max((t_eval - near.t) / (far.t - near.t), 0.0), 1.0)
         return PhaseTransport(
             near.p,
