@@ -12,6 +12,7 @@ Both take the temperatures at the inlet pressures (the model's documented approx
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 from pathlib import Path
@@ -161,7 +162,7 @@ def _inlets(coupling: PlateCoupling, x: np.ndarray):
 
 # -- the checks -----------------------------------------------------------------------------------
 def test_cascade_plate_heat_flow_matches_an_independent_area_march(solved):
-    doc, result, coupling = solved
+    _, result, coupling = solved
     hot_in, cold_in = _inlets(coupling, result.x)
     entry = result.couplings[0]
     spec = coupling.spec
@@ -207,7 +208,7 @@ def test_cascade_plate_given_its_effective_ua_a_ua_coupling_carries_the_same_hea
 
 
 def test_cascade_plate_energy_balances_of_both_circuits(solved):
-    _doc_, result, _coupling = solved
+    result = solved[1]
     comps = result.to_dict()["components"]
     by = {c["name"]: c for c in comps}
     entry = result.couplings[0]
@@ -223,10 +224,11 @@ def test_cascade_plate_energy_balances_of_both_circuits(solved):
 
 
 def test_cascade_plate_pressure_drops_are_the_coupled_coils(solved):
-    _doc_, result, _coupling = solved
+    result = solved[1]
     by = {c["name"]: c for c in result.to_dict()["components"]}
     entry = result.couplings[0]
-    assert entry["hot_pressure_drop"] > 0.0 and entry["cold_pressure_drop"] > 0.0
+    assert entry["hot_pressure_drop"] > 0.0
+    assert entry["cold_pressure_drop"] > 0.0
     assert by["lt_condenser"]["pressure_drop"] == pytest.approx(
         entry["hot_pressure_drop"], rel=1e-8
     )
@@ -236,7 +238,7 @@ def test_cascade_plate_pressure_drops_are_the_coupled_coils(solved):
 
 
 def test_cascade_plate_charge_holds_rho_v_of_each_side(solved):
-    _doc_, result, coupling = solved
+    _, result, coupling = solved
     g = coupling.spec.geometry
     items = {i["name"]: i for i in result.charge["items"]}
     for name, side in (("lt_condenser", "refrigerant"), ("ht_evaporator", "secondary")):
@@ -258,7 +260,7 @@ def test_cascade_plate_charge_holds_rho_v_of_each_side(solved):
 
 
 def test_cascade_plate_results_report_films_volumes_and_a_positive_pinch(solved):
-    _doc_, result, coupling = solved
+    _, result, coupling = solved
     entry = result.couplings[0]
     g = coupling.spec.geometry
     assert entry["geometry"] == "brazed_plate"
@@ -277,7 +279,7 @@ def test_cascade_plate_results_report_films_volumes_and_a_positive_pinch(solved)
 
 
 def test_cascade_plate_correlation_factors_scale_films_and_pressure_drops(solved):
-    _doc_, result, coupling = solved
+    _, result, coupling = solved
     hot_in, cold_in = _inlets(coupling, result.x)
     geometry = dict(coupling.config.geometry or {})
     base = CascadePlate(coupling.spec, coupling.hot.fluid, coupling.cold.fluid, 0.95)
@@ -304,7 +306,7 @@ def test_cascade_plate_correlation_factors_scale_films_and_pressure_drops(solved
 
 
 def test_cascade_plate_jacobian_matches_central_differences(solved):
-    doc, result, coupling = solved
+    doc, result, _ = solved
     system = prepare(doc)
     block = next(b for b in system.blocks if isinstance(b, PlateCoupling))
     x = result.x.copy()
@@ -342,10 +344,10 @@ def test_cascade_plate_jacobian_matches_central_differences(solved):
 
 
 def test_cascade_plate_heat_flow_is_smooth_and_below_the_pinch(solved):
-    _doc_, result, coupling = solved
+    _, result, coupling = solved
     hot_in, cold_in = _inlets(coupling, result.x)
     state = coupling.plate.state(hot_in, cold_in)
     qs = np.linspace(0.05, 0.95, 19) * state.q_max
     areas = [state.area_needed(float(q)) for q in qs]
-    assert all(b > a for a, b in zip(areas, areas[1:], strict=False))  # increasing in Q
+    assert all(b > a for a, b in itertools.pairwise(areas))  # increasing in Q
     assert math.isinf(state.area_needed(state.q_max))

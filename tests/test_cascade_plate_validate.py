@@ -79,7 +79,8 @@ def test_a_coupling_takes_exactly_one_of_ua_or_geometry(tmp_path, capsys, both):
     code, text = _validate(tmp_path, doc, capsys)
     assert code == EXIT_BAD_INPUT
     assert "thermal_couplings[0]" in text
-    assert "exactly one of ua" in text and words in text
+    assert "exactly one of ua" in text
+    assert words in text
     with pytest.raises(ScenarioError):
         load_scenario(doc)
 

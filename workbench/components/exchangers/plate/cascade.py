@@ -245,13 +245,19 @@ class CascadeState:
         self.cold_side = StreamSide(spec, plate.cold_transport, False, cold[0], cold[2], far)
 
     # -- one piece -------------------------------------------------------------------------------
-    def _film(self, side: StreamSide, h: float, t: float, flux: float) -> tuple[float, float, str]:
+    @staticmethod
+    def _side(side: StreamSide, h: float, t: float) -> tuple[str, float, float, float]:
+        """``(zone, film or 0 in two phase [W/(m^2 K)], friction [Pa/m], quality [-])``.
+
+        What does not depend on the heat flux, read once per piece: a single-phase film and
+        both frictions; a two-phase film follows the flux (:meth:`_piece`).
+        """
         zone = side.zone(h)
         if zone == "two-phase":
-            film, rate = side.two_phase(side.quality(h), flux)
-        else:
-            film, rate = side.single_phase(zone, t)
-        return film, rate, zone
+            x = side.quality(h)
+            return zone, 0.0, side.f_dp * side.kernel.friction_rate(x), x
+        film, rate = side.single_phase(zone, t)
+        return zone, film, rate, 0.0
 
     def _piece(
         self, dq: float, a: tuple[float, float, float, float], b: tuple[float, float, float, float]
@@ -266,14 +272,16 @@ class CascadeState:
             return CascadePiece(dq, math.inf if dq > 0.0 else 0.0, ua, 0.0, 0.0, 0.0, 0.0,
                                 hot.zone(h_h), cold.zone(h_c), dt_a, dt_b)  # fmt: skip
         lmtd = dq / ua
-        two_phase = hot.zone(h_h) == "two-phase" or cold.zone(h_c) == "two-phase"
+        zone_h, film_h, rate_h, x_h = self._side(hot, h_h, t_h)
+        zone_c, film_c, rate_c, x_c = self._side(cold, h_c, t_c)
+        boil_h, boil_c = zone_h == "two-phase", zone_c == "two-phase"
 
-        def u_of(flux: float) -> tuple[float, tuple[float, float, str], tuple[float, float, str]]:
-            fh = self._film(hot, h_h, t_h, flux)
-            fc = self._film(cold, h_c, t_c, flux)
-            return 1.0 / (1.0 / fh[0] + r_wall + 1.0 / fc[0]), fh, fc
+        def u_of(flux: float) -> tuple[float, float, float]:
+            fh = hot.f_film * hot.kernel.film(x_h, flux) if boil_h else film_h
+            fc = cold.f_film * cold.kernel.film(x_c, flux) if boil_c else film_c
+            return 1.0 / (1.0 / fh + r_wall + 1.0 / fc), fh, fc
 
-        if not two_phase:
+        if not (boil_h or boil_c):
             u, fh, fc = u_of(0.0)
         else:  # the flux is the fixed point f = U(f) LMTD (secant steps)
             f_a = self._flux if self._flux > 0.0 else 2000.0 * lmtd
@@ -290,8 +298,8 @@ class CascadeState:
             self._flux = u * lmtd
         area = ua / u
         scale = self.plate.spec.geometry.plate_length_m * area / self.plate.area
-        return CascadePiece(dq, area, ua, fh[0], fc[0], fh[1] * scale, fc[1] * scale, fh[2],
-                            fc[2], dt_a, dt_b)  # fmt: skip
+        return CascadePiece(dq, area, ua, fh, fc, rate_h * scale, rate_c * scale, zone_h, zone_c,
+                            dt_a, dt_b)  # fmt: skip
 
     # -- the exchanger at a heat flow ------------------------------------------------------------
     def solution(self, q: float) -> CascadeSolution:

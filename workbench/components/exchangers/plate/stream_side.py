@@ -59,6 +59,10 @@ class StreamSide:
     ----------
     mass_flux : float
         Channel mass flux ``G`` [kg/(m^2 s)].
+    kernel : TwoPhaseKernel
+        The two-phase film and friction at this mass flux and pressure (no factors).
+    f_film, f_dp : float
+        The stream's correlation factors on its film coefficient and friction [-].
     h_liq, h_vap : float
         Saturated liquid and vapour enthalpies at ``p`` [J/kg] (transport's records).
     """
@@ -124,11 +128,6 @@ class StreamSide:
         h = phase_film(self.spec, self.mass_flux, pr)[0]
         rate = single_phase_friction_rate(self.spec, self.mass_flux, pr.rho, pr.mu)
         return self.f_film * h, self.f_dp * rate
-
-    def two_phase(self, quality: float, heat_flux: float) -> tuple[float, float]:
-        """Film coefficient [W/(m^2 K)] and friction [Pa/m] at a quality and heat flux [W/m^2]."""
-        h = self.kernel.film(quality, heat_flux)
-        return self.f_film * h, self.f_dp * self.kernel.friction_rate(quality)
 
     def density(self, h: float, t: float) -> float:
         """Density at enthalpy ``h`` and temperature ``t`` [kg/m^3] (homogeneous in two phase)."""
