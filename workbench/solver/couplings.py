@@ -135,6 +135,13 @@ class ThermalCoupling:
         cold.couple()
         self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
 
+    def reconfigure(self, config: ThermalCouplingConfig) -> None:
+        """Take a changed configuration (a sweep's or a calibration's value), forget the rest."""
+        self.config = config
+        self._q_last = None
+        self._memo = self._result = self._linear = None
+        self._profile_memo = ProfileMemo()
+
     @property
     def _local(self) -> list[int]:
         return self.local_vars

@@ -98,13 +98,7 @@ class PlateCoupling(ThermalCoupling):
 
     def __init__(self, index: int, config: ThermalCouplingConfig, hot: Coil, cold: Coil) -> None:
         super().__init__(index, config, hot, cold)
-        self.spec: PlateSpec = parse_plate_spec(config.geometry or {}, self.name)
-        try:
-            self.plate = CascadePlate(self.spec, hot.fluid, cold.fluid, float(config.efficiency))
-        except FluidPropertyError as exc:
-            raise SpecificationError(f"{self.name}.geometry: {exc}") from None
-        g = self.spec.geometry
-        for coil, side, is_hot in ((hot, "refrigerant", True), (cold, "secondary", False)):
+        for coil, is_hot in ((hot, True), (cold, False)):
             for clash in ("internal_volume_m3", "dp_pa"):
                 if coil.has(clash) and float(coil.params[clash]) != 0.0:
                     raise SpecificationError(
@@ -112,8 +106,30 @@ class PlateCoupling(ThermalCoupling):
                         f"{coil.name!r} takes it from {self.name}.geometry (brazed_plate): "
                         "remove it"
                     )
-            coil.params["internal_volume_m3"] = g.internal_volume_m3(side)
             coil.external_pressure_drop = PlateDrop(self, is_hot)
+        self.reconfigure(config)
+
+    def reconfigure(self, config: ThermalCouplingConfig) -> None:
+        """Read the geometry (at construction, and for a sweep's or a calibration's value).
+
+        Raises
+        ------
+        ScenarioError
+            The geometry is invalid.
+        SpecificationError
+            A fluid without transport properties.
+        """
+        super().reconfigure(config)
+        self.spec: PlateSpec = parse_plate_spec(config.geometry or {}, self.name)
+        try:
+            self.plate = CascadePlate(
+                self.spec, self.hot.fluid, self.cold.fluid, float(config.efficiency)
+            )
+        except FluidPropertyError as exc:
+            raise SpecificationError(f"{self.name}.geometry: {exc}") from None
+        g = self.spec.geometry
+        self.hot.params["internal_volume_m3"] = g.internal_volume_m3("refrigerant")
+        self.cold.params["internal_volume_m3"] = g.internal_volume_m3("secondary")
         self._state: tuple[tuple[float, ...], CascadeState, float] | None = None
         self._lin: tuple[tuple[float, ...], Any] | None = None
 
