@@ -107,3 +107,15 @@ def test_a_coupled_coil_with_its_own_volume_or_drop_is_refused():
         cond[key] = value
         with pytest.raises(SpecificationError, match=f"lt_condenser.*{key}|{key}.*lt_condenser"):
             prepare(doc)
+
+
+def test_a_run_note_names_the_plates_of_the_cascade_exchanger():
+    from workbench.notes.runs.words import topology_sentences
+    from workbench.scenario import as_flat
+
+    doc = _doc()
+    words = " ".join(topology_sentences(doc, as_flat(doc)))
+    assert (
+        "Thermal coupling from circuit 0 (hot) to circuit 1 (cold): brazed_plate exchanger of "
+        "34 plates, efficiency 0.95." in words
+    )
