@@ -14,10 +14,14 @@ circuit's evaporates (and superheats) in the other channels, in counterflow.
 cut at both streams' saturation enthalpies and, where either temperature is curved in
 enthalpy, into the profile's sub-cuts; both streams at their inlet pressures (the pressure
 drops are computed, reported and applied to the coupled coils' outlets, not fed back into the
-temperatures). Each interval between two cuts is cut again into pieces of equal heat: one where
-the profile already has sub-cuts, :data:`STRAIGHT_PIECES` where both temperatures are straight
-(a pure fluid's two-phase stretch on both sides), since the film coefficients still change with
-quality there. Temperatures are linear in ``xi`` between cuts, as in the zone model.
+temperatures). Each interval between two cuts is cut where either stream's film coefficient
+starts its blend to single phase (qualities :data:`~.sides.X_BLEND` and ``1 - X_BLEND``: a
+bend the pieces must not straddle) and then into pieces of equal heat: :data:`SUB_PIECES`
+where the profile already has sub-cuts, :data:`STRAIGHT_PIECES` where both temperatures are
+straight (a pure fluid's two-phase stretch on both sides), since the film coefficients still
+change with quality there. The counts are fixed, so the area is smooth in ``Q`` and the inlets
+(a stretch appears or vanishes with zero width). Temperatures are linear in ``xi`` between
+cuts, as in the zone model.
 
 **Area.** A piece carrying ``dq`` between the differences ``dT_a``, ``dT_b`` needs::
 
