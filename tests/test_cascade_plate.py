@@ -351,3 +351,12 @@ def test_cascade_plate_heat_flow_is_smooth_and_below_the_pinch(solved):
     areas = [state.area_needed(float(q)) for q in qs]
     assert all(b > a for a, b in itertools.pairwise(areas))  # increasing in Q
     assert math.isinf(state.area_needed(state.q_max))
+
+
+def test_cascade_plate_warnings_name_the_stream_and_the_range(solved):
+    result = solved[1]
+    plate = [w for w in result.warnings if w.startswith("thermal_couplings[0]")]
+    # the hot stream's condensate is slow: Martin's Reynolds range is left there
+    assert any("hot stream subcooled: Martin: Reynolds number" in w for w in plate)
+    # the pieces follow the fine profile at the inlet pressures to 1 %: no accuracy warning
+    assert not any("fine profile" in w for w in plate)

@@ -40,10 +40,12 @@ from workbench.components.exchangers.plate.cascade import (
     CascadePlate,
     CascadeSolution,
     CascadeState,
+    cascade_range_warnings,
 )
 from workbench.components.exchangers.plate.spec import PlateSpec, parse_plate_spec
 from workbench.components.exchangers.zones.coupled_profile import CoupledResult
 from workbench.components.exchangers.zones.profile import accuracy_warning
+from workbench.components.exchangers.zones.profile_memo import ProfileMemo, two_stream_check
 from workbench.errors import FluidPropertyError, SpecificationError
 from workbench.scenario.models import ThermalCouplingConfig
 from workbench.solver.couplings import COUPLING_WARNING_RATIO, ThermalCoupling
@@ -132,6 +134,7 @@ class PlateCoupling(ThermalCoupling):
         self.cold.params["internal_volume_m3"] = g.internal_volume_m3("secondary")
         self._state: tuple[tuple[float, ...], CascadeState, float] | None = None
         self._lin: tuple[tuple[float, ...], Any] | None = None
+        self._isobaric_memo = ProfileMemo()
 
     # -- the root ---------------------------------------------------------------------------------
     def _plate_solved(self, x: np.ndarray) -> tuple[tuple[float, ...], CascadeState, float]:
@@ -283,18 +286,35 @@ class PlateCoupling(ThermalCoupling):
         return sol.ua if sol is not None else 0.0
 
     def warnings(self, x: np.ndarray) -> list[str]:
-        """The fine profile far from the plates' effective conductance, or not computable."""
-        check, why = self.profile_check(x)
+        """The fine profile far from the plates' effective conductance, or not computable.
+
+        The fine profile is taken with both streams at their inlet pressures, as the plates'
+        model takes them (the crossing check and ``profile_min_temperature_difference`` take
+        the solved outlet pressures, :meth:`profile_check`); and the correlations used outside
+        their fitted ranges
+        (:func:`~workbench.components.exchangers.plate.cascade.cascade_range_warnings`).
+        """
+        hi, ho = self.hot.port(x, "inlet"), self.hot.port(x, "outlet")
+        ci, co = self.cold.port(x, "inlet"), self.cold.port(x, "outlet")
+        check, why = two_stream_check(
+            self._isobaric_memo,
+            self.hot.fluid,
+            (hi, ho._replace(p=hi.p)),
+            (ci, co._replace(p=ci.p)),
+            cold_fluid=self.cold.fluid,
+        )
         if why:
             return [f"{self.name}: {why}"]
         sol = self.solution(x)
         if check is None or sol is None:
             return []
+        label = f"{self.name} (cascade heat exchanger, brazed_plate)"
+        found = cascade_range_warnings(self._plate_solved(x)[1], sol, label)
         text = accuracy_warning(
-            f"{self.name} (cascade heat exchanger, brazed_plate)",
+            label,
             check,
             sol.ua,
             note=self._near_critical_note(x),
             ratio_limit=COUPLING_WARNING_RATIO,
         )
-        return [text] if text else []
+        return [text, *found] if text else found

@@ -69,7 +69,12 @@ from workbench.components.exchangers.zones.coupled_profile import (
     SaturationMemo,
 )
 from workbench.components.exchangers.zones.root import bracketed_root, newton_in_s
-from workbench.correlations.plate_single_phase import PORT_VELOCITY_HEADS
+from workbench.correlations.plate_single_phase import (
+    PORT_VELOCITY_HEADS,
+    plate_reynolds,
+    plate_single_phase_range_warnings,
+)
+from workbench.correlations.plate_two_phase import plate_two_phase_range_warnings
 from workbench.errors import ScenarioError
 from workbench.fluids import FluidBackend
 from workbench.fluids.transport import Transport, transport_for
@@ -83,6 +88,7 @@ __all__ = [
     "CascadeSolution",
     "CascadeState",
     "cascade_geometry_problems",
+    "cascade_range_warnings",
 ]
 
 STRAIGHT_PIECES = 6
@@ -417,3 +423,30 @@ def cascade_geometry_problems(geometry: Any) -> list[tuple[str, str]]:
     except ScenarioError as exc:
         return [(i.path.removeprefix("geometry"), i.message) for i in exc.issues]
     return []
+
+
+def cascade_range_warnings(state: CascadeState, sol: CascadeSolution, label: str) -> list[str]:
+    """Correlations used outside their fitted ranges, each naming the exchanger and stream.
+
+    The single-phase Reynolds numbers of each stream's vapour and liquid zones at their two ends
+    (the saturated and the far state), and the two-phase correlation of each stream at the
+    plates' chevron angle (as the plate condenser and evaporator warn).
+    """
+    spec = state.plate.spec
+    g = spec.geometry
+    found: list[str] = []
+    for side, hot, name in ((state.hot_side, True, "hot"), (state.cold_side, False, "cold")):
+        zones = {p.zone_hot if hot else p.zone_cold for p in sol.pieces if p.area > 0.0}
+        for zone in sorted(zones - {"two-phase"}):
+            near = side.sat.vapour if zone == "superheated" else side.sat.liquid
+            for props in (near, side.far[zone]):
+                re = plate_reynolds(side.mass_flux, spec.hydraulic_diameter_m, props.mu)
+                for text in plate_single_phase_range_warnings(
+                    re, g.chevron_angle_deg, g.enlargement_factor, spec.single_phase
+                ):
+                    found.append(f"{label}, {name} stream {zone}: {text}")
+        if "two-phase" in zones:
+            method = spec.condensation if hot else spec.evaporation
+            for text in plate_two_phase_range_warnings(method, g.chevron_angle_deg):
+                found.append(f"{label}, {name} stream two phase: {text}")
+    return list(dict.fromkeys(found))
