@@ -95,8 +95,10 @@ STRAIGHT_PIECES = 6
 """Pieces of equal heat an interval with both temperatures straight is cut into (between the
 quality blends' ends) [-]."""
 
-SUB_PIECES = 2
-"""Pieces of equal heat each interval between the profile's sub-cuts is cut into [-]."""
+SUB_PIECES = 1
+"""Pieces of equal heat each interval between the profile's sub-cuts is cut into [-] (the
+sub-cuts already follow the curved temperature: two pieces move ``Q`` by under 3e-5 on the
+three cascade examples; 6/1 is within 3e-4 of 60/16 pieces on all three)."""
 
 FLUX_TOLERANCE = 1e-12
 """A piece's heat flux is converged when ``f = U(f) LMTD`` holds to this share [-]."""
