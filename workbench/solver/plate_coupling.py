@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from workbench.components.base import Component, StepFunction
 from workbench.components.exchangers.coils.component import Coil
 from workbench.components.exchangers.plate.cascade import (
     CascadePlate,
@@ -226,13 +225,15 @@ class PlateCoupling(ThermalCoupling):
             dcs.append((sol.dp_cold - base.dp_cold) / step + dc_dq * d_q)
         return q, dqs, dhs, dcs
 
-    def jacobian(
-        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
-    ) -> list[tuple[int, int, float]]:
-        """Entries (row, column, value) through the plates' root (module docstring)."""
+    def implicit_jacobian(self, x: np.ndarray) -> list[tuple[int, int, float]] | None:
+        """Entries (row, column, value) through the plates' root, or None (module docstring).
+
+        :meth:`~workbench.solver.couplings.ThermalCoupling.jacobian` takes them, else forward
+        differences of the residuals. ``dQ/dx`` is kept as the next root's start.
+        """
         lin = self.linearised(x)
         if lin is None:
-            return Component.jacobian(self, x, f0, step)  # type: ignore[arg-type]
+            return None
         q, dq, _dh, _dc = lin
         key = self._inlets(x)
         self._linear = (key, q, dq)
