@@ -36,6 +36,10 @@ hot stream cooled to the cold inlet, hardly depending on that difference), and t
 from there closes the difference or reverses it (cascade_v2: 8 K to -8.5 K), where the heat
 flow collapses and the trial fails.
 
+A coupling that gives the exchanger's plates (``"geometry": {"kind": "brazed_plate", ...}``)
+instead of ``ua`` is a :class:`~workbench.solver.plate_coupling.PlateCoupling`: the same
+equations with ``Q`` from the plates.
+
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
 the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
