@@ -360,3 +360,20 @@ def test_cascade_plate_warnings_name_the_stream_and_the_range(solved):
     assert any("hot stream subcooled: Martin: Reynolds number" in w for w in plate)
     # the pieces follow the fine profile at the inlet pressures to 1 %: no accuracy warning
     assert not any("fine profile" in w for w in plate)
+
+
+def test_cascade_plate_fixed_charge_round_trip_sets_the_subcooling(solved):
+    # the low stage's computed charge (its side of the plates included) given back as its
+    # fixed charge, without the subcooling spec: the solve finds the same 2 K
+    doc, result, _ = solved
+    kg = next(c["kg"] for c in result.charge["circuits"] if c["circuit"] == 0)
+    fixed = copy.deepcopy(doc)
+    fixed["circuits"][0]["charge_kg"] = kg
+    cond = next(c for c in fixed["circuits"][0]["components"] if c["name"] == "lt_condenser")
+    del cond["subcooling_k"]
+    other = solve(fixed)
+    assert other.converged, other.message
+    assert other.components["lt_condenser"]["subcooling"] == pytest.approx(2.0, abs=1e-5)
+    more = copy.deepcopy(fixed)
+    more["circuits"][0]["charge_kg"] = 1.1 * kg
+    assert solve(more).components["lt_condenser"]["subcooling"] > 3.0
