@@ -97,6 +97,7 @@ def march(
     z_ua: float = 1.0,
     z_dp: float = 1.0,
     film: SecondaryFilm | None = None,
+    hint: MarchResult | None = None,
 ) -> MarchResult:
     """One march from the refrigerant inlet with the secondary leaving at ``t_sec_out``.
 
@@ -119,6 +120,10 @@ def march(
     film : callable, optional
         The secondary's film coefficient by temperature (:func:`solve_plate` passes its
         quadratic); exact at every piece when absent.
+    hint : MarchResult, optional
+        A march at nearby inputs: each two-phase piece's fixed point starts from the same
+        piece's converged flux and ``dQ/dq`` (two evaluations instead of four when the inputs
+        are close; converged to the same tolerance, so the march is the same to rounding).
 
     Returns
     -------
@@ -132,6 +137,8 @@ def march(
     """
     st = Marcher(model, p_in, h_in, m, m_sec, z_ua, z_dp)
     st.film = film
+    if hint is not None:
+        st.hint = hint.fixed_points
     spec, sign = model.spec, st.sign
     g = spec.geometry
     zone = st.zone(p_in, h_in)
@@ -179,7 +186,10 @@ def march(
     rho_out = density(st, p, h, zone)
     dp_out = st.f_dp * port_half / rho_out
     q = sign * m * (h_in - h)
-    return MarchResult(t_end, t_sec_out, h, p - dp_out, q, pieces, dp_in + dp_out, t_ref_in=t_in)
+    return MarchResult(
+        t_end, t_sec_out, h, p - dp_out, q, pieces, dp_in + dp_out, t_ref_in=t_in,
+        fixed_points=st.fixed_points,
+    )  # fmt: skip
 
 
 def solve_plate(
@@ -194,6 +204,7 @@ def solve_plate(
     start: float | None = None,
     slope: float | None = None,
     tolerance: float = SHOOT_TOLERANCE,
+    hint: MarchResult | None = None,
 ) -> MarchResult:
     """The march whose secondary ends at its inlet temperature (the shooting of the docstring).
 
@@ -218,6 +229,9 @@ def solve_plate(
     tolerance : float, optional
         Share of the temperature span the secondary may miss its inlet by [-]
         (:data:`SHOOT_TOLERANCE`; looser only for estimates, never for a residual).
+    hint : MarchResult, optional
+        A march at nearby inputs (the last root) for the first march's fixed points; each
+        later march starts its fixed points from the shooting's last (:func:`march`).
 
     Returns
     -------
@@ -241,13 +255,14 @@ def solve_plate(
     tol = tolerance * span
     found: dict[float, MarchResult] = {}
     film = secondary_film(model, t_ref_in, t_sec_in, m_sec)
+    last = [hint]
 
     def residual(t: float) -> float:
         try:
-            res = march(model, p_in, h_in, m, t_sec_in, m_sec, t, z_ua, z_dp, film)
+            res = march(model, p_in, h_in, m, t_sec_in, m_sec, t, z_ua, z_dp, film, last[0])
         except Outside as out:
             return math.copysign(math.inf, out.direction)
-        found[t] = res
+        found[t] = last[0] = res
         return res.t_sec_end - t_sec_in
 
     t0 = start if start is not None and lo < start < hi else lo + 0.5 * (hi - lo)

@@ -94,6 +94,7 @@ class PlateMarching(_Base):
         # the memo of converged marches (a ``*_cache``: a sweep's reconfigure starts it afresh)
         self._march_cache: OrderedDict[tuple[float, ...], MarchResult] = OrderedDict()
         self._last_t_out: float | None = None
+        self._last_march: MarchResult | None = None  # its pieces' fixed points start the next
         self._last_slope: float | None = None
         self._prediction: tuple[tuple[float, float, float], float, tuple[float, ...]] | None = None
         try:
@@ -146,8 +147,10 @@ class PlateMarching(_Base):
             z_dp,
             start=self._start(inlet.m, inlet.p, inlet.h),
             slope=self._last_slope,
+            hint=self._last_march,
         )
         self._last_t_out = result.t_sec_out
+        self._last_march = result
         if math.isfinite(result.slope) and result.slope > 0.0:
             self._last_slope = result.slope
         self._march_cache[key] = result
@@ -261,8 +264,10 @@ class PlateMarching(_Base):
                     start=self._start(inlet.m, inlet.p, inlet.h),
                     slope=self._last_slope,
                     tolerance=ESTIMATE_TOLERANCE,
+                    hint=self._last_march,
                 )
                 self._last_t_out = found.t_sec_out  # the next shooting starts there
+                self._last_march = found
                 if math.isfinite(found.slope) and found.slope > 0.0:
                     self._last_slope = found.slope
             except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):

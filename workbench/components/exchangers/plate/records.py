@@ -125,6 +125,9 @@ class MarchResult:
     neighbour : MarchResult or None
         A march of the same shooting at a secondary outlet between :data:`~.march.NEIGHBOUR_SHARES`
         of the span away (the Jacobian's ``d/dT_so`` without a march of its own), or None.
+    fixed_points : list
+        Per piece, ``(flux [W/m^2], dQ/dq [-])`` of a two-phase piece's fixed point, None for a
+        single-phase piece: where a nearby march starts its fixed points (``hint``).
     """
 
     t_sec_end: float
@@ -139,3 +142,5 @@ class MarchResult:
     """Refrigerant inlet temperature [K] (read once by the march)."""
     neighbour: MarchResult | None = None
     """A march of the same shooting near this one (the Jacobian's ``d/dT_so``), or None."""
+    fixed_points: list[tuple[float, float] | None] = field(default_factory=list)
+    """Each piece's fixed point ``(flux [W/m^2], dQ/dq [-])``, None in single phase."""

@@ -27,6 +27,7 @@ class Liquid:
         self.c = fluid.coeffs
         self.hc = tuple(c / (i + 1) for i, c in enumerate(fluid.coeffs))
         self.t_min, self.t_max = fluid.T_min, fluid.T_max
+        self._pairs = tuple(zip(reversed(self.c), reversed(self.hc), strict=True))
 
     def cp(self, t: float) -> float:
         """Heat capacity [J/(kg K)] at ``t`` [K]."""
@@ -50,8 +51,14 @@ class Liquid:
         Outside
             The temperature leaves the fluid's range.
         """
+        pairs = self._pairs
         for _ in range(30):
-            step = (self.h(t) - h) / self.cp(t)
+            # h(t) and cp(t) in one Horner pass (the same sums as :meth:`h` and :meth:`cp`)
+            theta, h_t, cp = t - 273.15, 0.0, 0.0
+            for c, hc in pairs:
+                cp = cp * theta + c
+                h_t = h_t * theta + hc
+            step = (h_t * theta - h) / cp
             t -= step
             if abs(step) < 1e-12 * t:
                 break

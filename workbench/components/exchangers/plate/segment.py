@@ -147,6 +147,15 @@ class Marcher:
         self.film: SecondaryFilm | None = None
         self.far: dict[str, float] = {}
         self.t_sec = 0.5 * (model.secondary.T_min + model.secondary.T_max)
+        self._h_sec_last: float | None = None
+        self._cp_sec_last = 1.0
+        self.hint: list[tuple[float, float] | None] | None = None
+        """A nearby march's ``(flux [W/m^2], dQ/dq [-])`` of each two-phase piece (else None)
+        by piece index: where each piece's fixed point starts (:func:`.march.march`)."""
+        self.fixed_points: list[tuple[float, float] | None] = []
+        """This march's own, piece by piece (the next march's :attr:`hint`)."""
+        self.hint_ratio = 1.0
+        """The last hinted piece's converged flux over its hint's [-]."""
 
     # -- helpers -----------------------------------------------------------------------------
     def zone(self, p: float, h: float) -> str:
@@ -174,10 +183,17 @@ class Marcher:
         return float(self.model.fluid.T_ph(p, h))
 
     def secondary(self, h_sec: float) -> tuple[float, float, float, float]:
-        """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``."""
-        t = self.liquid.t_h(h_sec, self.t_sec)
-        self.t_sec = t
+        """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``.
+
+        Newton on the enthalpy from the last piece's temperature moved by its enthalpy change
+        over its ``cp`` (one step fewer than from the last temperature itself).
+        """
+        start = self.t_sec
+        if self._h_sec_last is not None:
+            start += (h_sec - self._h_sec_last) / self._cp_sec_last
+        t = self.liquid.t_h(h_sec, start)
         cp = self.liquid.cp(t)
+        self.t_sec, self._h_sec_last, self._cp_sec_last = t, h_sec, cp
         if self.film is not None:
             h, re = self.film(t)
             return t, cp, h * self.f_sec, re
@@ -252,47 +268,72 @@ class Marcher:
         """
         model, spec, sign, m = self.model, self.model.spec, self.sign, self.m
         t_sec, cp_sec, h_sec_film, re_sec = self.secondary(h_sec)
-        t_r = self.t_ref(p, h, zone)
-        dt1 = sign * (t_r - t_sec)
         inv_c_sec = 1.0 / (self.m_sec * cp_sec)
         length = self.length * area / self.area
         if zone == "supercritical":
+            self.fixed_points.append(None)
+            t_r = self.t_ref(p, h, zone)
+            dt1 = sign * (t_r - t_sec)
             return self._supercritical(
                 p, h, t_r, dt1, inv_c_sec, area, length, h_sec_film, re_sec, h_sec
             )
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
-            inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
-            x0 = (h - h_l) / (h_v - h_l)
+            # the refrigerant temperature as t_ref's, without reading the lines twice
+            dh_lv = h_v - h_l
+            x0 = (h - h_l) / dh_lv
+            t_r = t_b + min(max(x0, 0.0), 1.0) * (t_d - t_b)
+            dt1 = sign * (t_r - t_sec)
+            inv_c_ref = (t_d - t_b) / dh_lv / m
             r = inv_c_ref - inv_c_sec
-            kernel, dt_dew = self.kernel, self.sat_lin.dt_dew
+            film_friction = self.kernel.film_friction
+            f_ref, f_dp, r_wall, z_ua = self.f_ref, self.f_dp, self.r_wall, self.z_ua
+            inv_h_sec = 1.0 / h_sec_film
+            shift_per_dp = -0.5 * sign * self.sat_lin.dt_dew
+            expm1 = math.expm1
 
             def evaluate(q_trial: float) -> tuple[float, float, float, float, float, float]:
-                # the piece at a trial heat flow: its flux and mean quality, then the heat flow
+                # the piece at a trial heat flow: its flux and mean quality, then the heat
+                # flow (exchange() written out; the same operations in the same order)
                 flux = max(abs(q_trial) / area, 1.0)
-                x_end = (h - sign * q_trial / m - h_l) / (h_v - h_l)
+                x_end = (h - sign * q_trial / m - h_l) / dh_lv
                 x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                h_film = self.f_ref * kernel.film(x_mean, flux)
-                dp = self.f_dp * kernel.friction_rate(x_mean) * length
-                shift = -0.5 * sign * dt_dew * dp
-                u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
-                ua = self.z_ua * u * area
-                return exchange(dt1 + shift, ua, r), h_film, dp, shift, u, ua
+                film, rate = film_friction(x_mean, flux)
+                h_film = f_ref * film
+                dp = f_dp * rate * length
+                shift = shift_per_dp * dp
+                u = 1.0 / (1.0 / h_film + r_wall + inv_h_sec)
+                ua = z_ua * u * area
+                y = ua * r
+                if abs(y) < 1e-9:
+                    return (dt1 + shift) * ua * (1.0 - 0.5 * y), h_film, dp, shift, u, ua
+                return (dt1 + shift) * -expm1(-y) / r, h_film, dp, shift, u, ua
 
             # the heat flow is the fixed point q = Q(q): from the last two pieces' fluxes
             # extrapolated, a Newton step with the last piece's dQ/dq, then secant steps, to
             # FIXED_POINT_TOLERANCE, so the piece does not depend on the start (four
             # evaluations a piece on the example, five to six from the last flux alone)
-            if self.flux > 0.0:  # the last two pieces' fluxes extrapolated (equal areas)
-                guess = 2.0 * self.flux - self.flux_before if self.flux_before > 0.0 else self.flux
-                guess = min(max(guess, 0.5 * self.flux), 2.0 * self.flux)
+            hint = self.hint
+            known = hint[len(self.fixed_points)] if hint and len(self.fixed_points) < len(hint) else None
+            if known is not None:  # the same piece of a nearby march, and its dQ/dq, the
+                # flux scaled as the last piece's moved from the nearby march's
+                fp_slope = known[1]
+                q_a = known[0] * self.hint_ratio * area * math.copysign(1.0, dt1)
             else:
-                guess = abs(dt1) * 2000.0
-            q_a = guess * area * math.copysign(1.0, dt1)
+                fp_slope = self.fp_slope
+                if self.flux > 0.0:  # the last two pieces' fluxes extrapolated (equal areas)
+                    guess = (
+                        2.0 * self.flux - self.flux_before if self.flux_before > 0.0 else self.flux
+                    )
+                    guess = min(max(guess, 0.5 * self.flux), 2.0 * self.flux)
+                else:
+                    guess = abs(dt1) * 2000.0
+                q_a = guess * area * math.copysign(1.0, dt1)
             q, h_film, dp, shift, u, ua = evaluate(q_a)
             g_a = q - q_a
             # the first step: Newton's with the last piece's dQ/dq, else the fixed-point step
-            q_b = q_a + g_a / (1.0 - self.fp_slope) if abs(self.fp_slope) < 0.9 else q
+            q_b = q_a + g_a / (1.0 - fp_slope) if abs(fp_slope) < 0.9 else q
+            last_slope = fp_slope
             first = True
             for _ in range(FIXED_POINT_EVALUATIONS):
                 q, h_film, dp, shift, u, ua = evaluate(q_b)
@@ -301,17 +342,23 @@ class Marcher:
                     break
                 if g_b != g_a and q_b != q_a:
                     slope = (g_b - g_a) / (q_b - q_a)
+                    last_slope = slope + 1.0
                     if first:
-                        self.fp_slope = slope + 1.0
+                        self.fp_slope = last_slope
                         first = False
                     q_next = q_b - g_b / slope
                 else:
                     q_next = q
                 q_a, g_a, q_b = q_b, g_b, q_next
+            record: tuple[float, float] | None = (max(abs(q) / area, 1.0), last_slope)
+            if known is not None:
+                self.hint_ratio = record[0] / known[0]
             liq = self.sat.liquid
             re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
             h_bound = h_l if model.hot else h_v
         else:
+            t_r = self.t_ref(p, h, zone)
+            dt1 = sign * (t_r - t_sec)
             t_eval = smooth_max(t_r, t_d) if zone == "superheated" else -smooth_max(-t_r, -t_b)
             props = self.phase_props(zone, t_eval)
             h_film0, re_ref = phase_film(spec, self.g_ref, props)
@@ -322,6 +369,7 @@ class Marcher:
             ua = self.z_ua * u * area
             r = 1.0 / (m * props.cp) - inv_c_sec
             shift = 0.0
+            record = None
             q = exchange(dt1, ua, r)
             # the saturation line ahead in the flow direction (none for the last zone)
             if model.hot:
@@ -338,6 +386,7 @@ class Marcher:
                 area, ua, q, dp, h_end = area * share, ua * share, q_b, dp * share, h_bound
             else:
                 bounded = False
+        self.fixed_points.append(record)
         if area > 0.0 and zone == "two-phase":
             self.flux_before = self.flux if not bounded else 0.0
             self.flux = max(abs(q) / area, 1.0)
