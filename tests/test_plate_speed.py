@@ -102,7 +102,9 @@ def test_plate_shooting_from_its_root_takes_one_march(monkeypatch: pytest.Monkey
     count = _counting(monkeypatch)
     again = solve_plate(model, p, h, m, T_W_IN, M_W, start=root.t_sec_out, slope=root.slope)
     assert count[0] == 1
-    assert again.q == root.q
+    # the root may be the secant's linear end (the march before it moved to first order): the
+    # march at it gives the same heat flow to rounding
+    assert again.q == pytest.approx(root.q, rel=1e-12)
 
 
 def test_plate_shooting_neighbour_gives_the_jacobians_slope() -> None:

@@ -51,6 +51,7 @@ sec. 3.4 (the counterflow effectiveness this closed form rearranges).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from workbench.components.exchangers.plate.records import MarchResult, Outside, Piece, PlateModel
 from workbench.components.exchangers.plate.secondary_side import SecondaryFilm, secondary_film
@@ -60,6 +61,7 @@ from workbench.errors import FluidPropertyError
 
 __all__ = [
     "FIRST_SLOPE",
+    "LINEAR_END",
     "NEIGHBOUR_SHARES",
     "SHOOT_TOLERANCE",
     "MarchResult",
@@ -82,6 +84,12 @@ NEIGHBOUR_SHARES = (1e-7, 1e-3)
 the Jacobian's ``d/dT_so`` (:attr:`MarchResult.neighbour`) [-]: above the march's rounding,
 below where its curvature shows (the forward difference's error is about half the distance
 times ``d2/dT_so2``, under 1e-3 of the slope on the example)."""
+
+LINEAR_END = 1.0
+"""The shooting ends without its last march when the secant's next step times its last one is
+below this times ``tolerance * span^2`` [-] (:func:`_linear_end`): the secant's root is then
+closer to the true one than the tolerance (its error is about the product over twice the span;
+1 leaves a factor of two and more on the example, ``tests/test_plate_speed.py``)."""
 
 _SHOOT_EVALUATIONS = 60
 
@@ -295,9 +303,19 @@ def solve_plate(
             lo, r_lo = x1, r1
         else:
             hi, r_hi = x1, r1
-        if math.isfinite(r1) and math.isfinite(r_prev) and r1 != r_prev:
+        secant = math.isfinite(r1) and math.isfinite(r_prev) and r1 != r_prev
+        if secant:
             last_slope = (r1 - r_prev) / (x1 - x_prev)
             x_new = x1 - r1 / last_slope
+            if (
+                lo < x_new < hi
+                and x1 in found
+                and x_prev in found
+                and abs(x_new - x1) * abs(x1 - x_prev) <= LINEAR_END * tol * span
+            ):
+                # the secant's root misses the true one by about |x_new - x1| |x1 - x_prev|
+                # / (2 span): below the tolerance, so the march there is not needed
+                return _linear_end(found, x_prev, x1, x_new, t_sec_in, span, last_slope)
         else:
             x_new = 0.5 * (lo + hi)
         if not lo < x_new < hi:
@@ -315,6 +333,50 @@ def solve_plate(
         f"plate exchanger: no secondary outlet temperature in [{lo:.6g}, {hi:.6g}] K closes the "
         f"march (secondary inlet {t_sec_in:.6g} K, refrigerant inlet {t_ref_in:.6g} K)"
     )
+
+
+def _linear_end(
+    found: dict[float, MarchResult],
+    x0: float,
+    x1: float,
+    root: float,
+    t_sec_in: float,
+    span: float,
+    slope: float,
+) -> MarchResult:
+    """The march at ``x1`` moved to the secant's ``root`` along the secant of ``x0`` and ``x1``.
+
+    Heat flow, outlet enthalpy and pressure are extrapolated linearly in the secondary outlet
+    temperature (as the Jacobian moves its columns' marches, :mod:`.jacobian`); the pieces are
+    those of ``x1`` with their heat flows and pressure drops scaled by that last correction
+    (under 1e-9 of them), so that they still sum to the exchanger's. The result's
+    :attr:`~MarchResult.neighbour` is chosen as for a marched root.
+    """
+    a, b = found[x0], found[x1]
+    w = (root - x1) / (x1 - x0)
+    q = b.q + w * (b.q - a.q)
+    p_out = b.p_out + w * (b.p_out - a.p_out)
+    dp = sum(pc.dp for pc in b.pieces)
+    f_q = q / b.q if b.q != 0.0 else 1.0
+    f_dp = (dp + b.p_out - p_out) / dp if dp != 0.0 else 1.0
+    pieces = [
+        Piece(pc.zone, pc.area, pc.q * f_q, pc.ua, pc.h_ref, pc.h_sec, pc.dt_start, pc.dt_end,
+              pc.dp * f_dp, pc.re_ref, pc.re_sec)
+        for pc in b.pieces
+    ]  # fmt: skip
+    out = replace(
+        b,
+        t_sec_out=root,
+        t_sec_end=t_sec_in,
+        q=q,
+        h_out=b.h_out + w * (b.h_out - a.h_out),
+        p_out=p_out,
+        pieces=pieces,
+        slope=slope,
+        neighbour=None,
+    )
+    found[root] = out
+    return _with_neighbour(found, root, span)
 
 
 def _with_neighbour(found: dict[float, MarchResult], root: float, span: float) -> MarchResult:
