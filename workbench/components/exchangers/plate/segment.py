@@ -12,6 +12,7 @@ piece never depends on where its iteration started) or :mod:`.sides` (single pha
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
 from workbench.components.exchangers.plate.records import Piece, PlateModel
@@ -44,6 +45,10 @@ FIXED_POINT_EVALUATIONS = 30
 
 _INLET_MEMO = 16
 """Inlets a :class:`~.records.PlateModel` keeps the saturation records of (then starts afresh)."""
+
+_CLEAR_J_KG = 50.0
+"""A single-phase state this far from the linear saturation lines [J/kg] is read on its known
+side of the dome (:meth:`Marcher.clear_of_dome`); the lines' own error is about 1 J/kg."""
 
 _OFFSET_K = 0.1
 """Single-phase properties are read at least about this far from the saturation line [K]."""
@@ -138,6 +143,12 @@ class Marcher:
             self.sat: SaturationTransport = found[1]
             self.edge: tuple[float, float] = found[2]
             self.kernel: TwoPhaseKernel = found[3]
+        self.outside: Callable[[float, float, bool], tuple[float, float]] | None = getattr(
+            model.fluid, "T_rho_ph_outside", None
+        )
+        """``(T [K], rho [kg/m^3])`` of a state on a known side of the dome, without the
+        saturation flashes of ``T_ph`` at each piece's new pressure, where the backend has it
+        (:meth:`~workbench.fluids.coolprop.backend.CoolPropBackend.T_rho_ph_outside`)."""
         self.flux = 0.0
         self.flux_before = 0.0
         self.fp_slope = 0.0
@@ -175,12 +186,27 @@ class Marcher:
             known = self.known_t
             if known is not None and known[0] == p and known[1] == h:
                 return known[2]
+            if self.clear_of_dome(p, h, zone):
+                return self.outside(p, h, zone == "subcooled")[0]  # type: ignore[misc]
             return float(self.model.fluid.T_ph(p, h))
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
             x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
             return t_b + x * (t_d - t_b)
         return float(self.model.fluid.T_ph(p, h))
+
+    def clear_of_dome(self, p: float, h: float, zone: str) -> bool:
+        """Whether ``(p, h)`` lies more than :data:`_CLEAR_J_KG` outside the saturation lines on
+        its zone's side, and the backend reads such a state without a saturation flash
+        (:attr:`outside`). A piece that starts on a line (where the last one stopped) is read
+        by ``T_ph``, which puts it on the dome as the linear lines miss it by up to about
+        1 J/kg (a metastable state there would be up to 4e-4 K off)."""
+        if self.outside is None or zone == "supercritical":
+            return False
+        h_l, h_v, _tb, _td = self.sat_lin.at(p)
+        if zone == "superheated":
+            return h > h_v + _CLEAR_J_KG
+        return h < h_l - _CLEAR_J_KG
 
     def secondary(self, h_sec: float) -> tuple[float, float, float, float]:
         """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``.
@@ -411,4 +437,6 @@ def density(st: Marcher, p: float, h: float, zone: str) -> float:
         h_l, h_v, _tb, _td = st.sat_lin.at(p)
         x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
         return 1.0 / (x / st.sat.vapour.rho + (1.0 - x) / st.sat.liquid.rho)
+    if st.clear_of_dome(p, h, zone):
+        return st.outside(p, h, zone == "subcooled")[1]  # type: ignore[misc]
     return float(st.model.fluid.rho_ph(p, h))
