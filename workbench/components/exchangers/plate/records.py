@@ -60,9 +60,12 @@ class PlateModel:
     inlet_memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Piece:
-    """One piece of the march (a segment, or its part in one phase).
+    """One piece of the march (a segment, or its part in one phase); read-only by convention.
+
+    Not ``frozen``: a march builds twenty-odd of them, and a frozen dataclass's ``__init__``
+    (``object.__setattr__`` per field) costs 2 us against 0.3 us for a plain slotted one.
 
     Attributes
     ----------
