@@ -318,33 +318,19 @@ class Marcher:
             shift_per_dp = -0.5 * sign * self.sat_lin.dt_dew
             expm1 = math.expm1
 
-            def evaluate(q_trial: float) -> tuple[float, float, float, float, float, float]:
-                # the piece at a trial heat flow: its flux and mean quality, then the heat
-                # flow (exchange() written out; the same operations in the same order)
-                flux = max(abs(q_trial) / area, 1.0)
-                x_end = (h - sign * q_trial / m - h_l) / dh_lv
-                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                film, rate = film_friction(x_mean, flux)
-                h_film = f_ref * film
-                dp = f_dp * rate * length
-                shift = shift_per_dp * dp
-                u = 1.0 / (1.0 / h_film + r_wall + inv_h_sec)
-                ua = z_ua * u * area
-                y = ua * r
-                if abs(y) < 1e-9:
-                    return (dt1 + shift) * ua * (1.0 - 0.5 * y), h_film, dp, shift, u, ua
-                return (dt1 + shift) * -expm1(-y) / r, h_film, dp, shift, u, ua
-
-            # the heat flow is the fixed point q = Q(q): from the last two pieces' fluxes
-            # extrapolated, a Newton step with the last piece's dQ/dq, then secant steps, to
-            # FIXED_POINT_TOLERANCE, so the piece does not depend on the start (four
-            # evaluations a piece on the example, five to six from the last flux alone)
+            # the heat flow is the fixed point q = Q(q): from the same piece of a nearby march
+            # (hint) or the last two pieces' fluxes extrapolated, a Newton step with that
+            # piece's (or the last piece's) dQ/dq, then secant steps, to FIXED_POINT_TOLERANCE,
+            # so the piece does not depend on the start (two evaluations a piece from a close
+            # hint, four from the last fluxes). Q(q) is written out in the loop (its flux and
+            # mean quality, then exchange() in the same operations and order).
             hint = self.hint
-            known = hint[len(self.fixed_points)] if hint and len(self.fixed_points) < len(hint) else None
+            n_done = len(self.fixed_points)
+            known = hint[n_done] if hint and n_done < len(hint) else None
             if known is not None:  # the same piece of a nearby march, and its dQ/dq, the
                 # flux scaled as the last piece's moved from the nearby march's
                 fp_slope = known[1]
-                q_a = known[0] * self.hint_ratio * area * math.copysign(1.0, dt1)
+                q_t = known[0] * self.hint_ratio * area * math.copysign(1.0, dt1)
             else:
                 fp_slope = self.fp_slope
                 if self.flux > 0.0:  # the last two pieces' fluxes extrapolated (equal areas)
@@ -354,28 +340,43 @@ class Marcher:
                     guess = min(max(guess, 0.5 * self.flux), 2.0 * self.flux)
                 else:
                     guess = abs(dt1) * 2000.0
-                q_a = guess * area * math.copysign(1.0, dt1)
-            q, h_film, dp, shift, u, ua = evaluate(q_a)
-            g_a = q - q_a
-            # the first step: Newton's with the last piece's dQ/dq, else the fixed-point step
-            q_b = q_a + g_a / (1.0 - fp_slope) if abs(fp_slope) < 0.9 else q
+                q_t = guess * area * math.copysign(1.0, dt1)
             last_slope = fp_slope
             first = True
-            for _ in range(FIXED_POINT_EVALUATIONS):
-                q, h_film, dp, shift, u, ua = evaluate(q_b)
-                g_b = q - q_b
-                if abs(g_b) <= FIXED_POINT_TOLERANCE * max(abs(q), 1e-9):
+            q_a = g_a = 0.0
+            for k in range(FIXED_POINT_EVALUATIONS + 1):
+                flux = max(abs(q_t) / area, 1.0)
+                x_end = (h - sign * q_t / m - h_l) / dh_lv
+                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
+                film, rate = film_friction(x_mean, flux)
+                h_film = f_ref * film
+                dp = f_dp * rate * length
+                shift = shift_per_dp * dp
+                u = 1.0 / (1.0 / h_film + r_wall + inv_h_sec)
+                ua = z_ua * u * area
+                y = ua * r
+                if abs(y) < 1e-9:
+                    q = (dt1 + shift) * ua * (1.0 - 0.5 * y)
+                else:
+                    q = (dt1 + shift) * -expm1(-y) / r
+                g = q - q_t
+                if k == 0:
+                    # the first step: Newton's with the known dQ/dq, else the fixed-point step
+                    q_a, g_a = q_t, g
+                    q_t = q_t + g / (1.0 - fp_slope) if abs(fp_slope) < 0.9 else q
+                    continue
+                if abs(g) <= FIXED_POINT_TOLERANCE * max(abs(q), 1e-9):
                     break
-                if g_b != g_a and q_b != q_a:
-                    slope = (g_b - g_a) / (q_b - q_a)
+                if g != g_a and q_t != q_a:
+                    slope = (g - g_a) / (q_t - q_a)
                     last_slope = slope + 1.0
                     if first:
                         self.fp_slope = last_slope
                         first = False
-                    q_next = q_b - g_b / slope
+                    q_next = q_t - g / slope
                 else:
                     q_next = q
-                q_a, g_a, q_b = q_b, g_b, q_next
+                q_a, g_a, q_t = q_t, g, q_next
             record: tuple[float, float] | None = (max(abs(q) / area, 1.0), last_slope)
             if known is not None:
                 self.hint_ratio = record[0] / known[0]
