@@ -65,6 +65,7 @@ import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids.base import FluidState
+from workbench.fluids.coolprop.newton import BY_H, newton_rho_t
 from workbench.fluids.coolprop.records import (
     MEMO_SIZE,
     NEAR_ISOBAR,
@@ -99,7 +100,6 @@ from workbench.fluids.coolprop.records import (
     SatRecord,
     is_bad,
 )
-from workbench.fluids.coolprop.newton import BY_H, newton_rho_t
 from workbench.fluids.coolprop.states import CoolPropStates
 
 __all__ = ["MEMO_SIZE", "NEAR_ISOBAR", "CoolPropBackend", "PHRecord", "SatRecord"]
@@ -171,19 +171,24 @@ class CoolPropBackend(CoolPropStates):
             return known
         record = self._memo.get((OP_PH, p, h))
         near = self._near_outside.get(liquid)
-        if record is None and near is not None and not self.tabular and p < self.p_crit:
-            if abs(near[0] - p) <= 0.05 * p:
-                step = h - near[1]
-                phase = CP.iphase_liquid if liquid else CP.iphase_gas
-                self._ph_held = None
-                self._flashes += 1
-                found = newton_rho_t(
-                    self._as_ph, phase, p, h, BY_H, near[2] + near[4] * step,
-                    near[3] + near[5] * step, self._t_min, self._t_max, True,
-                )  # fmt: skip
-                if found is not None and not is_bad(found[2]):
-                    self._near_outside[liquid] = (p, h, found[0], found[1], found[4], found[5])
-                    return self._remember_outside(p, h, liquid, (found[0], found[1]))
+        if (
+            record is None
+            and near is not None
+            and not self.tabular
+            and p < self.p_crit
+            and abs(near[0] - p) <= 0.05 * p
+        ):
+            step = h - near[1]
+            phase = CP.iphase_liquid if liquid else CP.iphase_gas
+            self._ph_held = None
+            self._flashes += 1
+            found = newton_rho_t(
+                self._as_ph, phase, p, h, BY_H, near[2] + near[4] * step,
+                near[3] + near[5] * step, self._t_min, self._t_max, True,
+            )  # fmt: skip
+            if found is not None and not is_bad(found[2]):
+                self._near_outside[liquid] = (p, h, found[0], found[1], found[4], found[5])
+                return self._remember_outside(p, h, liquid, (found[0], found[1]))
         if record is None:
             record = self._ph(p, h)
             kept = self._near_liq if liquid else self._near_vap

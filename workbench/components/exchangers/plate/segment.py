@@ -196,11 +196,14 @@ class Marcher:
         return float(self.model.fluid.T_ph(p, h))
 
     def clear_of_dome(self, p: float, h: float, zone: str) -> bool:
-        """Whether ``(p, h)`` lies more than :data:`_CLEAR_J_KG` outside the saturation lines on
-        its zone's side, and the backend reads such a state without a saturation flash
-        (:attr:`outside`). A piece that starts on a line (where the last one stopped) is read
-        by ``T_ph``, which puts it on the dome as the linear lines miss it by up to about
-        1 J/kg (a metastable state there would be up to 4e-4 K off)."""
+        """Whether the backend may read ``(p, h)`` on its zone's known side of the dome.
+
+        True when the state lies more than :data:`_CLEAR_J_KG` outside the linear saturation
+        lines on its zone's side and the backend has :attr:`outside`. A piece that starts on a
+        line (where the last one stopped) is read by ``T_ph``, which puts it on the dome as the
+        linear lines miss it by up to about 1 J/kg (a metastable state there would be up to
+        4e-4 K off).
+        """
         if self.outside is None or zone == "supercritical":
             return False
         h_l, h_v, _tb, _td = self.sat_lin.at(p)
@@ -379,7 +382,7 @@ class Marcher:
                 q_a, g_a, q_t = q_t, g, q_next
             record: tuple[float, float] | None = (max(abs(q) / area, 1.0), last_slope)
             if known is not None:
-                self.hint_ratio = record[0] / known[0]
+                self.hint_ratio = max(abs(q) / area, 1.0) / known[0]
             liq = self.sat.liquid
             re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
             h_bound = h_l if model.hot else h_v
