@@ -214,6 +214,11 @@ def test_plate_linear_end_is_the_strict_shooting(monkeypatch: pytest.MonkeyPatch
     assert h - fast.h_out == pytest.approx(h - strict.h_out, rel=1e-10)
     assert sum(pc.q for pc in fast.pieces) == pytest.approx(fast.q, rel=1e-12)
     assert fast.neighbour is not None
+    # the march at the linear end's root closes to the shooting's tolerance
+    film = secondary_film(model, span + T_W_IN, T_W_IN, M_W)
+    at_root = march(model, p, h, m, T_W_IN, M_W, fast.t_sec_out, film=film)
+    assert abs(at_root.t_sec_end - T_W_IN) <= SHOOT_TOLERANCE * span
+    assert at_root.q == pytest.approx(fast.q, rel=1e-11)
 
 
 def test_plate_known_side_states_are_t_ph_states() -> None:
