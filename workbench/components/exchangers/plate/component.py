@@ -36,9 +36,9 @@ from workbench.components.exchangers.plate.results import (
     plate_outputs,
     plate_warnings,
 )
+from workbench.components.exchangers.plate.secondary_side import liquid_of
 from workbench.components.exchangers.plate.spec import KIND
 from workbench.components.exchangers.zones.heat_flow import ZoneResult
-from workbench.errors import FluidPropertyError
 
 __all__ = ["PlateCoil", "PlateCondenser", "PlateEvaporator"]
 
@@ -94,10 +94,15 @@ class PlateCoil(PlateMarching, Coil):
             acc[1] += n * piece.ua
         zones = [(name, float(q), float(ua)) for name, (q, ua) in parts.items()]
         min_dt = float(min(min(pc.dt_start, pc.dt_end) for pc in res.pieces))
-        sec = self.plate.secondary
-        try:  # the secondary heated (cooled) to the refrigerant inlet temperature
-            q_max = n * self.secondary_flow() * abs(sec.h(res.t_ref_in) - sec.h(self.t_sec_in))
-        except FluidPropertyError:
+        # the secondary heated (cooled) to the refrigerant inlet temperature (SecondaryFluid.h's
+        # polynomial, without its array handling; infinite outside the fluid's range)
+        liquid = liquid_of(self.plate.secondary)
+        t_lo, t_hi = sorted((res.t_ref_in, self.t_sec_in))
+        if liquid.t_min <= t_lo and t_hi <= liquid.t_max:
+            q_max = (
+                n * self.secondary_flow() * abs(liquid.h(res.t_ref_in) - liquid.h(self.t_sec_in))
+            )
+        else:
             q_max = math.inf
         out = ZoneResult(
             float(n * res.q), float(res.h_out), float(res.t_sec_out), zones, min_dt, float(q_max)

@@ -8,11 +8,13 @@ Lagrange's quadratic through three exact evaluations over the shooting's bracket
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from workbench.components.exchangers.plate.records import Outside, PlateModel
 from workbench.components.exchangers.plate.sides import single_phase_film
 from workbench.fluids import SecondaryFluid
 
-__all__ = ["Liquid", "SecondaryFilm", "secondary_film"]
+__all__ = ["Liquid", "SecondaryFilm", "liquid_of", "secondary_film"]
 
 
 class Liquid:
@@ -69,6 +71,12 @@ class Liquid:
         return t
 
 
+@lru_cache(maxsize=16)
+def liquid_of(fluid: SecondaryFluid) -> Liquid:
+    """The :class:`Liquid` of a secondary fluid, made once (every march and film reads one)."""
+    return Liquid(fluid)
+
+
 class SecondaryFilm:
     """The secondary's film coefficient and Reynolds number, quadratic in temperature.
 
@@ -79,7 +87,7 @@ class SecondaryFilm:
     """
 
     def __init__(self, model: PlateModel, g_sec: float, lo: float, hi: float) -> None:
-        st, liquid = model.secondary_transport, Liquid(model.secondary)
+        st, liquid = model.secondary_transport, liquid_of(model.secondary)
         lo, hi = max(lo, liquid.t_min), min(hi, liquid.t_max)
         if hi - lo < 1e-3:
             lo, hi = lo - 5e-4, hi + 5e-4
@@ -125,4 +133,9 @@ def secondary_film(
     """
     g = model.spec.geometry
     lo, hi = sorted((t_sec_in, t_ref_in))
-    return SecondaryFilm(model, m_sec / (g.channels_secondary * g.channel_flow_area_m2), lo, hi)
+    key = ("film", lo, hi, m_sec)  # the same bracket and flow: the same film (a Jacobian's m)
+    found = model.inlet_memo.get(key)
+    if found is None:
+        g_sec = m_sec / (g.channels_secondary * g.channel_flow_area_m2)
+        found = model.inlet_memo[key] = SecondaryFilm(model, g_sec, lo, hi)
+    return found

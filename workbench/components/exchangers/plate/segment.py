@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
 from workbench.components.exchangers.plate.records import Piece, PlateModel
-from workbench.components.exchangers.plate.secondary_side import Liquid, SecondaryFilm
+from workbench.components.exchangers.plate.secondary_side import SecondaryFilm, liquid_of
 from workbench.components.exchangers.plate.sides import (
     phase_film,
     single_phase_film,
@@ -43,8 +43,9 @@ FIXED_POINT_TOLERANCE = 1e-13
 FIXED_POINT_EVALUATIONS = 30
 """Secant steps of that fixed point at most (usually three or four) [-]."""
 
-_INLET_MEMO = 16
-"""Inlets a :class:`~.records.PlateModel` keeps the saturation records of (then starts afresh)."""
+_INLET_MEMO = 64
+"""Entries a :class:`~.records.PlateModel` keeps (inlet records, inlet flashes, secondary films;
+then it starts afresh): a cold solve of the example makes about 60."""
 
 _CLEAR_J_KG = 50.0
 """A single-phase state this far from the linear saturation lines [J/kg] is read on its known
@@ -154,7 +155,7 @@ class Marcher:
         self.fp_slope = 0.0
         self.known_t: tuple[float, float, float] | None = None
         """``(p, h, T)`` of the first piece's start, read once per inlet (:func:`.march.march`)."""
-        self.liquid = Liquid(model.secondary)
+        self.liquid = liquid_of(model.secondary)
         self.film: SecondaryFilm | None = None
         self.far: dict[str, float] = {}
         self.t_sec = 0.5 * (model.secondary.T_min + model.secondary.T_max)
