@@ -228,7 +228,11 @@ What is left is the march itself, pure Python (0.85 ms from no hint, about 0.5 m
 one: a two-phase piece evaluates its film two to four times, a single-phase piece runs a
 (p, h) Newton), 75 times: 32 for the Jacobians' inlet columns, which only derivatives carried
 along the march would save, 36 in the residuals' shootings, where the condenser's bend costs
-three to four marches from a start 1e-3 of the span off, 7 in the start's estimates.
+three to four marches from a start 1e-3 of the span off, 7 in the start's estimates. The bend
+is a jump of the march's slope where the bubble point crosses a segment end (1.149 -> 1.327,
+0.067 K of `T_so` below the root; docs/components.md, Smoothness): a march smooth there would
+save marches and perhaps a Newton iteration, and move the results at its discretization's
+level.
 
 On 2026-11-28 (s8-platespeed), alternating runs of the two trees at load 1.3: 114 ms (119 ms
 with the lines) before, 94 ms (99 ms) after; 118 marches before (28 in the estimates at 1e-6 of
