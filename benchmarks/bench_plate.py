@@ -205,6 +205,35 @@ Jacobians' own (one per inlet column, and one for `d/dT_so` where the shooting l
 its root). Goal of issue 41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold):
 {verdict}.
 
+On 2026-11-28 (s9-platespeed), alternating runs of the tree before and after, process time,
+load 2.5-4: 97 ms (105 ms with the lines) before, 59 ms (65 ms) after; 94 marches before, 75
+after, each about a quarter cheaper (0.87 -> 0.65 ms in the solve). Marches match the plain
+computation to 1e-12, the solved unit to 1e-9 (`tests/test_plate_speed.py`). What cut it:
+each two-phase piece's fixed point started from the same piece of a nearby march (the
+shooting's last, the Jacobian's base, the exchanger's last root; 6,900 -> 4,300 film
+evaluations a solve, two a piece in a Jacobian column); the secant's last march left out where
+its root already misses by under half the tolerance, the miss estimated from the residual's
+curvature (`_linear_end`); single-phase pieces clear of the dome read by
+`CoolPropBackend.T_rho_ph_outside` (no saturation flashes at each new pressure: 6 instead of
+20 us); the start's balance reading `start_conductance`, the conductance with which its
+two-phase model carries the march's own heat flow (the start's residual 107 -> 36, no halving
+on the first Newton step, 14 fewer marches); the lines' Jacobian over their mean state (3 line
+points instead of 5); smaller things (film and friction of a piece in one kernel call,
+`Piece` slotted, the zone result kept with its march, secondary films kept by bracket, the
+secondary's T(h) one Horner pass shorter). Measured and not taken: the residuals' shootings
+as an inexact Newton's (a miss of 1e-3 of the start's move): 6-7 iterations, 104 marches; the
+linear end without the curvature bound: 68 marches instead of 75, but up to 40 tolerances of
+miss on the condenser, whose residual bends sharply at its root (`|r''/r'|` = 80 / span).
+What is left is the march itself, pure Python (0.85 ms from no hint, about 0.5 ms from a near
+one: a two-phase piece evaluates its film two to four times, a single-phase piece runs a
+(p, h) Newton), 75 times: 32 for the Jacobians' inlet columns, which only derivatives carried
+along the march would save, 36 in the residuals' shootings, where the condenser's bend costs
+three to four marches from a start 1e-3 of the span off, 7 in the start's estimates. The bend
+is a jump of the march's slope where the bubble point crosses a segment end (1.149 -> 1.327,
+0.067 K of `T_so` below the root; docs/components.md, Smoothness): a march smooth there would
+save marches and perhaps a Newton iteration, and move the results at its discretization's
+level.
+
 On 2026-11-28 (s8-platespeed), alternating runs of the two trees at load 1.3: 114 ms (119 ms
 with the lines) before, 94 ms (99 ms) after; 118 marches before (28 in the estimates at 1e-6 of
 the span, 50 in the residuals' shootings, 40 in the Jacobians), 94 after. What cut it: the estimates shot to 1e-3 of the span

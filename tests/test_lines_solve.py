@@ -17,6 +17,8 @@ from fluids.friction import one_phase_dP
 from lines_cases import split_unit
 
 import workbench
+from workbench.components.base import Component
+from workbench.solver import prepare
 
 G_EARTH = 9.80665
 
@@ -252,3 +254,20 @@ def test_lines_sweep_reads_a_lines_outputs() -> None:
     )
     drops = list(frame["line evaporator-compressor.pressure_drop"])
     assert drops[1] > drops[0] > 0.0  # a warmer room: more flow and a larger suction drop
+
+
+def test_lines_jacobian_over_the_mean_state_is_the_five_column_difference() -> None:
+    # RefrigerantLine.jacobian differences (m, p_m, h_m), three line points: against the base
+    # class's forward differences over the five unknowns (m, p_in, h_in, p_out, h_out)
+    doc = split_unit()
+    system = prepare(doc)
+    x = workbench.solve(doc, system=system).x.copy()
+    lines = [c for c in system.components.values() if c.type_name == "RefrigerantLine"]
+    assert len(lines) == 3
+    for line in lines:
+        f0 = line.residuals(x)
+        ours = {(r, c): v for r, c, v in line.jacobian(x, f0, system.step)}
+        five = {(r, c): v for r, c, v in Component.jacobian(line, x, f0, system.step)}
+        assert ours.keys() == five.keys()
+        for key, value in five.items():
+            assert ours[key] == pytest.approx(value, rel=1e-5, abs=1e-12)

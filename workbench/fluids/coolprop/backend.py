@@ -65,6 +65,7 @@ import CoolProp.CoolProp as CP
 
 from workbench.errors import FluidPropertyError
 from workbench.fluids.base import FluidState
+from workbench.fluids.coolprop.newton import BY_H, newton_rho_t
 from workbench.fluids.coolprop.records import (
     MEMO_SIZE,
     NEAR_ISOBAR,
@@ -120,6 +121,12 @@ class CoolPropBackend(CoolPropStates):
     ``p >= p_crit``; above ``T_crit`` at lower pressure the phase is ``vapour``.
     """
 
+    def __init__(self, fluid: str, tabular: bool = False) -> None:
+        super().__init__(fluid, tabular)
+        # the last state T_rho_ph_outside found on each side: p, h, T, rho, dT/dh, drho/dh
+        self._near_outside: dict[bool, tuple[float, ...]] = {}
+        self._outside_memo: dict[tuple[float, float, bool], tuple[float, float]] = {}
+
     # == state from (p, h) =======================================================================
     def state_ph(self, p: float, h: float) -> FluidState:
         """Full state from pressure [Pa] and enthalpy [J/kg]."""
@@ -144,6 +151,60 @@ class CoolPropBackend(CoolPropStates):
         """Density [kg/m3] from pressure [Pa] and enthalpy [J/kg]."""
         self._calls += 1
         return self._ph(p, h)[PH_RHO]
+
+    def T_rho_ph_outside(self, p: float, h: float, liquid: bool) -> tuple[float, float]:
+        """Temperature [K] and density [kg/m3] of a (p, h) state the caller knows is single phase.
+
+        For a march along a falling pressure (a plate exchanger's pieces in one zone): each
+        state is on a new isobar, where :meth:`T_ph` flashes the saturation at ``p`` to find
+        the side of the dome and starts Newton from the saturated state (about 20 us); this
+        starts it from the last state this method found on the side ``liquid`` names (moved
+        to first order along its isobar), without a saturation flash (about 6 us). The same
+        Newton iteration to the same 1e-13, so the same state as :meth:`T_ph`'s to rounding;
+        nothing is remembered for the other methods (the side is the caller's). :meth:`T_ph`
+        and :meth:`rho_ph` answer at or above the critical pressure, for tables, without a
+        last state within 5 % of ``p``, or when Newton fails.
+        """
+        self._calls += 1
+        known = self._outside_memo.get((p, h, liquid))
+        if known is not None:
+            return known
+        record = self._memo.get((OP_PH, p, h))
+        near = self._near_outside.get(liquid)
+        if (
+            record is None
+            and near is not None
+            and not self.tabular
+            and p < self.p_crit
+            and abs(near[0] - p) <= 0.05 * p
+        ):
+            step = h - near[1]
+            phase = CP.iphase_liquid if liquid else CP.iphase_gas
+            self._ph_held = None
+            self._flashes += 1
+            found = newton_rho_t(
+                self._as_ph, phase, p, h, BY_H, near[2] + near[4] * step,
+                near[3] + near[5] * step, self._t_min, self._t_max, True,
+            )  # fmt: skip
+            if found is not None and not is_bad(found[2]):
+                self._near_outside[liquid] = (p, h, found[0], found[1], found[4], found[5])
+                return self._remember_outside(p, h, liquid, (found[0], found[1]))
+        if record is None:
+            record = self._ph(p, h)
+            kept = self._near_liq if liquid else self._near_vap
+            if kept is not None and kept[0] == p and kept[1] == h:  # the state _ph's Newton found
+                self._near_outside[liquid] = kept[:6]
+        return self._remember_outside(p, h, liquid, (record[PH_T], record[PH_RHO]))
+
+    def _remember_outside(
+        self, p: float, h: float, liquid: bool, value: tuple[float, float]
+    ) -> tuple[float, float]:
+        """Keep a :meth:`T_rho_ph_outside` answer by its exact inputs (the same answer again)."""
+        memo = self._outside_memo
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[(p, h, liquid)] = value
+        return value
 
     def quality_ph(self, p: float, h: float) -> float | None:
         """Quality [-] inside the dome, ``None`` outside."""

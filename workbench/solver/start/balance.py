@@ -56,11 +56,16 @@ def balanced_saturation(coil: Coil, x: np.ndarray) -> float | None:
 
     ``T_sec,in +- Q / (eps C_sec)`` with ``Q = m |h_out - h_in|`` at ``x`` and
     ``eps = 1 - exp(-UA / C_sec)`` (the whole coil two-phase, ``Cr = 0``), at least 0.5 K from
-    the secondary inlet; None without a secondary capacity rate or conductance.
+    the secondary inlet; None without a secondary capacity rate or conductance. ``UA`` is the
+    coil's ``start_conductance(x)`` where it has one (a model that is not this one says which
+    conductance makes this one carry its heat flow), else ``ua_total(x)``.
     """
     inlet, outlet = coil.port(x, "inlet"), coil.port(x, "outlet")
     c_sec = coil.secondary_capacity_rate()
-    ua = coil.ua_total(x)
+    # a coil whose own model is not this one's may say which conductance makes it carry its
+    # heat flow here (the brazed plate's march: PlateMarching.start_conductance)
+    own = getattr(coil, "start_conductance", None)
+    ua = float(own(x)) if own is not None else coil.ua_total(x)
     if c_sec <= 0.0 or ua <= 0.0:
         return None
     eps = 1.0 - math.exp(-ua / c_sec)

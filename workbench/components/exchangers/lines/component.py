@@ -11,8 +11,9 @@ Equations (SI), at the mean state of the line (:mod:`.model`)::
 energy equation is written in watts so that it stays smooth through ``m = 0``; it carries the
 potential energy ``g dz`` because the momentum equation carries the static head ``rho g dz``
 (without it a downward liquid line would convert head into pressure for nothing and generate
-negative entropy). The Jacobian is the base class's
-forward differences over the five unknowns (m, p_in, h_in, p_out, h_out).
+negative entropy). The Jacobian is by forward differences over the mean state the model
+reads, ``(m, p_m, h_m)``: three line points for the five unknowns (m, p_in, h_in, p_out, h_out),
+:meth:`RefrigerantLine.jacobian`.
 
 Outputs: ``pressure_drop`` [Pa] and its parts (``friction_pressure_drop``,
 ``fittings_pressure_drop``, ``static_pressure_drop``), ``saturation_temperature_drop`` [K]
@@ -33,11 +34,11 @@ from typing import Any
 import numpy as np
 from fluids.constants import g as GRAVITY
 
-from workbench.components.base import Component, Equation, register_component
+from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.exchangers.lines.geometry import LineGeometry, line_geometry
 from workbench.components.exchangers.lines.model import LinePoint, line_point
 from workbench.correlations.line_sizes import minimum_oil_return_velocity
-from workbench.errors import ScenarioError
+from workbench.errors import FluidPropertyError, ScenarioError
 from workbench.fluids.transport import Transport, transport_for
 
 __all__ = ["RefrigerantLine", "oil_return_minimum"]
@@ -122,6 +123,58 @@ class RefrigerantLine(Component):
                 - pt.heat_gain_w,
             ]
         )
+
+    def jacobian(
+        self, x: np.ndarray, f0: np.ndarray, step: StepFunction
+    ) -> list[tuple[int, int, float]]:
+        """Forward differences over the mean state: three line points instead of five.
+
+        :func:`.model.line_point` reads ``m``, ``p_m = (p_in + p_out) / 2`` and
+        ``h_m = (h_in + h_out) / 2`` only, so with ``D`` and ``Q`` its drop and gain::
+
+            d/dm     = (-D_m,             h_out - h_in + g dz - Q_m)
+            d/dp_in  = ( 1 - D_p / 2,     -Q_p / 2)      d/dp_out = (-1 - D_p / 2, -Q_p / 2)
+            d/dh_in  = (-D_h / 2,         -m - Q_h / 2)  d/dh_out = (-D_h / 2,     m - Q_h / 2)
+
+        with ``D_m, D_p, D_h`` (and ``Q_...``) differenced at the mean (``D`` and ``Q`` at ``x``
+        read from ``f0``), each step the solver's for the inlet's unknown. Where a forward
+        step leaves the fluid's range the backward one is used, as in the base class.
+        """
+        pin, pout = self.ports["inlet"], self.ports["outlet"]
+        if set(self.local_vars) != {pin.m, pin.p, pin.h, pout.p, pout.h} or pin.m != pout.m:
+            return super().jacobian(x, f0, step)
+        inlet, outlet = self.port(x, "inlet"), self.port(x, "outlet")
+        m, p_m, h_m = inlet.m, 0.5 * (inlet.p + outlet.p), 0.5 * (inlet.h + outlet.h)
+        dz = GRAVITY * self.geometry.elevation_m
+        drop0 = inlet.p - outlet.p - f0[0]
+        gain0 = m * (outlet.h - inlet.h + dz) - f0[1]
+
+        def moved(dm: float, dp: float, dh: float) -> tuple[float, float]:
+            pt = line_point(self.fluid, self.transport, self.geometry, m + dm,
+                            inlet.p + dp, inlet.h + dh, outlet.p + dp, outlet.h + dh)  # fmt: skip
+            return pt.drop.total_pa, pt.heat_gain_w
+
+        slopes = []
+        for col, at, k in ((pin.m, m, 0), (pin.p, p_m, 1), (pin.h, h_m, 2)):
+            d = step(col, at)
+            move = [0.0, 0.0, 0.0]
+            try:
+                move[k] = d
+                drop, gain = moved(*move)
+            except FluidPropertyError:
+                d = -d
+                move[k] = d
+                drop, gain = moved(*move)
+            slopes.append(((drop - drop0) / d, (gain - gain0) / d))
+        (d_m, q_m), (d_p, q_p), (d_h, q_h) = slopes
+        columns = (
+            (pin.m, -d_m, outlet.h - inlet.h + dz - q_m),
+            (pin.p, 1.0 - 0.5 * d_p, -0.5 * q_p),
+            (pout.p, -1.0 - 0.5 * d_p, -0.5 * q_p),
+            (pin.h, -0.5 * d_h, -m - 0.5 * q_h),
+            (pout.h, -0.5 * d_h, m - 0.5 * q_h),
+        )
+        return [(row, col, float(v)) for col, *rows in columns for row, v in enumerate(rows) if v]
 
     def heat_gain(self, x: np.ndarray) -> float:
         """Heat into the refrigerant from the ambient at ``x`` [W]."""

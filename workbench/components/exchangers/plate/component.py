@@ -30,14 +30,15 @@ import numpy as np
 from workbench.components.base import register_variant
 from workbench.components.exchangers.coils.component import Coil, Condenser, Evaporator
 from workbench.components.exchangers.plate.marching import PlateMarching
+from workbench.components.exchangers.plate.records import MarchResult
 from workbench.components.exchangers.plate.results import (
     crossing_problems,
     plate_outputs,
     plate_warnings,
 )
+from workbench.components.exchangers.plate.secondary_side import liquid_of
 from workbench.components.exchangers.plate.spec import KIND
 from workbench.components.exchangers.zones.heat_flow import ZoneResult
-from workbench.errors import FluidPropertyError
 
 __all__ = ["PlateCoil", "PlateCondenser", "PlateEvaporator"]
 
@@ -74,10 +75,17 @@ class PlateCoil(PlateMarching, Coil):
         if not self.has("secondary_mass_flow_kg_s"):
             raise self.error("a brazed_plate exchanger needs secondary_mass_flow_kg_s")
         self.setup_plate()
+        self._zones_of: tuple[MarchResult, ZoneResult] | None = None
 
     def zones(self, x: np.ndarray) -> ZoneResult:
-        """The march as a zone result: heat flow [W] and ``(name, q [W], ua [W/K])`` per zone."""
+        """The march as a zone result: heat flow [W] and ``(name, q [W], ua [W/K])`` per zone.
+
+        Kept with the march it was read from (every residual evaluation asks for it).
+        """
         res = self.march_at(x)
+        kept = self._zones_of
+        if kept is not None and kept[0] is res:
+            return kept[1]
         n = self.n_coils
         parts: dict[str, list[float]] = {}
         for piece in res.pieces:
@@ -86,14 +94,21 @@ class PlateCoil(PlateMarching, Coil):
             acc[1] += n * piece.ua
         zones = [(name, float(q), float(ua)) for name, (q, ua) in parts.items()]
         min_dt = float(min(min(pc.dt_start, pc.dt_end) for pc in res.pieces))
-        sec = self.plate.secondary
-        try:  # the secondary heated (cooled) to the refrigerant inlet temperature
-            q_max = n * self.secondary_flow() * abs(sec.h(res.t_ref_in) - sec.h(self.t_sec_in))
-        except FluidPropertyError:
+        # the secondary heated (cooled) to the refrigerant inlet temperature (SecondaryFluid.h's
+        # polynomial, without its array handling; infinite outside the fluid's range)
+        liquid = liquid_of(self.plate.secondary)
+        t_lo, t_hi = sorted((res.t_ref_in, self.t_sec_in))
+        if liquid.t_min <= t_lo and t_hi <= liquid.t_max:
+            q_max = (
+                n * self.secondary_flow() * abs(liquid.h(res.t_ref_in) - liquid.h(self.t_sec_in))
+            )
+        else:
             q_max = math.inf
-        return ZoneResult(
+        out = ZoneResult(
             float(n * res.q), float(res.h_out), float(res.t_sec_out), zones, min_dt, float(q_max)
         )
+        self._zones_of = (res, out)
+        return out
 
     # -- results -----------------------------------------------------------------------------
     def outputs(self, x: np.ndarray) -> dict[str, float | None]:

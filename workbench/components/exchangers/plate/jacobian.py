@@ -87,8 +87,9 @@ def _linearised(
     else:
         film = secondary_film(coil.plate, t_ref, t_in, m_sec)
         moved = march(
-            coil.plate, inlet.p, inlet.h, inlet.m / n, t_in, m_sec, t_so + dt, z_ua, z_dp, film
-        )
+            coil.plate, inlet.p, inlet.h, inlet.m / n, t_in, m_sec, t_so + dt, z_ua, z_dp, film,
+            base,
+        )  # fmt: skip
     dr = (moved.t_sec_end - base.t_sec_end) / dt
     if not dr > 0.0:
         raise ValueError("the shooting's slope is not positive")
@@ -105,7 +106,9 @@ def _linearised(
             st = coil.port(x, "inlet")
             t_r = float(coil.fluid.T_ph(st.p, st.h))
             f1_film = secondary_film(coil.plate, t_r, t_in, m_sec)
-            one = march(coil.plate, st.p, st.h, st.m / n, t_in, m_sec, t_so, z_ua, z_dp, f1_film)
+            one = march(
+                coil.plate, st.p, st.h, st.m / n, t_in, m_sec, t_so, z_ua, z_dp, f1_film, base
+            )
             # to the base's own miss of the root (below the shooting's tolerance), so the
             # quotient compares two states of the same accuracy
             shift = -(one.t_sec_end - base.t_sec_end) / dr

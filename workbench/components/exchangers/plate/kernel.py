@@ -158,3 +158,39 @@ class TwoPhaseKernel:
             w = smoothstep((1.0 - x) / X_BLEND)
             return w * h_tp + (1.0 - w) * self.edge[1]
         return h_tp
+
+    def film_friction(self, quality: float, heat_flux: float) -> tuple[float, float]:
+        """:meth:`film` and :meth:`friction_rate` at one quality, sharing their common terms.
+
+        Returns ``(h [W/(m^2 K)], dp/L [Pa/m])``, each equal to the method's own value (the
+        same operations in the same order; the march's fixed point calls this).
+        """
+        x = min(max(quality, 1e-6), 1.0 - 1e-6)
+        rho_m = 1.0 / (x * self.v_g + (1.0 - x) * self.v_l)
+        rate = self.k_f * math.pow(rho_m, -0.525)
+        kind = self.kind
+        if kind == "amalfi":
+            q = max(abs(heat_flux), 1.0)
+            if self.micro:
+                h_tp = self.a * math.pow(rho_m, -0.315) * math.pow(q, 0.320)
+            else:
+                h_tp = self.a * math.pow(x, 0.135) * math.pow(q, 0.198)
+        elif kind == "longo":
+            ratio = 1.0 - x + x * self.s
+            forced = self.forced0 * math.pow(ratio, 0.445)
+            t = (math.log(self.re_lo * ratio / LONGO_RE_EQ_TRANSITION) / self.log_blend + 1.0) / 2.0
+            if t >= 1.0:
+                h_tp = forced
+            else:
+                w = smoothstep(t)
+                q = max(abs(heat_flux), 1.0)
+                h_tp = w * forced + (1.0 - w) * self.film0 * math.pow(q, -1.0 / 3.0)
+        else:
+            return self.film(quality, heat_flux), rate
+        if x < X_BLEND:
+            w = smoothstep(x / X_BLEND)
+            return w * h_tp + (1.0 - w) * self.edge[0], rate
+        if x > 1.0 - X_BLEND:
+            w = smoothstep((1.0 - x) / X_BLEND)
+            return w * h_tp + (1.0 - w) * self.edge[1], rate
+        return h_tp, rate

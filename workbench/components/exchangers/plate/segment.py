@@ -12,10 +12,11 @@ piece never depends on where its iteration started) or :mod:`.sides` (single pha
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from workbench.components.exchangers.plate.kernel import TwoPhaseKernel
 from workbench.components.exchangers.plate.records import Piece, PlateModel
-from workbench.components.exchangers.plate.secondary_side import Liquid, SecondaryFilm
+from workbench.components.exchangers.plate.secondary_side import SecondaryFilm, liquid_of
 from workbench.components.exchangers.plate.sides import (
     phase_film,
     single_phase_film,
@@ -42,8 +43,13 @@ FIXED_POINT_TOLERANCE = 1e-13
 FIXED_POINT_EVALUATIONS = 30
 """Secant steps of that fixed point at most (usually three or four) [-]."""
 
-_INLET_MEMO = 16
-"""Inlets a :class:`~.records.PlateModel` keeps the saturation records of (then starts afresh)."""
+_INLET_MEMO = 64
+"""Entries a :class:`~.records.PlateModel` keeps (inlet records, inlet flashes, secondary films;
+then it starts afresh): a cold solve of the example makes about 60."""
+
+_CLEAR_J_KG = 50.0
+"""A single-phase state this far from the linear saturation lines [J/kg] is read on its known
+side of the dome (:meth:`Marcher.clear_of_dome`); the lines' own error is about 1 J/kg."""
 
 _OFFSET_K = 0.1
 """Single-phase properties are read at least about this far from the saturation line [K]."""
@@ -138,15 +144,30 @@ class Marcher:
             self.sat: SaturationTransport = found[1]
             self.edge: tuple[float, float] = found[2]
             self.kernel: TwoPhaseKernel = found[3]
+        self.outside: Callable[[float, float, bool], tuple[float, float]] | None = getattr(
+            model.fluid, "T_rho_ph_outside", None
+        )
+        """``(T [K], rho [kg/m^3])`` of a state on a known side of the dome, without the
+        saturation flashes of ``T_ph`` at each piece's new pressure, where the backend has it
+        (:meth:`~workbench.fluids.coolprop.backend.CoolPropBackend.T_rho_ph_outside`)."""
         self.flux = 0.0
         self.flux_before = 0.0
         self.fp_slope = 0.0
         self.known_t: tuple[float, float, float] | None = None
         """``(p, h, T)`` of the first piece's start, read once per inlet (:func:`.march.march`)."""
-        self.liquid = Liquid(model.secondary)
+        self.liquid = liquid_of(model.secondary)
         self.film: SecondaryFilm | None = None
         self.far: dict[str, float] = {}
         self.t_sec = 0.5 * (model.secondary.T_min + model.secondary.T_max)
+        self._h_sec_last: float | None = None
+        self._cp_sec_last = 1.0
+        self.hint: list[tuple[float, float] | None] | None = None
+        """A nearby march's ``(flux [W/m^2], dQ/dq [-])`` of each two-phase piece (else None)
+        by piece index: where each piece's fixed point starts (:func:`.march.march`)."""
+        self.fixed_points: list[tuple[float, float] | None] = []
+        """This march's own, piece by piece (the next march's :attr:`hint`)."""
+        self.hint_ratio = 1.0
+        """The last hinted piece's converged flux over its hint's [-]."""
 
     # -- helpers -----------------------------------------------------------------------------
     def zone(self, p: float, h: float) -> str:
@@ -166,6 +187,8 @@ class Marcher:
             known = self.known_t
             if known is not None and known[0] == p and known[1] == h:
                 return known[2]
+            if self.clear_of_dome(p, h, zone):
+                return self.outside(p, h, zone == "subcooled")[0]  # type: ignore[misc]
             return float(self.model.fluid.T_ph(p, h))
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
@@ -173,11 +196,34 @@ class Marcher:
             return t_b + x * (t_d - t_b)
         return float(self.model.fluid.T_ph(p, h))
 
+    def clear_of_dome(self, p: float, h: float, zone: str) -> bool:
+        """Whether the backend may read ``(p, h)`` on its zone's known side of the dome.
+
+        True when the state lies more than :data:`_CLEAR_J_KG` outside the linear saturation
+        lines on its zone's side and the backend has :attr:`outside`. A piece that starts on a
+        line (where the last one stopped) is read by ``T_ph``, which puts it on the dome as the
+        linear lines miss it by up to about 1 J/kg (a metastable state there would be up to
+        4e-4 K off).
+        """
+        if self.outside is None or zone == "supercritical":
+            return False
+        h_l, h_v, _tb, _td = self.sat_lin.at(p)
+        if zone == "superheated":
+            return h > h_v + _CLEAR_J_KG
+        return h < h_l - _CLEAR_J_KG
+
     def secondary(self, h_sec: float) -> tuple[float, float, float, float]:
-        """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``."""
-        t = self.liquid.t_h(h_sec, self.t_sec)
-        self.t_sec = t
+        """``(T, cp, h_film, Re)`` of the secondary at enthalpy ``h_sec``.
+
+        Newton on the enthalpy from the last piece's temperature moved by its enthalpy change
+        over its ``cp`` (one step fewer than from the last temperature itself).
+        """
+        start = self.t_sec
+        if self._h_sec_last is not None:
+            start += (h_sec - self._h_sec_last) / self._cp_sec_last
+        t = self.liquid.t_h(h_sec, start)
         cp = self.liquid.cp(t)
+        self.t_sec, self._h_sec_last, self._cp_sec_last = t, h_sec, cp
         if self.film is not None:
             h, re = self.film(t)
             return t, cp, h * self.f_sec, re
@@ -252,66 +298,98 @@ class Marcher:
         """
         model, spec, sign, m = self.model, self.model.spec, self.sign, self.m
         t_sec, cp_sec, h_sec_film, re_sec = self.secondary(h_sec)
-        t_r = self.t_ref(p, h, zone)
-        dt1 = sign * (t_r - t_sec)
         inv_c_sec = 1.0 / (self.m_sec * cp_sec)
         length = self.length * area / self.area
         if zone == "supercritical":
+            self.fixed_points.append(None)
+            t_r = self.t_ref(p, h, zone)
+            dt1 = sign * (t_r - t_sec)
             return self._supercritical(
                 p, h, t_r, dt1, inv_c_sec, area, length, h_sec_film, re_sec, h_sec
             )
         h_l, h_v, t_b, t_d = self.sat_lin.at(p)
         if zone == "two-phase":
-            inv_c_ref = (t_d - t_b) / (h_v - h_l) / m
-            x0 = (h - h_l) / (h_v - h_l)
+            # the refrigerant temperature as t_ref's, without reading the lines twice
+            dh_lv = h_v - h_l
+            x0 = (h - h_l) / dh_lv
+            t_r = t_b + min(max(x0, 0.0), 1.0) * (t_d - t_b)
+            dt1 = sign * (t_r - t_sec)
+            inv_c_ref = (t_d - t_b) / dh_lv / m
             r = inv_c_ref - inv_c_sec
-            kernel, dt_dew = self.kernel, self.sat_lin.dt_dew
+            film_friction = self.kernel.film_friction
+            f_ref, f_dp, r_wall, z_ua = self.f_ref, self.f_dp, self.r_wall, self.z_ua
+            inv_h_sec = 1.0 / h_sec_film
+            shift_per_dp = -0.5 * sign * self.sat_lin.dt_dew
+            expm1 = math.expm1
 
-            def evaluate(q_trial: float) -> tuple[float, float, float, float, float, float]:
-                # the piece at a trial heat flow: its flux and mean quality, then the heat flow
-                flux = max(abs(q_trial) / area, 1.0)
-                x_end = (h - sign * q_trial / m - h_l) / (h_v - h_l)
-                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                h_film = self.f_ref * kernel.film(x_mean, flux)
-                dp = self.f_dp * kernel.friction_rate(x_mean) * length
-                shift = -0.5 * sign * dt_dew * dp
-                u = 1.0 / (1.0 / h_film + self.r_wall + 1.0 / h_sec_film)
-                ua = self.z_ua * u * area
-                return exchange(dt1 + shift, ua, r), h_film, dp, shift, u, ua
-
-            # the heat flow is the fixed point q = Q(q): from the last two pieces' fluxes
-            # extrapolated, a Newton step with the last piece's dQ/dq, then secant steps, to
-            # FIXED_POINT_TOLERANCE, so the piece does not depend on the start (four
-            # evaluations a piece on the example, five to six from the last flux alone)
-            if self.flux > 0.0:  # the last two pieces' fluxes extrapolated (equal areas)
-                guess = 2.0 * self.flux - self.flux_before if self.flux_before > 0.0 else self.flux
-                guess = min(max(guess, 0.5 * self.flux), 2.0 * self.flux)
+            # the heat flow is the fixed point q = Q(q): from the same piece of a nearby march
+            # (hint) or the last two pieces' fluxes extrapolated, a Newton step with that
+            # piece's (or the last piece's) dQ/dq, then secant steps, to FIXED_POINT_TOLERANCE,
+            # so the piece does not depend on the start (two evaluations a piece from a close
+            # hint, four from the last fluxes). Q(q) is written out in the loop (its flux and
+            # mean quality, then exchange() in the same operations and order).
+            hint = self.hint
+            n_done = len(self.fixed_points)
+            known = hint[n_done] if hint and n_done < len(hint) else None
+            if known is not None:  # the same piece of a nearby march, and its dQ/dq, the
+                # flux scaled as the last piece's moved from the nearby march's
+                fp_slope = known[1]
+                q_t = known[0] * self.hint_ratio * area * math.copysign(1.0, dt1)
             else:
-                guess = abs(dt1) * 2000.0
-            q_a = guess * area * math.copysign(1.0, dt1)
-            q, h_film, dp, shift, u, ua = evaluate(q_a)
-            g_a = q - q_a
-            # the first step: Newton's with the last piece's dQ/dq, else the fixed-point step
-            q_b = q_a + g_a / (1.0 - self.fp_slope) if abs(self.fp_slope) < 0.9 else q
+                fp_slope = self.fp_slope
+                if self.flux > 0.0:  # the last two pieces' fluxes extrapolated (equal areas)
+                    guess = (
+                        2.0 * self.flux - self.flux_before if self.flux_before > 0.0 else self.flux
+                    )
+                    guess = min(max(guess, 0.5 * self.flux), 2.0 * self.flux)
+                else:
+                    guess = abs(dt1) * 2000.0
+                q_t = guess * area * math.copysign(1.0, dt1)
+            last_slope = fp_slope
             first = True
-            for _ in range(FIXED_POINT_EVALUATIONS):
-                q, h_film, dp, shift, u, ua = evaluate(q_b)
-                g_b = q - q_b
-                if abs(g_b) <= FIXED_POINT_TOLERANCE * max(abs(q), 1e-9):
+            q_a = g_a = 0.0
+            for k in range(FIXED_POINT_EVALUATIONS + 1):
+                flux = max(abs(q_t) / area, 1.0)
+                x_end = (h - sign * q_t / m - h_l) / dh_lv
+                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
+                film, rate = film_friction(x_mean, flux)
+                h_film = f_ref * film
+                dp = f_dp * rate * length
+                shift = shift_per_dp * dp
+                u = 1.0 / (1.0 / h_film + r_wall + inv_h_sec)
+                ua = z_ua * u * area
+                y = ua * r
+                if abs(y) < 1e-9:
+                    q = (dt1 + shift) * ua * (1.0 - 0.5 * y)
+                else:
+                    q = (dt1 + shift) * -expm1(-y) / r
+                g = q - q_t
+                if k == 0:
+                    # the first step: Newton's with the known dQ/dq, else the fixed-point step
+                    q_a, g_a = q_t, g
+                    q_t = q_t + g / (1.0 - fp_slope) if abs(fp_slope) < 0.9 else q
+                    continue
+                if abs(g) <= FIXED_POINT_TOLERANCE * max(abs(q), 1e-9):
                     break
-                if g_b != g_a and q_b != q_a:
-                    slope = (g_b - g_a) / (q_b - q_a)
+                if g != g_a and q_t != q_a:
+                    slope = (g - g_a) / (q_t - q_a)
+                    last_slope = slope + 1.0
                     if first:
-                        self.fp_slope = slope + 1.0
+                        self.fp_slope = last_slope
                         first = False
-                    q_next = q_b - g_b / slope
+                    q_next = q_t - g / slope
                 else:
                     q_next = q
-                q_a, g_a, q_b = q_b, g_b, q_next
+                q_a, g_a, q_t = q_t, g, q_next
+            record: tuple[float, float] | None = (max(abs(q) / area, 1.0), last_slope)
+            if known is not None:
+                self.hint_ratio = max(abs(q) / area, 1.0) / known[0]
             liq = self.sat.liquid
             re_ref = self.g_ref * spec.hydraulic_diameter_m / liq.mu
             h_bound = h_l if model.hot else h_v
         else:
+            t_r = self.t_ref(p, h, zone)
+            dt1 = sign * (t_r - t_sec)
             t_eval = smooth_max(t_r, t_d) if zone == "superheated" else -smooth_max(-t_r, -t_b)
             props = self.phase_props(zone, t_eval)
             h_film0, re_ref = phase_film(spec, self.g_ref, props)
@@ -322,6 +400,7 @@ class Marcher:
             ua = self.z_ua * u * area
             r = 1.0 / (m * props.cp) - inv_c_sec
             shift = 0.0
+            record = None
             q = exchange(dt1, ua, r)
             # the saturation line ahead in the flow direction (none for the last zone)
             if model.hot:
@@ -338,6 +417,7 @@ class Marcher:
                 area, ua, q, dp, h_end = area * share, ua * share, q_b, dp * share, h_bound
             else:
                 bounded = False
+        self.fixed_points.append(record)
         if area > 0.0 and zone == "two-phase":
             self.flux_before = self.flux if not bounded else 0.0
             self.flux = max(abs(q) / area, 1.0)
@@ -362,4 +442,6 @@ def density(st: Marcher, p: float, h: float, zone: str) -> float:
         h_l, h_v, _tb, _td = st.sat_lin.at(p)
         x = min(max((h - h_l) / (h_v - h_l), 0.0), 1.0)
         return 1.0 / (x / st.sat.vapour.rho + (1.0 - x) / st.sat.liquid.rho)
+    if st.clear_of_dome(p, h, zone):
+        return st.outside(p, h, zone == "subcooled")[1]  # type: ignore[misc]
     return float(st.model.fluid.rho_ph(p, h))
