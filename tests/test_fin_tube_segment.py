@@ -9,10 +9,10 @@ import psychrolib
 import pytest
 from ht import effectiveness_from_NTU
 
-from workbench.components.exchangers.fin_tube.saturated_air import saturated_air
 from workbench.components.exchangers.fin_tube.segment import segment_air
 from workbench.components.exchangers.fin_tube.tube_side import molar_mass_g_mol, tube_fluid
 from workbench.correlations import humid_air as ha
+from workbench.correlations.saturated_air import saturated_air
 from workbench.correlations.wet_coil import wet_coil
 from workbench.fluids import get_backend
 from workbench.fluids.transport import transport_for

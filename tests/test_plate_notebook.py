@@ -15,6 +15,7 @@ from workbench.solver import solve
 EXAMPLE = (
     Path(__file__).resolve().parents[1] / "examples/scenarios/brine_water_heat_pump_plate_v2.json"
 )
+CASCADE = Path(__file__).resolve().parents[1] / "examples/scenarios/cascade_plate_v2.json"
 
 
 @pytest.mark.notebook
@@ -45,5 +46,10 @@ def test_13_plate_design(tmp_path: Path) -> None:
     assert sweep["COP heating"] == sorted(sweep["COP heating"])
     assert sweep["charge [g]"] == sorted(sweep["charge [g]"])
     assert sweep["dp water [kPa]"] == sorted(sweep["dp water [kPa]"], reverse=True)
+    # the cascade whose coupling exchanger is built from plates, as solved here
+    cascade = solve(json.loads(CASCADE.read_text(encoding="utf-8"))).couplings[0]
+    assert summary["cascade"]["plates"] == 34
+    for key in ("heat_from_hot_w", "ua", "hot_pressure_drop", "cold_pressure_drop"):
+        assert summary["cascade"][key] == pytest.approx(cascade[key], rel=1e-9)
     assert (artefacts / "plates_sweep.png").stat().st_size > 10_000
     assert (artefacts / "plates_sweep.csv").exists()

@@ -256,3 +256,40 @@ def test_rating_full_speed_line_resolves_and_gives_the_indicative_hspf2(rating):
     expected = hspf2_from_declared(pts, region=4, cut_out_c=-10.0)
     assert rating.hspf2().value == pytest.approx(expected.value, rel=1e-12)
     assert rating.to_dict()["hspf2_indicative"] == pytest.approx(expected.value)
+
+
+def test_rating_meeting_its_bivalent_point_reports_nothing(rating):
+    assert rating.settings.bivalent_c == -7.0
+    assert rating.inconsistencies == []
+    assert rating.to_dict()["inconsistencies"] == []
+
+
+def test_rating_short_of_the_load_at_tbiv_is_reported_and_charged(capsys, tmp_path):
+    """A compressor too small for Tbiv: the shortfall is named, and the back-up heat is paid."""
+    doc = _doc()
+    _set(doc, "compressor.max_speed_hz", 70)
+    r = rate(doc)
+    assert r.complete
+    short = [i for i in r.inconsistencies if i.kind == "capacity_below_load"]
+    assert [i.where for i in short] == ["A/F"]
+    row = r.test_points.set_index("name").loc["A/F"]
+    assert row["limit"] == "max"
+    assert short[0].value == pytest.approx(1.0 - row["capacity_kw"] / row["load_kw"], rel=1e-9)
+    assert "-7 degC" in short[0].message
+    # charged: the bins at and above Tbiv carry the back-up heat the machine lacks
+    bins = r.bins.set_index("t_c")
+    assert bins.loc[-7.0, "backup_kw"] == pytest.approx(row["load_kw"] - row["capacity_kw"])
+    points = r.test_points[["name", "t_c", "capacity_kw", "cop"]].to_dict(orient="records")
+    charged = scop_from_declared(
+        points,
+        9.5,
+        "average",
+        operation_limit_c=-10.0,
+        cd=0.9,
+        off_mode_kw={"to": 0.015, "sb": 0.010, "ck": 0.0, "off": 0.010},
+    )
+    assert r.scop == pytest.approx(charged.scop, rel=1e-12)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    assert main(["seasonal", str(path)]) == 0
+    assert "warning: A/F at -7 degC (at or above Tbiv -7 degC)" in capsys.readouterr().out

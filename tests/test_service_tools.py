@@ -135,3 +135,45 @@ def test_service_tools_client_with_wrong_token_fails(tool_server: ServerThread) 
 
 def test_service_tools_healthz(tool_server: ServerThread) -> None:
     assert httpx.get(f"{tool_server.url}/healthz").json() == {"status": "ok"}
+
+
+_LIST = {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "status"),
+    [({"Host": "evil.example"}, 421), ({"Origin": "http://evil.example"}, 403)],
+    ids=["foreign-host", "foreign-origin"],
+)
+def test_service_tools_sdk_refusals_are_jsonrpc_errors(
+    tool_server: ServerThread, extra, status
+) -> None:
+    """The SDK's own refusals (DNS-rebinding protection) answer a JSON-RPC error object."""
+    r = httpx.post(
+        f"{tool_server.url}/mcp",
+        json=_LIST,
+        headers={
+            "Authorization": f"Bearer {ALICE}",
+            "Accept": "application/json, text/event-stream",
+            **extra,
+        },
+    )
+    assert r.status_code == status
+    assert r.headers["content-type"].startswith("application/json")
+    body = r.json()
+    assert body["jsonrpc"] == "2.0"
+    assert body["id"] == 7
+    assert body["error"]["data"]["status"] == status
+    assert isinstance(body["error"]["code"], int)
+    assert body["error"]["message"]
+
+
+def test_service_tools_answers_pass_through_untouched(tool_server: ServerThread) -> None:
+    r = httpx.post(
+        f"{tool_server.url}/mcp",
+        json=_LIST,
+        headers={"Authorization": f"Bearer {ALICE}", "Accept": "application/json"},
+    )
+    assert r.status_code == 200
+    assert r.json()["id"] == 7
+    assert [t["name"] for t in r.json()["result"]["tools"]] == ["search_notes"]

@@ -25,6 +25,7 @@ from workbench.sweep.paths import (
     CONTROL_FIELDS,
     SweepPath,
     case_document,
+    coupling_value,
     param_value,
     resolve_path,
 )
@@ -126,6 +127,8 @@ def _bounds(flat: Any, spec: SweepPath, start: float, given: Any) -> tuple[float
     low, high = -np.inf, np.inf
     if spec.kind == "component" and spec.key.partition(".")[0] in OBJECT_NUMBER_KEYS:
         return 1e-6, np.inf  # a correlation factor or a geometry entry: positive
+    if spec.kind == "coupling":  # ua, a geometry number or a correlation factor: positive
+        return (1e-6, 1.0) if spec.key == "efficiency" else (1e-6, np.inf)
     if spec.kind == "component":
         comp_spec = get_spec(flat.components[spec.owner].type)
         param = comp_spec.param(spec.key) if comp_spec else None
@@ -184,6 +187,10 @@ def free_parameters(
             if value is None and param is not None:
                 value = param.default  # a calibration factor starts at 1
             if value is None and spec.key.startswith("correlation_factors."):
+                value = 1.0  # a correlation factor starts at 1
+        elif value is None and spec.kind == "coupling":
+            value = coupling_value(flat, spec)
+            if value is None and ".correlation_factors." in spec.key:
                 value = 1.0  # a correlation factor starts at 1
         elif value is None:
             loop = next(c for c in flat.controls if c.id == spec.owner)

@@ -240,3 +240,5 @@ def _print_tables(rating: object) -> None:
         f"eta_s {rating.eta_s:.0f} %  (SCOP is limited most by test point "
         f"{rating.limiting_point}; lowest COP at {rating.lowest_cop_point})"
     )
+    for issue in rating.inconsistencies:
+        print(f"warning: {issue.message}")

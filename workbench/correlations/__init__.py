@@ -15,6 +15,7 @@ Nothing of the scenario, the components or the solver: the geometric exchangers 
 Modules (import them directly; the package imports none of them, so importing it costs nothing):
 ``fin_tube_geometry`` and ``microchannel`` (geometry records), ``wang_plain_louvered`` and
 ``wang_wavy`` (air-side j and f), ``validity`` (ranges), ``air_side`` (h, core pressure drop,
-fin-type registry), ``fin_efficiency``, ``humid_air``, ``wet_coil`` (enthalpy-potential coils)
+fin-type registry), ``fin_efficiency``, ``humid_air`` (psychrolib), ``saturated_air`` (the wet surface's moist air
+in one call, with its analytic slope), ``wet_coil`` (enthalpy-potential coils)
 and ``in_tube`` (refrigerant side, wrappers around ``ht`` and ``fluids``).
 """

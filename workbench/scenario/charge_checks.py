@@ -7,7 +7,8 @@ Rules (each issue names its JSON path):
   the circuit: its level takes the charge (an accumulator's circuit keeps the subcooling spec).
 - ``circuits[i].charge_kg`` needs refrigerant volumes in that circuit (``internal_volume_m3``
   on a coil, or a coil's ``geometry``, whose tubes are its volume; ``hot_/cold_internal_volume_m3``
-  on a heat exchanger, ``volume_m3`` on an edge).
+  on a heat exchanger, ``volume_m3`` on an edge, a thermal coupling's ``geometry``, whose
+  plates are its coupled coils' volumes).
 - ``safety`` needs a fluid with safety data (:mod:`workbench.safety.refrigerants`).
 """
 
@@ -42,6 +43,11 @@ def check_charge(flat: FlatScenario) -> list[ScenarioIssue]:
             any(comp.params.get(k) for k in _VOLUMES) or comp.params.get("geometry")
             for comp in comps
         ) or any(e.volume_m3 or e.line for e in flat.circuit_edges(cid))
+        # a thermal coupling built from plates gives both its circuits' coupled coils a volume
+        has_volume = has_volume or any(
+            c.geometry is not None and cid in (c.hot_circuit, c.cold_circuit)
+            for c in flat.thermal_couplings
+        )
         if not has_volume:
             issues.append(
                 ScenarioIssue(

@@ -163,7 +163,9 @@ class FlatScenario:
         if self.controls:
             doc["controls"] = [c.model_dump(by_alias=True) for c in self.controls]
         if self.thermal_couplings:
-            doc["thermal_couplings"] = [c.model_dump() for c in self.thermal_couplings]
+            doc["thermal_couplings"] = [
+                c.model_dump(exclude_none=True) for c in self.thermal_couplings
+            ]
         doc["solver"] = self.solver.model_dump()
         if self.metadata is not None:
             doc["metadata"] = copy.deepcopy(self.metadata)

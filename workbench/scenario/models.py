@@ -259,8 +259,15 @@ class ThermalCouplingConfig(StrictModel):
 
     hot_circuit: int = Field(ge=0, le=UINT64_MAX, description="hot circuit id")
     cold_circuit: int = Field(ge=0, le=UINT64_MAX, description="cold circuit id")
-    ua: float = Field(gt=0, description="thermal conductance [W/K]")
+    ua: float | None = Field(
+        None, gt=0, description="thermal conductance [W/K] (exactly one of ua or geometry)"
+    )
     efficiency: float = Field(0.95, ge=0.0, le=1.0, description="heat exchanger efficiency")
+    geometry: dict[str, Any] | None = Field(
+        None,
+        description="the exchanger's hardware instead of ua: {'kind': 'brazed_plate', plates, "
+        "plate_length_m, ...} (docs/plate_exchangers.md)",
+    )
 
 
 class MeasureConfig(StrictModel):

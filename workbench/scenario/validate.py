@@ -54,7 +54,12 @@ from workbench.scenario.critical import check_critical_point
 from workbench.scenario.expand import Expansion
 from workbench.scenario.flat import FlatScenario
 from workbench.scenario.line_checks import check_lines
-from workbench.scenario.models import V2_ONLY_FIELDS, ScenarioConfig, SubsystemTemplate
+from workbench.scenario.models import (
+    V2_ONLY_FIELDS,
+    ScenarioConfig,
+    SubsystemTemplate,
+    ThermalCouplingConfig,
+)
 from workbench.scenario.params import check_component, check_value
 from workbench.scenario.paths import allowed, key, suggest
 from workbench.scenario.physical import check_physical
@@ -409,6 +414,7 @@ def _check_couplings(
                         f"{allowed(ids)}",
                     )
                 )
+        issues.extend(_coupling_exchanger_issues(coupling, path))
         if coupling.hot_circuit == coupling.cold_circuit:
             issues.append(
                 ScenarioIssue(
@@ -417,6 +423,27 @@ def _check_couplings(
                     "joins two different circuits",
                 )
             )
+
+
+def _coupling_exchanger_issues(coupling: ThermalCouplingConfig, path: str) -> list[ScenarioIssue]:
+    """Exactly one of ``ua`` or ``geometry``; a geometry's problems at their keys."""
+    if (coupling.ua is None) == (coupling.geometry is None):
+        given = "both" if coupling.ua is not None else "neither"
+        return [
+            ScenarioIssue(
+                path,
+                f"give exactly one of ua (a conductance, W/K) or geometry (the exchanger's "
+                f"hardware, kind brazed_plate); {given} given",
+            )
+        ]
+    if coupling.geometry is None:
+        return []
+    from workbench.components.exchangers.plate.cascade import cascade_geometry_problems
+
+    return [
+        ScenarioIssue(f"{path}.geometry{sub}", message)
+        for sub, message in cascade_geometry_problems(coupling.geometry)
+    ]
 
 
 def _check_fluid(fluid: str, backend: str | None) -> list[ScenarioIssue]:

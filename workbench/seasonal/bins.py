@@ -78,6 +78,7 @@ __all__ = [
     "part_load_ratio",
     "scop_from_declared",
     "seer_from_declared",
+    "shortfalls_at_bivalent",
 ]
 
 BIN_COLUMNS = (
@@ -257,22 +258,73 @@ def _check_common(design_load_kw: float, cd: float) -> None:
         raise RatingInputError(f"cd: the degradation coefficient must be in [0, 1], got {cd!r}")
 
 
-def _short_at_bivalent(pts: _Points, bivalent_c: float) -> list[Inconsistency]:
+def _short_at_bivalent(
+    pts: _Points,
+    bivalent_c: float,
+    consequence: str = "not charged as back-up heat",
+    verb: str = "declares",
+    tolerance: float = 1e-12,
+) -> list[Inconsistency]:
     out = []
     for name, t, cap, load in zip(pts.names, pts.t, pts.capacity, pts.load):
-        if t >= bivalent_c and load > 0 and cap < load * (1.0 - 1e-12):
+        if t >= bivalent_c and load > 0 and cap < load * (1.0 - tolerance):
             short = (load - cap) / load
             out.append(
                 Inconsistency(
                     "capacity_below_load",
                     name,
-                    f"{name} at {t:g} degC (at or above Tbiv {bivalent_c:g} degC) declares "
+                    f"{name} at {t:g} degC (at or above Tbiv {bivalent_c:g} degC) {verb} "
                     f"{cap:g} kW against a load of {load:.4g} kW ({100 * short:.2f} % short): "
-                    "not charged as back-up heat",
+                    f"{consequence}",
                     float(short),
                 )
             )
     return out
+
+
+def shortfalls_at_bivalent(
+    points: Sequence[Mapping[str, Any]],
+    design_load_kw: float,
+    climate: str,
+    bivalent_c: float,
+    cd: float = 0.9,
+    tolerance: float = 1e-6,
+) -> list[Inconsistency]:
+    """The points at or above Tbiv whose capacity is short of the heating load.
+
+    Parameters
+    ----------
+    points : sequence of mapping
+        Points ``{"t_c" [degC], "capacity_kw" [kW], "cop" [-]}`` with optional ``name``.
+    design_load_kw : float
+        Pdesignh [kW].
+    climate : str
+        ``average``, ``warmer`` or ``colder`` (its design temperature sets the load line).
+    bivalent_c : float
+        Tbiv [degC].
+    cd : float
+        Degradation coefficient [-] (only carried through the point table).
+    tolerance : float
+        Relative shortfall below which a point counts as meeting its load [-] (a solved
+        point meets it to the capacity solve's tolerance, not exactly).
+
+    Returns
+    -------
+    list of Inconsistency
+        One ``capacity_below_load`` per short point, the shortfall as a fraction of the load
+        (a scenario's rating, :func:`workbench.seasonal.rate`, charges the back-up heat there
+        and reports these).
+    """
+    _check_common(design_load_kw, cd)
+    season, _, _ = _season(climate)
+    pts = _points(declared_points(points), design_load_kw, season.design_c, cd)
+    return _short_at_bivalent(
+        pts,
+        float(bivalent_c),
+        "back-up heat charged, Tbiv is not reached at this point",
+        verb="reaches",
+        tolerance=tolerance,
+    )
 
 
 def scop_from_declared(

@@ -36,11 +36,13 @@ from workbench.scenario.seasonal import SeasonalConfig
 from workbench.scenario.types import ScenarioLike
 from workbench.seasonal import en14825
 from workbench.seasonal.bins import (
+    Inconsistency,
     SeasonalCooling,
     SeasonalHeating,
     part_load_ratio,
     scop_from_declared,
     seer_from_declared,
+    shortfalls_at_bivalent,
 )
 from workbench.seasonal.humidity import en14825_outdoor_rh
 from workbench.seasonal.partload import CapacitySolver, PartLoadResult
@@ -118,6 +120,17 @@ class SeasonalRating:
     seer_on: float | None = None
     points: list[PartLoadResult] = field(default_factory=list)
     solves: int = 0
+
+    @property
+    def inconsistencies(self) -> list[Inconsistency]:
+        """What does not hold together (empty when incomplete).
+
+        A heating rating with ``bivalent_c`` lists each test point at or above Tbiv whose
+        solved capacity is short of the load (``capacity_below_load``): the back-up heat is
+        charged there, as the machine needs it, but the block's Tbiv is not met.
+        """
+        result = self.heating if self.heating is not None else self.cooling
+        return list(result.inconsistencies) if result is not None else []
 
     @property
     def lowest_cop_point(self) -> str | None:
@@ -236,6 +249,10 @@ class SeasonalRating:
             else None,
             "test_points": rows(self.test_points),
             "bins": rows(self.bins),
+            "inconsistencies": [
+                {"kind": i.kind, "where": i.where, "message": i.message, "value": i.value}
+                for i in self.inconsistencies
+            ],
         }
 
 
@@ -485,6 +502,12 @@ def rate(
         base.cooling = result
         base.seer, base.seer_on = result.seer, result.seer_on
     else:
+        if settings.bivalent_c is not None:
+            result.inconsistencies.extend(
+                shortfalls_at_bivalent(
+                    rows, settings.design_load_kw, settings.climate, settings.bivalent_c
+                )
+            )
         base.heating = result
         base.scop, base.scop_on, base.scop_net = result.scop, result.scop_on, result.scop_net
     return base

@@ -36,6 +36,10 @@ hot stream cooled to the cold inlet, hardly depending on that difference), and t
 from there closes the difference or reverses it (cascade_v2: 8 K to -8.5 K), where the heat
 flow collapses and the trial fails.
 
+A coupling that gives the exchanger's plates (``"geometry": {"kind": "brazed_plate", ...}``)
+instead of ``ua`` is a :class:`~workbench.solver.plate_coupling.PlateCoupling`: the same
+equations with ``Q`` from the plates.
+
 These replace the coils' own heat-transfer equations, so the two circuits become one system:
 each circuit gains one equation and keeps its charge spec (``subcooling_k`` or ``t_cond_k`` on
 the coupled condenser, ``superheat_k`` on the coupled evaporator with an ideal valve).
@@ -135,6 +139,13 @@ class ThermalCoupling:
         cold.couple()
         self.local_vars = sorted(set(hot.local_vars) | set(cold.local_vars))
 
+    def reconfigure(self, config: ThermalCouplingConfig) -> None:
+        """Take a changed configuration (a sweep's or a calibration's value), forget the rest."""
+        self.config = config
+        self._q_last = None
+        self._memo = self._result = self._linear = None
+        self._profile_memo = ProfileMemo()
+
     @property
     def _local(self) -> list[int]:
         return self.local_vars
@@ -175,7 +186,7 @@ class ThermalCoupling:
             float(self.config.efficiency),
             self._saturation,
         )
-        q = coupled_root(profile, float(self.config.ua), self._predicted_q(key))
+        q = coupled_root(profile, float(self.config.ua or 0.0), self._predicted_q(key))
         self._q_last = q or None
         self._memo = (key, profile, q)
         return self._memo
@@ -237,7 +248,11 @@ class ThermalCoupling:
         try:
             key, profile, q = self._solved(x)
             q_at = evaluated_near(profile, q)
-            dq = coupled_sensitivity(profile, q_at, float(self.config.ua)) if q > 0.0 else None
+            dq = (
+                coupled_sensitivity(profile, q_at, float(self.config.ua or 0.0))
+                if q > 0.0
+                else None
+            )
         except (FluidPropertyError, ValueError, ZeroDivisionError, OverflowError):
             return None
         if dq is None:
@@ -293,6 +308,11 @@ class ThermalCoupling:
         r = self.heat_flow(x)
         return r.q_cold - r.q
 
+    def conductance(self, x: np.ndarray) -> float:
+        """The exchanger's conductance [W/K]: ``ua`` (a coupling built from hardware: its own)."""
+        del x
+        return float(self.config.ua or 0.0)
+
     def result(self, x: np.ndarray) -> dict[str, object]:
         """The coupling's entry of ``SolveResult.couplings``."""
         r = self.heat_flow(x)
@@ -302,7 +322,7 @@ class ThermalCoupling:
             "cold_circuit": self.config.cold_circuit,
             "hot_component": self.hot.name,
             "cold_component": self.cold.name,
-            "ua": float(self.config.ua),
+            "ua": self.conductance(x),
             "efficiency": float(self.config.efficiency),
             "heat_from_hot_w": r.q,
             "heat_to_cold_w": r.q_cold,
@@ -339,7 +359,7 @@ class ThermalCoupling:
         text = accuracy_warning(
             f"{self.name} (cascade heat exchanger)",
             check,
-            float(self.config.ua),
+            float(self.config.ua or 0.0),
             note=self._near_critical_note(x),
             ratio_limit=COUPLING_WARNING_RATIO,
         )

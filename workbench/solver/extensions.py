@@ -7,6 +7,7 @@ from workbench.solver.charge.block import attach_charges
 from workbench.solver.controls import ControlLoop
 from workbench.solver.couplings import ThermalCoupling, find_coupled_coils
 from workbench.solver.links import link_suction_pressures
+from workbench.solver.plate_coupling import PlateCoupling
 from workbench.solver.system import System
 
 __all__ = ["attach"]
@@ -31,7 +32,8 @@ def attach(system: System) -> dict[int, int]:
     ]
     for i, cfg in enumerate(flat.thermal_couplings):
         hot, cold = find_coupled_coils(i, cfg, coils)
-        system.blocks.append(ThermalCoupling(i, cfg, hot, cold))
+        kind = PlateCoupling if cfg.geometry is not None else ThermalCoupling
+        system.blocks.append(kind(i, cfg, hot, cold))
         extra[cfg.hot_circuit] = extra.get(cfg.hot_circuit, 0) + 1
         extra[cfg.cold_circuit] = extra.get(cfg.cold_circuit, 0) + 1
         _cascade_hints(system, hot, cold)

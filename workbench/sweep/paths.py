@@ -18,6 +18,10 @@ Inputs (set before each solve):
   coil, ``secondary_side`` on a brazed plate).
 - ``circuits[<i>].charge_kg``: the fixed charge of the i-th circuit of the flat document (the
   charge curve; the base scenario must fix that circuit's charge, docs/charge.md).
+- ``thermal_couplings[<i>].<field>``: ``ua`` or ``efficiency`` of the i-th thermal coupling,
+  and of a coupling built from plates ``geometry.<key>`` (a number of the geometry: ``plates``,
+  ``plate_length_m`` ...) and ``geometry.correlation_factors.<entry>`` (``refrigerant_side`` ...,
+  the calibration hooks of its two streams).
 
 Outputs (read after each solve, optional extra columns):
 
@@ -44,8 +48,10 @@ from workbench.errors import ScenarioError, ScenarioIssue
 from workbench.scenario import FlatScenario, SolverConfig
 
 __all__ = [
+    "COUPLING_FIELDS",
     "SweepPath",
     "case_document",
+    "coupling_value",
     "param_value",
     "plain_value",
     "read_output",
@@ -57,6 +63,9 @@ __all__ = [
 CONTROL_FIELDS = ("target", "gain", "band", "smooth_eps")
 """Numeric fields of a control loop that can be swept."""
 
+COUPLING_FIELDS = ("ua", "efficiency")
+"""Numeric fields of a thermal coupling that can be swept (besides its geometry's numbers)."""
+
 
 @dataclass(frozen=True)
 class SweepPath:
@@ -67,9 +76,9 @@ class SweepPath:
     path : str
         The path as written (the column name).
     kind : str
-        ``"component"``, ``"control"``, ``"circuit"`` or ``"solver"``.
+        ``"component"``, ``"control"``, ``"circuit"``, ``"coupling"`` or ``"solver"``.
     owner : str
-        Component name, control id, circuit index (as text) or empty for the solver.
+        Component name, control id, circuit or coupling index (as text) or empty for the solver.
     key : str
         Parameter, field or output name.
     integer : bool
@@ -131,6 +140,9 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         if key not in CONTROL_FIELDS:
             raise _fail(path, f"controls.<id>.<field> takes one of {', '.join(CONTROL_FIELDS)}")
         return SweepPath(path, "control", cid, key)
+    coupling = re.fullmatch(r"thermal_couplings\[(\d+)\]\.(.+)", path)
+    if coupling is not None:
+        return _coupling_path(flat, path, int(coupling.group(1)), coupling.group(2))
     circuit = re.fullmatch(r"circuits\[(\d+)\]\.charge_kg", path)
     if circuit is not None:
         index = int(circuit.group(1))
@@ -152,6 +164,40 @@ def resolve_path(flat: FlatScenario, path: str) -> SweepPath:
         "not '<component>.<parameter>', 'controls.<id>.<field>' or 'solver.<field>'; "
         f"components: {', '.join(flat.components)}",
     )
+
+
+def _coupling_path(flat: FlatScenario, path: str, index: int, key: str) -> SweepPath:
+    """``thermal_couplings[i].<key>`` resolved (module docstring), or an error saying why not."""
+    from workbench.components.exchangers.plate.spec import CORRELATION_FACTORS, GEOMETRY_KEYS
+
+    if index >= len(flat.thermal_couplings):
+        raise _fail(path, f"the scenario has {len(flat.thermal_couplings)} thermal coupling(s)")
+    config = flat.thermal_couplings[index]
+    geometry = config.geometry
+    if key in COUPLING_FIELDS:
+        if key == "ua" and geometry is not None:
+            raise _fail(path, "the coupling is built from its geometry: it has no ua")
+        return SweepPath(path, "coupling", str(index), key)
+    numbers = (*GEOMETRY_KEYS, "plate_conductivity_w_m_k", "segments")
+    known = [f"geometry.{k}" for k in numbers]
+    known += [f"geometry.correlation_factors.{k}" for k in CORRELATION_FACTORS]
+    if geometry is None or key not in known:
+        fields = [*COUPLING_FIELDS, *(known if geometry is not None else ())]
+        raise _fail(path, f"thermal_couplings[{index}] takes one of {', '.join(fields)}")
+    return SweepPath(
+        path, "coupling", str(index), key, key in ("geometry.plates", "geometry.segments")
+    )
+
+
+def coupling_value(flat: FlatScenario, spec: SweepPath) -> Any:
+    """The value a ``thermal_couplings[i]`` path has in ``flat`` (None when not given)."""
+    config = flat.thermal_couplings[int(spec.owner)]
+    if spec.key in COUPLING_FIELDS:
+        return getattr(config, spec.key)
+    node: Any = config.geometry or {}
+    for part in spec.key.split(".")[1:]:
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
 
 
 def _instance_alias(flat: FlatScenario, path: str) -> str | None:
@@ -282,6 +328,14 @@ def _set_value(doc: dict[str, Any], spec: SweepPath, value: Any) -> None:
         raise _fail(spec.path, f"control loop {spec.owner!r} is not in the scenario")
     if spec.kind == "circuit":
         doc["circuits"][int(spec.owner)][spec.key] = value
+        return
+    if spec.kind == "coupling":
+        node = doc["thermal_couplings"][int(spec.owner)]
+        *parents, last = spec.key.split(".")
+        for part in parents:  # copies, so a mapping shared with the base is not changed
+            node[part] = dict(node.get(part) or {})
+            node = node[part]
+        node[last] = value
         return
     doc.setdefault("solver", {})[spec.key] = value
 

@@ -1,7 +1,7 @@
 """One prepared system per worker: swept values are set on it, nothing is rebuilt per case.
 
 A sweep's cases differ only in values (a component parameter, a control loop's target, gain,
-band or smoothing, a solver setting), never in structure, so a worker builds the system of the
+band or smoothing, a UA coupling's ``ua`` or efficiency, a solver setting), never in structure, so a worker builds the system of the
 base scenario once (:func:`workbench.solver.prepare`: components, topology, unknowns, a fluid
 backend of its own) and solves every case on it: :func:`apply_values` sets the case's values on
 the models, and the solve is warm-started from the neighbouring case. Building costs about as
@@ -38,8 +38,17 @@ from workbench.errors import WorkbenchError
 from workbench.solver import prepare
 from workbench.solver.charge.block import CircuitCharge
 from workbench.solver.controls import ControlLoop
+from workbench.solver.couplings import ThermalCoupling
 from workbench.solver.system import System
-from workbench.sweep.paths import SweepPath, case_document, param_value, plain_value, with_param
+from workbench.sweep.paths import (
+    COUPLING_FIELDS,
+    SweepPath,
+    case_document,
+    coupling_value,
+    param_value,
+    plain_value,
+    with_param,
+)
 
 __all__ = [
     "MAX_CACHED",
@@ -147,6 +156,9 @@ def _get(system: System, kind: str, owner: str, key: str) -> Any:
         return getattr(_loop(system, owner).config, key)
     if kind == "circuit":
         return system.flat.charge_kg.get(system.flat.circuits[int(owner)], _MISSING)
+    if kind == "coupling":
+        value = coupling_value(system.flat, SweepPath("", kind, owner, key))
+        return _MISSING if value is None else value
     return getattr(system.flat.solver, key)
 
 
@@ -178,6 +190,9 @@ def _set(system: System, kind: str, owner: str, key: str, value: Any) -> None:
     if kind == "circuit":
         _set_charge(system, system.flat.circuits[int(owner)], value)
         return
+    if kind == "coupling":
+        _set_coupling(system, int(owner), key, value)
+        return
     system.flat.solver = system.flat.solver.model_copy(update={key: value})
 
 
@@ -188,6 +203,32 @@ def _set_charge(system: System, circuit: int, value: Any) -> None:
         raise StructureChanged(f"circuit {circuit}: charge_kg = {value!r} changes the equations")
     blocks[0].charge_kg = float(value)
     system.flat.charge_kg[circuit] = float(value)
+
+
+def _set_coupling(system: System, index: int, key: str, value: Any) -> None:
+    """Set a coupling's field or geometry entry on its block (``_MISSING`` removes an entry)."""
+    if _same(_get(system, "coupling", str(index), key), value):
+        return
+    block = next(b for b in system.blocks if isinstance(b, ThermalCoupling) and b.index == index)
+    if key in COUPLING_FIELDS:
+        update = {key: None if value is _MISSING else value}
+    else:
+        geometry = copy.deepcopy(block.config.geometry or {})
+        node = geometry
+        *parents, last = key.split(".")[1:]
+        for part in parents:
+            node = node.setdefault(part, {})
+        if value is _MISSING:
+            node.pop(last, None)
+        else:
+            node[last] = value
+        update = {"geometry": geometry}
+    config = block.config.model_copy(update=update)
+    try:
+        block.reconfigure(config)
+    except WorkbenchError as exc:
+        raise StructureChanged(f"thermal_couplings[{index}].{key} = {value!r}: {exc}") from None
+    system.flat.thermal_couplings[index] = config
 
 
 _BASE = frozenset(("name", "path", "fluid", "spec", "given", "params", "ports", "factor_sources"))

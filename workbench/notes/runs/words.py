@@ -269,9 +269,15 @@ def topology_sentences(doc: Mapping[str, Any], flat: FlatScenario) -> list[str]:
             f"{exact(loop.actuator.max)} (gain {exact(loop.gain)})."
         )
     for coupling in flat.thermal_couplings:
+        geometry = coupling.geometry or {}
+        exchanger = (
+            f"UA {exact(coupling.ua)} W/K"
+            if coupling.ua is not None
+            else f"{geometry.get('kind')} exchanger of {exact(geometry.get('plates'))} plates"
+        )
         out.append(
             f"Thermal coupling from circuit {coupling.hot_circuit} (hot) to circuit "
-            f"{coupling.cold_circuit} (cold): UA {exact(coupling.ua)} W/K, efficiency "
+            f"{coupling.cold_circuit} (cold): {exchanger}, efficiency "
             f"{exact(coupling.efficiency)}."
         )
     return out

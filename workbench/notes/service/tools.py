@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import HTTP_CODES, describe_exception, error_body
 from workbench.notes.service.gate import Gate, Refusal, send_error
+from workbench.notes.service.rpc_errors import JsonRpcErrors
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
 from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, search_as
 
@@ -164,7 +165,7 @@ def create_tools_app(
         finally:
             await anyio.to_thread.run_sync(services.close)
 
-    app = Starlette(routes=[Mount("/", app=inner)], lifespan=lifespan)
+    app = Starlette(routes=[Mount("/", app=JsonRpcErrors(inner))], lifespan=lifespan)
     app.add_middleware(JsonRpcEnvelope, path="/mcp")
     app.add_middleware(NoEventStream, path="/mcp")
     app.add_middleware(  # outermost: who, how big and how much, from the headers

@@ -57,6 +57,7 @@ import numpy as np
 from workbench.components.base import Component, Equation, StepFunction, register_component
 from workbench.components.exchangers.coils.checks import coil_problems, coil_profile, coil_warnings
 from workbench.components.exchangers.coils.jacobian import coil_jacobian
+from workbench.components.exchangers.coils.view import ExternalDrop
 from workbench.components.exchangers.coils.zone_memory import ZoneMemory
 from workbench.components.exchangers.zones.air_flow import apply_air_volume_flow
 from workbench.components.exchangers.zones.fan_ua import fan_scaled_ua
@@ -81,6 +82,9 @@ class Coil(Component):
     refrigerant_is_hot: bool = True
     sat_spec: str = "t_cond_k"
     outlet_spec: str = "subcooling_k"
+    external_pressure_drop: ExternalDrop | None = None
+    """Set by a thermal coupling built from hardware (a brazed plate cascade exchanger): the
+    refrigerant pressure drop then comes from it (times ``z_dp``) instead of ``dp_pa``."""
     zone_model_sensitivity: bool = True
     """The zones come from the zone model, whose linearised root the charge gradient may use;
     False for a variant whose zones come from another model (a geometric coil's march)."""
@@ -166,6 +170,8 @@ class Coil(Component):
 
     def pressure_drop(self, x: np.ndarray, m: float) -> float:
         """Refrigerant pressure drop [Pa]."""
+        if self.external_pressure_drop is not None:
+            return self.external_pressure_drop.value(x) * self.factor(x, "z_dp")
         dp = float(self.params["dp_pa"]) * self.factor(x, "z_dp")
         if dp == 0.0:
             return 0.0

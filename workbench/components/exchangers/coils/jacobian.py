@@ -44,6 +44,10 @@ def coil_jacobian(
     if dp != 0.0 and m_nom is not None:
         m_coil = inlet.m / coil.n_coils
         entries.append((0, pin.m, dp * 2.0 * abs(m_coil) / float(m_nom) ** 2 / coil.n_coils))
+    external = coil.external_pressure_drop
+    if external is not None:  # a coupling built from hardware gives the drop (and its slopes)
+        z_dp = coil.factor(x, "z_dp")
+        entries += [(0, col, z_dp * d) for col, d in external.derivatives(x)]
     row = 1
     if coil.ua_mode:
         sign = 1.0 if coil.refrigerant_is_hot else -1.0

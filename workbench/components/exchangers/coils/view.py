@@ -16,7 +16,17 @@ from workbench.components.exchangers.zones.heat_flow import CoilSensitivity, Zon
 from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.fluids import FluidBackend
 
-__all__ = ["CoilView"]
+__all__ = ["CoilView", "ExternalDrop"]
+
+
+class ExternalDrop(Protocol):
+    """A coil's refrigerant pressure drop computed elsewhere (a brazed plate cascade exchanger)."""
+
+    def value(self, x: np.ndarray) -> float:
+        """Pressure drop [Pa] at the unknowns ``x``."""
+
+    def derivatives(self, x: np.ndarray) -> list[tuple[int, float]]:
+        """``(column, d dp / d x_column)`` [Pa per unit of x] of the unknowns it depends on."""
 
 
 class CoilView(Protocol):
@@ -77,6 +87,10 @@ class CoilView(Protocol):
     @property
     def coupled(self) -> bool:
         """True when the other side is another circuit (a thermal coupling)."""
+
+    @property
+    def external_pressure_drop(self) -> ExternalDrop | None:
+        """The pressure drop's source when a coupling built from hardware gives it, else None."""
 
     @property
     def n_coils(self) -> int:

@@ -27,7 +27,6 @@ import math
 from dataclasses import dataclass
 
 from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
-from workbench.components.exchangers.fin_tube.saturated_air import moist_enthalpy
 from workbench.correlations import humid_air as ha
 from workbench.correlations.air_side import (
     core_pressure_drop,
@@ -39,6 +38,7 @@ from workbench.correlations.air_side import (
 )
 from workbench.correlations.fin_efficiency import fin_parameter, surface_efficiency
 from workbench.correlations.microchannel import MicrochannelGeometry
+from workbench.correlations.saturated_air import moist_enthalpy
 
 __all__ = ["AirInlet", "AirSide", "air_side"]
 

@@ -26,7 +26,6 @@ from workbench.components.exchangers.fin_tube.geometry import (
 )
 from workbench.components.exchangers.fin_tube.march import MarchResult, march
 from workbench.components.exchangers.fin_tube.outputs import geometric_warnings
-from workbench.components.exchangers.fin_tube.saturated_air import moist_temperature
 from workbench.components.exchangers.fin_tube.supercritical import SupercriticalFluid
 from workbench.components.exchangers.fin_tube.tube_side import (
     TubeFluid,
@@ -35,6 +34,7 @@ from workbench.components.exchangers.fin_tube.tube_side import (
 )
 from workbench.components.exchangers.zones.profile import NEAR_CRITICAL, ProfileCheck
 from workbench.correlations import humid_air as ha
+from workbench.correlations.saturated_air import moist_temperature
 from workbench.errors import FluidPropertyError
 from workbench.fluids.transport import Transport, transport_for
 

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 
 from workbench.components.exchangers.fin_tube.air_side import AirSide
 from workbench.components.exchangers.fin_tube.geometry import CoilGeometry
-from workbench.components.exchangers.fin_tube.saturated_air import moist_temperature
 from workbench.components.exchangers.fin_tube.segment import segment_air
 from workbench.components.exchangers.fin_tube.supercritical import SupercriticalFluid
 from workbench.components.exchangers.fin_tube.tube_side import TubeFluid
+from workbench.correlations.saturated_air import moist_temperature
 
 __all__ = ["MarchResult", "march"]
 

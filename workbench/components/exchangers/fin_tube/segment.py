@@ -38,12 +38,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from workbench.components.exchangers.fin_tube.saturated_air import (
+from workbench.correlations import humid_air as ha
+from workbench.correlations.saturated_air import (
     moist_enthalpy,
     moist_temperature,
     saturated_air,
 )
-from workbench.correlations import humid_air as ha
 
 __all__ = ["SegmentAir", "segment_air"]
 

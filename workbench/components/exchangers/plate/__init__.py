@@ -9,7 +9,10 @@ march with its shooting on the secondary outlet temperature (its records in :mod
 one piece in :mod:`.segment`, the secondary in :mod:`.secondary_side`), :mod:`.jacobian` its
 Jacobian, :mod:`.marching` what the components share, :mod:`.component` the component classes (subclasses of the coils' ``Condenser`` and
 ``Evaporator``, so their saturation, superheat and subcooling specs stay the same; the one place a
-family builds on another, see docs/components.md).
+family builds on another, see docs/components.md). The cascade exchanger of a thermal coupling
+(both sides refrigerant) is :mod:`.cascade` (its pieces, area and root on the coupled profile)
+with :mod:`.stream_side` (one refrigerant stream's films and friction); its Newton block is
+:mod:`workbench.solver.plate_coupling`.
 
 May import: ``components.exchangers.coils`` (the classes it extends), ``components.exchangers.zones``,
 ``components.base``, ``components.catalog``, ``correlations``, ``fluids``, ``errors``, ``units``.
