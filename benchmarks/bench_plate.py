@@ -202,8 +202,25 @@ slope after a 1 J/kg step of the inlet enthalpy {m["shoot_warm_ms"]:.2f} ms. A c
 plate unit runs {total} marches of both exchangers: {n["estimates"]} in the shootings of the start's
 conductance estimates, {n["shootings"]} in the shootings of the residuals and {n["jacobian"]} of the
 Jacobians' own (one per inlet column, and one for `d/dT_so` where the shooting left none near
-its root). Goal of issue 41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold):
-{verdict}.
+its root; none for Newton's last Jacobian, a Broyden update of the one before). Goal of issue
+41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold): {verdict}.
+
+On 2026-11-28 (s9-platejac), alternating runs of the tree before and after, process time,
+load 2.4-3.5: 59.4 ms (64.6 ms with the lines) before, 54.5 ms (59.9 ms) after; 75 marches
+before, 67 after (the Jacobians' 32 -> 24). What cut it: when the inlet (m, p, h) has moved by
+less than 1e-4 of itself since the last marched Jacobian (Newton's last step: about 1e-5; the
+one before about 4e-4), the plate block's sensitivities `d(Q, p_out, T_so)/d(m, p, h)` are that
+Jacobian's updated by Broyden's formula with the two converged marches, no march
+(`plate/jacobian.py`, `REUSE_SHARE`). The same 5 iterations, the results within about 1e-11
+(`tests/test_plate_jacobian_update.py` holds 1e-9); the updated block is an approximation: 4e-3
+(condenser) and 6e-3 (evaporator) from central differences after a 3e-5 move, where a marched
+block is within 5e-5 (the march's slopes bend sharply near the root). Measured and not taken:
+the threshold 1e-3 (the step before the last updated too) costs an iteration, 1e-2 two or
+three. Not done: derivatives carried along the march (forward sensitivities through each
+piece's fixed point, the single-phase flashes, the kernel and the secondary's T(h)), which would
+replace the remaining 24 Jacobian marches by one tangent pass per Jacobian; a one-evaluation
+fixed point in the column marches is not accurate enough (the piece's conductance and its
+bounded area move at first order with the flux).
 
 On 2026-11-28 (s9-platespeed), alternating runs of the tree before and after, process time,
 load 2.5-4: 97 ms (105 ms with the lines) before, 59 ms (65 ms) after; 94 marches before, 75

@@ -14,8 +14,9 @@ given ``secondary_mass_flow_kg_s`` times ``fan_speed``, the pump speed here). ``
 multiplies every piece's conductance, ``z_dp`` the refrigerant pressure drop (as the
 calibration factors of a UA coil); the geometry's ``correlation_factors`` multiply the film
 coefficients and pressure drops of each side. The Jacobian is by forward differences
-(:mod:`.jacobian`: one march per inlet column, the shooting's root moved to first order; the
-march is memoised by its inputs, so the outlet's columns cost nothing).
+(:mod:`.jacobian`: one march per inlet column, the shooting's root moved to first order, none
+near the solution, where the last marched block is updated by Broyden's formula; the march is
+memoised by its inputs, so the outlet's columns cost nothing).
 
 The refrigerant-side volume of the geometry becomes ``internal_volume_m3`` (the charge
 inventory splits it by the zones' areas, :meth:`PlateCoil.zone_areas`).

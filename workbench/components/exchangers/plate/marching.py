@@ -98,6 +98,8 @@ class PlateMarching(_Base):
         self._estimated: tuple[tuple[float, ...], MarchResult] | None = None  # the last estimate
         self._last_slope: float | None = None
         self._prediction: tuple[tuple[float, float, float], float, tuple[float, ...]] | None = None
+        self.jacobian_kept: tuple[Any, ...] | None = None
+        """The last marched Jacobian's inlet, setting, march and sensitivities (:mod:`.jacobian`)."""
         try:
             self._nominal_ua = self._nominal()
         except FluidPropertyError as exc:
