@@ -107,7 +107,7 @@ def test_plate_pieces_are_fixed_points_whatever_their_start(
     base = march(model, p, h, m, T_W_IN, M_W, 306.0, film=film)
     monkeypatch.setattr(segment, "FIXED_POINT_TOLERANCE", 1e-3 * FIXED_POINT_TOLERANCE)
     tight = march(model, p, h, m, T_W_IN, M_W, 306.0, film=film)
-    assert sum(pc.zone == "two-phase" for pc in base.pieces) >= 10
+    assert sum(pc.zone == "two-phase" for pc in base.pieces) >= 8  # 9 of 12 segments
     assert tight.q == pytest.approx(base.q, rel=1e-12)
     assert tight.t_sec_end == pytest.approx(base.t_sec_end, abs=1e-11)
     assert tight.p_out == pytest.approx(base.p_out, rel=1e-12)
@@ -145,7 +145,11 @@ def test_plate_shooting_neighbour_gives_the_jacobians_slope() -> None:
         from_neighbour = (getattr(near, attr) - getattr(root, attr)) / dt
         central = (getattr(up, attr) - getattr(down, attr)) / (2.0 * step)
         assert math.isfinite(from_neighbour)
-        assert from_neighbour == pytest.approx(central, rel=2e-3, abs=1e-6)
+        # the forward difference's error is half its distance times the second derivative:
+        # this root lies 5-10 mK of T_so above where the outlet leaves the dome, where
+        # dQ/dT_so bends from -884 to -1033 W/K over 5 mK (2.9e-3 measured on Q; 2e-3 held
+        # with the midpoint pieces, whose root lay further from that bend)
+        assert from_neighbour == pytest.approx(central, rel=5e-3, abs=1e-6)
 
 
 # -- the second round (s9): hints, the linear end, the known side, the kernel's shared terms --
@@ -218,7 +222,11 @@ def test_plate_linear_end_is_the_strict_shooting(monkeypatch: pytest.MonkeyPatch
     film = secondary_film(model, span + T_W_IN, T_W_IN, M_W)
     at_root = march(model, p, h, m, T_W_IN, M_W, fast.t_sec_out, film=film)
     assert abs(at_root.t_sec_end - T_W_IN) <= SHOOT_TOLERANCE * span
-    assert at_root.q == pytest.approx(fast.q, rel=1e-11)
+    # and its heat flow to what that tolerance allows, |dQ/dT_so| tol span (twice: the
+    # neighbour's slope is a forward difference; 2.4e-7 W measured, 3.1e-7 W the bound)
+    assert fast.neighbour is not None
+    dq_dt = (fast.neighbour.q - fast.q) / (fast.neighbour.t_sec_out - fast.t_sec_out)
+    assert abs(at_root.q - fast.q) <= 2.0 * abs(dq_dt) * SHOOT_TOLERANCE * span
 
 
 def test_plate_known_side_states_are_t_ph_states() -> None:

@@ -34,7 +34,7 @@ from workbench.components.exchangers.plate.results import (
     plate_outputs,
     plate_warnings,
 )
-from workbench.components.exchangers.plate.spec import KIND
+from workbench.components.exchangers.plate.spec import GAS_COOLER_SEGMENTS, KIND
 from workbench.components.exchangers.zones.profile_memo import ProfileMemo
 from workbench.errors import FluidPropertyError
 from workbench.units import celsius_to_kelvin
@@ -48,6 +48,7 @@ class PlateGasCooler(PlateMarching, GasCooler):
 
     refrigerant_is_hot = True
     n_coils = 1
+    default_segments = GAS_COOLER_SEGMENTS
 
     def configure(self) -> None:
         """The gas cooler's set-up in UA mode, with the plates' geometry and fluids.

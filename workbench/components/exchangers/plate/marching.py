@@ -22,7 +22,11 @@ from workbench.components.base import Component, StepFunction
 from workbench.components.exchangers.plate.jacobian import plate_jacobian
 from workbench.components.exchangers.plate.march import MarchResult, PlateModel, solve_plate
 from workbench.components.exchangers.plate.sides import single_phase_film
-from workbench.components.exchangers.plate.spec import PlateSpec, parse_plate_spec
+from workbench.components.exchangers.plate.spec import (
+    DEFAULT_SEGMENTS,
+    PlateSpec,
+    parse_plate_spec,
+)
 from workbench.components.exchangers.zones.profile import ProfileCheck
 from workbench.errors import FluidPropertyError, ScenarioError
 from workbench.fluids import get_secondary
@@ -58,6 +62,8 @@ class PlateMarching(_Base):
     n_coils: int
     t_sec_in: float
     refrigerant_is_hot: bool
+    default_segments: int = DEFAULT_SEGMENTS
+    """Segments where the geometry gives none (:data:`~.spec.GAS_COOLER_SEGMENTS` for a gas cooler)."""
 
     def setup_plate(self) -> None:
         """Read the geometry, the secondary liquid and the transport properties (``configure``).
@@ -71,7 +77,10 @@ class PlateMarching(_Base):
             properties.
         """
         self.plate_spec: PlateSpec = parse_plate_spec(
-            self.params["geometry"], self.path, self.params.get("correlation_factors")
+            self.params["geometry"],
+            self.path,
+            self.params.get("correlation_factors"),
+            self.default_segments,
         )
         name = str(self.params.get("secondary_fluid", "air"))
         try:

@@ -312,7 +312,8 @@ class Marcher:
             # the refrigerant temperature as t_ref's, without reading the lines twice
             dh_lv = h_v - h_l
             x0 = (h - h_l) / dh_lv
-            t_r = t_b + min(max(x0, 0.0), 1.0) * (t_d - t_b)
+            x_s = min(max(x0, 0.0), 1.0)
+            t_r = t_b + x_s * (t_d - t_b)
             dt1 = sign * (t_r - t_sec)
             inv_c_ref = (t_d - t_b) / dh_lv / m
             r = inv_c_ref - inv_c_sec
@@ -351,8 +352,14 @@ class Marcher:
             for k in range(FIXED_POINT_EVALUATIONS + 1):
                 flux = max(abs(q_t) / area, 1.0)
                 x_end = (h - sign * q_t / m - h_l) / dh_lv
-                x_mean = 0.5 * (x0 + min(max(x_end, 0.0), 1.0))
-                film, rate = film_friction(x_mean, flux)
+                x_e = min(max(x_end, 0.0), 1.0)
+                # Simpson's rule over the piece (quality linear in its heat): the film as
+                # 1/h at both ends and the middle, the friction rate likewise
+                film_0, rate_0 = film_friction(x_s, flux)
+                film, rate = film_friction(0.5 * (x0 + x_e), flux)
+                film_1, rate_1 = film_friction(x_e, flux)
+                film = 6.0 / (1.0 / film_0 + 4.0 / film + 1.0 / film_1)
+                rate = (rate_0 + 4.0 * rate + rate_1) / 6.0
                 h_film = f_ref * film
                 dp = f_dp * rate * length
                 shift = shift_per_dp * dp
@@ -410,11 +417,17 @@ class Marcher:
         h_end = h - sign * q / m
         bounded = math.isfinite(h_bound) and sign * (h_end - h_bound) < 0.0
         if bounded:
-            q_b = sign * (h - h_bound) * m
+            # a piece that starts past its line already (the line moved with the last piece's
+            # pressure drop, by dh_sat/dp dp: the previous segment ended within that of it) is
+            # empty and leaves the state as it is; moving it back onto the line took a heat
+            # flow of the wrong sign (0.23 W on the example's evaporator) and made the march
+            # jump where a saturation point crosses a segment end
+            q_b = max(sign * (h - h_bound) * m, 0.0)
             ua_b = area_to(q_b, dt1 + shift, self.z_ua * u, r) if q_b > 0.0 else 0.0
             if ua_b is not None:
                 share = min(max(ua_b / ua, 0.0), 1.0)
-                area, ua, q, dp, h_end = area * share, ua * share, q_b, dp * share, h_bound
+                h_end = h - sign * q_b / m if q_b == 0.0 else h_bound
+                area, ua, q, dp = area * share, ua * share, q_b, dp * share
             else:
                 bounded = False
         self.fixed_points.append(record)
