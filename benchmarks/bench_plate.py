@@ -185,7 +185,7 @@ def render(m: dict[str, Any]) -> str:
 {machine_line()}; load average {os.getloadavg()[0]:.1f} when written (2 cores shared).
 
 Cold solve of `examples/scenarios/brine_water_heat_pump_plate_v2.json` (R290, brazed plate
-evaporator on MPG30 brine and condenser on water, 20 segments each), of the same with three
+evaporator on MPG30 brine and condenser on water, 12 segments each), of the same with three
 short lines in the casing (`"line"` on the discharge, liquid and suction edges:
 `bench_plate.LINES`), and of the unit with each exchanger a UA coil of the conductance the plate
 model reports at its solution; minimum of the repeats, brine inlet moved by 1e-6 K per repeat.
@@ -204,6 +204,26 @@ conductance estimates, {n["shootings"]} in the shootings of the residuals and {n
 Jacobians' own (one per inlet column, and one for `d/dT_so` where the shooting left none near
 its root; none for Newton's last Jacobian, a Broyden update of the one before). Goal of issue
 41 (two plate exchangers and three lines under {GOAL_MS:.0f} ms cold): {verdict}.
+
+On 2026-11-28 (s9-pieces), alternating runs of the tree before and after, process time,
+load 1.4-3.3, three rounds: 54.7-56.5 ms (60.1-62.1 ms with the lines) before, 34.9-35.4 ms
+(39.1-39.6 ms) after; 67 marches before, 50 after (9 estimates, 22 shootings, 19 Jacobian),
+Newton 5 -> 4 iterations; 1,442 -> 675 pieces a solve (21.5 -> 13.5 a march), 3,061 -> 4,581
+two-phase film evaluations. What cut it: the two-phase piece's film and friction by Simpson's
+rule over its quality (both ends and the middle; 1/h, as the area a quality change needs is
+the mean of 1/U over quality) instead of the middle alone, and 12 segments instead of 20 (the
+gas cooler keeps 20). The error against 320 segments falls on the example, 1.8e-3 -> 1.2e-4
+of the capacity and 4.5e-3 -> 1.1e-3 of the COP (both rules go to the same limit, 7736.5 W and
+3.9294); on the tests' condenser 7.0e-3 -> 1.6e-3. The results move by that much (capacity
+7750.8 -> 7737.4 W, COP 3.9469 -> 3.9338). The midpoint rule was second order with a large
+constant: the coefficient falls steeply to the edge films over the quality bands of the blends
+(0.95-1 and 0-0.05), which the middle of a piece misses; single-phase pieces at their middle
+temperature instead of their start moved the results by under 1.3e-4. With Simpson, 10, 12, 14
+and 20 segments were all within today's error (12 the fastest: where the saturation points fall
+among the segment ends sets the march count). Found on the way: a piece that starts past its
+saturation line (the line moves with the last piece's pressure drop) was moved back onto it
+with a heat flow of the wrong sign, a jump of 0.09 W in the march where the dew point crosses a
+segment end; two solves of 201 in a brine sweep did not converge on it. It is now empty.
 
 On 2026-11-28 (s9-platejac), alternating runs of the tree before and after, process time,
 load 2.4-3.5: 59.4 ms (64.6 ms with the lines) before, 54.5 ms (59.9 ms) after; 75 marches

@@ -17,7 +17,7 @@ import pytest
 
 from workbench.components.exchangers.gas_cooler.model import gas_cooler_heat_flow
 from workbench.components.exchangers.plate.march import PlateModel, solve_plate
-from workbench.components.exchangers.plate.spec import parse_plate_spec
+from workbench.components.exchangers.plate.spec import GAS_COOLER_SEGMENTS, parse_plate_spec
 from workbench.correlations.plate_geometry import PlateGeometry
 from workbench.fluids import get_backend, get_secondary
 from workbench.fluids.secondary_transport import secondary_transport
@@ -39,7 +39,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples/scenarios/r744_heat_pu
 
 
 def _model(**extra: Any) -> PlateModel:
-    spec = parse_plate_spec({**GEOMETRY, **extra}, "gas_cooler")
+    spec = parse_plate_spec({**GEOMETRY, **extra}, "gas_cooler", segments=GAS_COOLER_SEGMENTS)
     fl = get_backend("CO2", "CoolProp")
     water = "water"
     return PlateModel(
@@ -91,6 +91,9 @@ def test_plate_gas_cooler_in_the_transcritical_heat_pump() -> None:
     assert out["secondary_heat_flow"] == pytest.approx(out["capacity"], rel=1e-8)
     assert abs(result.summary["energy_balance_w"]) < 1e-6 * out["capacity"]
     assert out["approach_temperature"] > 0.0
+    # its supercritical pieces are first order: it keeps 20 segments where the condensers and
+    # evaporators (Simpson's two-phase pieces) take 12
+    assert out["segments"] == GAS_COOLER_SEGMENTS == 20
     keys = dict(GEOMETRY)
     keys.pop("kind")
     volume = PlateGeometry(**keys).internal_volume_m3("refrigerant")

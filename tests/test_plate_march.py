@@ -176,6 +176,7 @@ def test_plate_march_default_segments_against_80() -> None:
     # measured: 7590.4 W (the default N = 12, two-phase pieces by Simpson's rule), 7579.5 W
     # (80), 7578.8 W (160), 7578.5 W (320); the midpoint pieces gave 7632 W with N = 20
     assert coarse.q == pytest.approx(fine.q, rel=3e-3)
+    assert len(coarse.pieces) < len(finer.pieces) / 10  # the default: 12 segments
     assert fine.q == pytest.approx(finer.q, rel=2e-3)
     assert abs(fine.q - finer.q) < abs(coarse.q - fine.q)
     assert p - coarse.p_out == pytest.approx(p - fine.p_out, rel=2e-2)

@@ -24,9 +24,10 @@ In two phase ``(dT/dh)_p`` is the glide over the latent heat (zero for a pure fl
 fall of the saturation temperature with the piece's pressure drop enters as a shift of ``dT1``
 by half of it (second-order accurate in the piece length). The area a piece needs to reach a
 saturation line inverts the same formula, ``UA_b = -ln(1 - Q_b R / dT1) / R``. The
-refrigerant's coefficient of a two-phase piece depends on the heat flux and the mean quality
-(:mod:`.sides`, evaluated through :class:`~.kernel.TwoPhaseKernel`): the piece's heat flow is
-the fixed point of its flux and mean quality, converged by secant steps (:mod:`.segment`), so
+refrigerant's coefficient of a two-phase piece depends on the heat flux and the quality
+(:mod:`.sides`, evaluated through :class:`~.kernel.TwoPhaseKernel`), taken by Simpson's rule
+over the piece's quality (``1/h`` at its start, middle and end; the friction likewise): the
+piece's heat flow is the fixed point of its flux and end quality, converged by secant steps (:mod:`.segment`), so
 the march is a function of its inputs alone, without jumps where a zone crosses a segment end. The secondary's state is carried as its enthalpy
 (:meth:`~workbench.fluids.SecondaryFluid.h`), so ``sum Q = m_s (h_s,out - h_s,in)`` holds exactly.
 
