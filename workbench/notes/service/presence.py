@@ -109,6 +109,7 @@ class Presence:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._sync_lock = threading.Lock()
 
     def seen(self, owner: str) -> None:
         """``owner`` is being served within its share (a dictionary stamp; no database)."""
@@ -162,6 +163,10 @@ class Presence:
 
     def sync(self) -> None:
         """Hold a presence lock for each owner present here, release the others' (one pass)."""
+        with self._sync_lock:
+            self._sync()
+
+    def _sync(self) -> None:
         now = self.clock()
         for owner, t in list(self._seen.items()):
             if now - t >= self.window_s:
@@ -191,10 +196,11 @@ class Presence:
                 self._stop.wait(1.0)
 
     def _drop(self) -> None:
-        conn, self._conn, self._held = self._conn, None, set()
-        if conn is not None:
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
+        with self._sync_lock:
+            conn, self._conn, self._held = self._conn, None, set()
+            if conn is not None:
+                with contextlib.suppress(psycopg.Error):
+                    conn.close()
 
     def start(self) -> None:
         """Start the thread that keeps the presence locks (nothing without a database)."""
