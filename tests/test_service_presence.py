@@ -73,7 +73,8 @@ def test_service_presence_reaches_another_process_through_the_database(module_db
             env=env,
         )
         try:
-            assert other.stdout is not None and other.stdin is not None
+            assert other.stdout is not None
+            assert other.stdin is not None
             assert other.stdout.readline().strip() == "present"
             # this process served nobody, yet sees the other process's owner
             assert not here.present_here("flood")
@@ -150,7 +151,8 @@ def test_service_owner_over_its_share_is_paced_over_both_servers_and_the_other_g
     module_db_url: str, two_servers: tuple[Services, Services]
 ) -> None:
     api, tools = two_servers
-    assert api.presence is not None and tools.presence is not None
+    assert api.presence is not None
+    assert tools.presence is not None
     events: list[str] = []
     pauses: list[tuple[str, float]] = []
     pausing, resume = threading.Event(), threading.Event()
