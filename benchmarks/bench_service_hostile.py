@@ -509,7 +509,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--attack",
         default=",".join(ATTACKS),
-        help="the tenant's parts, comma-separated (profiling): " + ", ".join(ATTACKS),
+        help="the tenant's parts, comma-separated (profiling): "
+        + ", ".join(ATTACKS)
+        + "; or the control burn (0.3 of a core, no calls); empty: an idle tenant",
     )
     return parser.parse_args(argv)
 
