@@ -15,19 +15,15 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import anyio
-import httpx
 import psycopg
 import pytest
 
 from workbench.notes.bulk import import_notes
 from workbench.notes.models import NoteInput
-from workbench.notes.service.app import create_app
-from workbench.notes.service.auth import Principal, TokenRegistry
+from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.fairness import BUDGET_LOCK_CLASS
 from workbench.notes.service.presence import MAX_PAUSE_S, Presence
 from workbench.notes.service.services import Services, run_search, start_services
-from workbench.notes.service.serving import ServerThread
 from workbench.notes.service.settings import ServiceSettings
 
 pytest_plugins = ["notes_fixtures"]
@@ -218,70 +214,3 @@ def test_service_owner_over_its_share_is_paced_over_both_servers_and_the_other_g
         "flood on the tool server": "flood oil return",
         "flood on the API": "flood oil return",
     }
-
-
-CALM, FLOOD = "calm-p-token-0123456789", "flood-p-token-0123456789"
-
-
-@pytest.mark.db
-def test_service_refused_import_keeps_its_owner_import_slot_while_another_owner_is_served(
-    module_db_url: str, minilm
-) -> None:
-    settings = ServiceSettings(database_url=module_db_url, db_wait_s=10)
-    tokens = TokenRegistry([(CALM, Principal("calm"), "t"), (FLOOD, Principal("flood"), "t")])
-    running = start_services(settings, tokens, provider=minilm, warm_up=False)
-    assert running.presence is not None
-    running.presence.window_s = 600.0  # present for the whole test, however slow
-    pauses: list[float] = []
-    release = threading.Event()
-
-    async def held(seconds: float) -> None:  # the pause, held until the test releases it
-        pauses.append(seconds)
-        for _ in range(6000):
-            if release.is_set():
-                return
-            await anyio.sleep(0.01)
-
-    running.presence.async_sleep = held
-    try:
-        bad = {"notes": 5}
-        good = {"notes": [{"title": "calm fan", "content": "fan blade noise"}]}
-        with (
-            ServerThread(create_app(running)) as server,
-            httpx.Client(base_url=server.url, timeout=60) as client,
-        ):
-
-            def post(token: str, body: object) -> httpx.Response:
-                return client.post(
-                    "/api/notes/import", json=body, headers={"Authorization": f"Bearer {token}"}
-                )
-
-            # alone, an owner's refused imports are not paced: back to back, each is read (422)
-            assert post(FLOOD, bad).status_code == 422
-            assert post(FLOOD, bad).status_code == 422
-            assert pauses == []
-            # another owner is served ...
-            listed = client.get("/api/notes", headers={"Authorization": f"Bearer {CALM}"})
-            assert listed.status_code == 200, listed.text
-            # ... so the next refused import keeps its owner's import slot for a pause
-            assert post(FLOOD, bad).status_code == 422
-            for _ in range(1200):
-                if pauses:
-                    break
-                threading.Event().wait(0.05)
-            assert len(pauses) == 1
-            assert pauses[0] > 0.0
-            again = post(FLOOD, bad)
-            assert again.status_code == 429, again.text
-            assert again.json()["error"] == "too_many_imports"
-            # the other owner imports meanwhile
-            assert post(CALM, good).status_code == 200
-            release.set()
-            for _ in range(200):  # the slot is free again once the pause ended
-                status = post(FLOOD, bad).status_code
-                if status == 422:
-                    break
-                threading.Event().wait(0.05)
-            assert status == 422
-    finally:
-        running.close()

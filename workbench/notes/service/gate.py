@@ -15,8 +15,7 @@ byte of the body is read and before a slot, a pooled connection or a worker thre
    :data:`TOOL_BODY_BYTES`, every other route :data:`SMALL_BODY_BYTES`);
 3. **how much**: the owner's requests in flight in this process (``WORKBENCH_OWNER_REQUESTS``;
    429 beyond), its imports (``WORKBENCH_OWNER_IMPORTS``) within the process's
-   ``WORKBENCH_MAX_IMPORTS`` (429 ``too_many_imports`` beyond; an import refused after its body
-   was read keeps its slot for a pause while another owner is served, :mod:`.presence`), and its creates and replaces
+   ``WORKBENCH_MAX_IMPORTS`` (429 ``too_many_imports`` beyond), and its creates and replaces
    (as many as its database slots, within ``WORKBENCH_MAX_WRITES``; waiting in the event loop
    for at most 10 s, then 503 ``busy``).
 
@@ -313,17 +312,8 @@ class Gate:
             if refusal is not None:
                 await self._refuse(send, refusal, receive, drain=True, sender=owner)
                 return
-            status = [0]
-
-            async def watched(message: Message) -> None:
-                if message["type"] == "http.response.start":
-                    status[0] = message["status"]
-                await send(message)
-
-            begun = time.monotonic()
             try:
-                await self._pass(scope, receive, watched, cap, who)
-                await _pace_failed_import(scope, owner, status[0], time.monotonic() - begun)
+                await self._pass(scope, receive, send, cap, who)
             finally:
                 admission.leave_import(owner)
                 if admission.imports_running == 0:
@@ -410,26 +400,6 @@ class Gate:
             read = await drain_body(receive, min(DRAIN_BYTES, self.settings.max_body_bytes))
         drains.charge(sender, read)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
-
-
-async def _pace_failed_import(scope: Scope, owner: str, status: int, took_s: float) -> None:
-    """Keep ``owner``'s import slot for a pause after an import refused once its body was read.
-
-    An import answered 4xx after its body was read and checked (422 by its shape, a streamed
-    413) cost the server that reading and checking at normal priority; while another owner is
-    being served by this process (:mod:`.presence`), the owner's import slot stays taken for
-    ``took_s * (1 / share - 1)`` more (at most 2 s), so that a client sending junk imports back
-    to back gets 429 ``too_many_imports`` (refusals paid in time, :mod:`.pacing`) meanwhile.
-    """
-    if not 400 <= status < 500:
-        return
-    services = getattr(scope["app"].state, "services", None)
-    presence = getattr(services, "presence", None)
-    if presence is None or not presence.present_here(owner):
-        return
-    pause = presence.pause_s(took_s)
-    if pause > 0.0:
-        await presence.async_sleep(pause)
 
 
 async def _acquire_both(mine: anyio.Semaphore, everyone: anyio.Semaphore) -> bool:

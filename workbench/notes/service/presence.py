@@ -36,9 +36,8 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
-import anyio
 import psycopg
 
 from workbench.notes.service import timing
@@ -104,7 +103,6 @@ class Presence:
         self.window_s = window_s
         self.clock = clock
         self.sleep: Callable[[float], None] = time.sleep
-        self.async_sleep: Callable[[float], Awaitable[None]] = anyio.sleep
         self._seen: dict[str, float] = {}
         self._held: set[int] = set()
         self._conn: psycopg.Connection | None = None
