@@ -190,7 +190,7 @@ class Presence:
             self._wake.clear()
             try:
                 self.sync()
-            except psycopg.Error as exc:  # the database went away: its locks went with it
+            except Exception as exc:  # the database went away: its locks went with it
                 _log.info("presence locks lost (%s); retrying", type(exc).__name__)
                 self._drop()
                 self._stop.wait(1.0)
