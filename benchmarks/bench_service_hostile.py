@@ -248,8 +248,19 @@ def _flood(base: str, tally: Tally, stop: float) -> None:
                 tally.add("/readyz flood", type(exc).__name__)
 
 
+def _burn(stop: float, share: float = 0.3) -> None:
+    """Use ``share`` of a core in this process without calling any server (a control)."""
+    while time.monotonic() < stop:
+        busy = time.thread_time() + 0.003 * share / 0.3
+        while time.thread_time() < busy:
+            pass
+        time.sleep(0.007)
+
+
 ATTACKS = ("heavy", "slow", "junk", "flood")
-"""The parts of the hostile tenant (``--attack``, all by default)."""
+"""The parts of the hostile tenant (``--attack``, all by default). ``burn`` (not a part of the
+tenant, a control) only uses 0.3 of a core in the tenant's process, calling no server; an empty
+``--attack ""`` starts the tenant's process idle (the benchmark's noise floor)."""
 
 
 def attack_clients(
@@ -287,6 +298,8 @@ def attack_clients(
             work.append(threading.Thread(target=_junk, args=(api_url, tok, tally, stop)))
     if "flood" in attacks:
         work.append(threading.Thread(target=_flood, args=(api_url, tally, stop)))
+    if "burn" in attacks:
+        work.append(threading.Thread(target=_burn, args=(stop,)))
     for w in work:
         w.start()
     for w in work:
@@ -331,6 +344,7 @@ def hostile(args: argparse.Namespace) -> int:
         parts = {"API": api.pid, "tools": tools.pid, "PostgreSQL": pg_pid}
         cpu: dict[str, dict[str, float]] = {}
         round_p95: dict[str, list[float]] = {}
+        round_tenant: list[tuple[float, float]] = []  # per round: its clients' cores, load
         loads: list[float] = []
 
         def run(phase: Phase, attack: bool, tally: Tally) -> None:
@@ -372,6 +386,7 @@ def hostile(args: argparse.Namespace) -> int:
                 counts, attack_cpu_end = queue.get(timeout=120)
                 attack_proc.join(30)
                 used["hostile clients"] = (attack_cpu_end - attack_cpu) / wall / args.rounds
+                round_tenant.append((used["hostile clients"] * args.rounds, loads[-1]))
                 for kind, by_status in counts.items():  # added up over the rounds
                     tally.counts.setdefault(kind, Counter()).update(by_status)
             total = cpu.setdefault(phase.name, {})
@@ -437,6 +452,10 @@ def hostile(args: argparse.Namespace) -> int:
             "",
             f"p95 beside / alone: **{ratio:.2f}x** (goal under 2x; by round: "
             + ", ".join(f"{b / a:.2f}x" for a, b in zip(round_p95["alone"], round_p95["hostile"]))
+            + "; the tenant's client process by round, cores: "
+            + ", ".join(f"{c:.2f}" for c, _ in round_tenant)
+            + ", 1-min load at the round's start: "
+            + ", ".join(f"{load:.1f}" for _, load in round_tenant)
             + "). API resident size: "
             f"{rss['idle']:.0f} MiB idle, at most **{rss['max']:.0f} MiB** during the run "
             "(goal under 600 MiB).",
@@ -490,7 +509,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--attack",
         default=",".join(ATTACKS),
-        help="the tenant's parts, comma-separated (profiling): " + ", ".join(ATTACKS),
+        help="the tenant's parts, comma-separated (profiling): "
+        + ", ".join(ATTACKS)
+        + "; or the control burn (0.3 of a core, no calls); empty: an idle tenant",
     )
     return parser.parse_args(argv)
 

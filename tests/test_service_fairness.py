@@ -209,6 +209,10 @@ def test_service_low_lane_sessions_run_at_a_lower_cpu_priority(
         assert running.low_pool is not None
         with running.low_pool.connection() as low, running.pool.connection() as normal:
             assert backend_nice(low.info.backend_pid) == LOW_NICE
+            # no parallel workers (started by the postmaster at nice 0) and no JIT there
+            assert low.execute("SHOW max_parallel_workers_per_gather").fetchone()[0] == "0"
+            assert low.execute("SHOW jit").fetchone()[0] == "off"
+            assert normal.execute("SHOW max_parallel_workers_per_gather").fetchone()[0] != "0"
             before = backend_nice(normal.info.backend_pid)
             # the same process id seen through a server on another host means nothing here:
             # it is left alone

@@ -119,8 +119,10 @@ def get_connection(services: ServicesDep, principal: CallerDep) -> Iterator[psyc
     """A pooled autocommit connection for one request, holding one of the caller's slots.
 
     The slot is the owner's share over every process on the database
-    (:class:`~.fairness.SharedBudget`).
+    (:class:`~.fairness.SharedBudget`); the owner counts as present (:mod:`.presence`).
     """
+    if services.presence is not None:
+        services.presence.seen(principal.owner)
     with services.pool.connection() as conn, services.budget.hold(conn, principal.owner):
         yield conn
 

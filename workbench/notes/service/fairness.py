@@ -135,8 +135,11 @@ class SharedBudget:
         return out
 
     @contextmanager
-    def hold(self, conn: psycopg.Connection, owner: str) -> Iterator[None]:
+    def hold(self, conn: psycopg.Connection, owner: str) -> Iterator[bool]:
         """Hold one of ``owner``'s slots on ``conn`` (an autocommit connection) for the block.
+
+        Yields whether the request had to wait for it: every slot of the owner was taken, by
+        this process or another one (the owner asks for more than its share, :mod:`.presence`).
 
         Raises
         ------
@@ -145,6 +148,7 @@ class SharedBudget:
         """
         keys = self.keys(owner)
         held = None
+        waited = False
         for key in keys:
             if conn.execute(
                 "SELECT pg_try_advisory_lock(%s, %s)", (BUDGET_LOCK_CLASS, key)
@@ -153,6 +157,7 @@ class SharedBudget:
                 break
         if held is None:
             held = random.choice(keys)
+            waited = True
             try:
                 conn.execute(
                     "SELECT set_config('lock_timeout', %s, false)", (str(int(self.wait_s * 1e3)),)
@@ -171,7 +176,7 @@ class SharedBudget:
                 with suppress(psycopg.Error):
                     conn.execute("SELECT set_config('lock_timeout', '0', false)")
         try:
-            yield
+            yield waited
         finally:
             with suppress(psycopg.Error):  # a broken connection has lost its locks anyway
                 conn.execute("SELECT pg_advisory_unlock(%s, %s)", (BUDGET_LOCK_CLASS, held))

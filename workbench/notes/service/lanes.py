@@ -10,7 +10,9 @@ session: a session is a server process, and its nice value can only be set from 
 by the user the server runs as, and an unprivileged user cannot set it back. The low pool is
 therefore only opened when the database is a local server reached over its Unix socket whose
 processes this user may change (the embedded server; :func:`lower_backend` checks each one);
-else the low lane's statements share the normal pool and only their embedding is lowered.
+else the low lane's statements share the normal pool and only their embedding is lowered. A
+low session also plans without parallel workers and JIT (:data:`LOW_SESSION_SQL`): parallel
+workers are processes of their own, started by the postmaster at its priority.
 """
 
 from __future__ import annotations
@@ -20,13 +22,24 @@ import os
 
 import psycopg
 
-__all__ = ["LOW_NICE", "LOW_POOL_SIZE", "backend_nice", "lower_backend", "open_low_pool"]
+__all__ = [
+    "LOW_NICE",
+    "LOW_POOL_SIZE",
+    "LOW_SESSION_SQL",
+    "backend_nice",
+    "lower_backend",
+    "open_low_pool",
+]
 
 LOW_NICE = 10
 """Nice value of the low pool's server processes (0 to 19; higher is lower priority) [-]."""
 
 LOW_POOL_SIZE = 2
 """Connections of the low pool [connections]."""
+
+LOW_SESSION_SQL = "SET max_parallel_workers_per_gather = 0; SET jit = off"
+"""Settings of a low-pool session: no parallel workers (the postmaster starts them at nice 0,
+outside the lowered session) and no JIT compilation [-]."""
 
 _log = logging.getLogger("workbench.notes.service")
 
@@ -79,6 +92,8 @@ def open_low_pool(url: str, size: int = LOW_POOL_SIZE, nice: int = LOW_NICE):  #
     def configure(conn: psycopg.Connection) -> None:
         if not lower_backend(conn, nice):
             raise psycopg.OperationalError("could not lower the priority of a low-lane session")
+        # parallel workers and JIT compilation would run in processes (or time) at nice 0
+        conn.execute(LOW_SESSION_SQL)
 
     return create_pool(
         url,

@@ -28,8 +28,10 @@ from collections.abc import Callable
 
 __all__ = ["BURST_BYTES", "MAX_HELD", "MAX_WAIT_S", "RATE_BYTES", "REFUSAL_BYTES", "DrainBudget"]
 
-RATE_BYTES = 4 * 1024 * 1024
-"""Refused bytes a sender may have read per second on average [bytes/s]."""
+RATE_BYTES = 1024 * 1024
+"""Refused bytes a sender may have read per second on average [bytes/s]: about one refused
+16 MiB junk body a second per sender (4 MiB/s let three junk clients cost another owner's
+search p95 up to 2.4x beside the other pacing; 1 MiB/s: 1.3 to 1.9x, 2026-11-28)."""
 
 BURST_BYTES = 16 * 1024 * 1024
 """Refused bytes a sender may have read at once before it waits [bytes]."""
@@ -37,7 +39,7 @@ BURST_BYTES = 16 * 1024 * 1024
 REFUSAL_BYTES = 64 * 1024
 """What a refusal costs its sender's budget at least, with no body [bytes]: a client calling
 back to back without reading ``Retry-After`` (a ``/readyz`` flood over the open rate) gets at
-most ``RATE_BYTES / REFUSAL_BYTES`` (64) refusals a second answered at once."""
+most ``RATE_BYTES / REFUSAL_BYTES`` (16) refusals a second answered at once."""
 
 MAX_WAIT_S = 5.0
 """Longest wait of one refusal for its sender's budget [s]."""

@@ -26,6 +26,7 @@ from workbench.notes.service.fairness import OwnerSlots, SharedBudget
 from workbench.notes.service.jobs import ReindexJobs
 from workbench.notes.service.lanes import open_low_pool
 from workbench.notes.service.memory import limit_heap_growth
+from workbench.notes.service.presence import Presence
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.startup import describe_url, open_database
 from workbench.notes.text import text_problem
@@ -77,6 +78,9 @@ class Services:
     low_pool : psycopg_pool.ConnectionPool or None
         Connections whose server processes run at a lower CPU priority, for the statements of
         an owner over its share (:mod:`.lanes`); None when the database is not a local server.
+    presence : Presence or None
+        Owners within their share served lately, over every process; paces an owner over its
+        share beside them (:mod:`.presence`). None: never paced.
     """
 
     settings: ServiceSettings
@@ -90,6 +94,7 @@ class Services:
     embed_slots: OwnerSlots
     budget: SharedBudget
     low_pool: object | None = None
+    presence: Presence | None = None
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -98,6 +103,8 @@ class Services:
             return
         self.closed = True
         self.jobs.shutdown()
+        if self.presence is not None:
+            self.presence.close()
         self.writer.close()
         self.pool.close()
         if self.low_pool is not None:
@@ -193,6 +200,8 @@ def start_services(
     if warm_up:
         writer.start()
     jobs = ReindexJobs(pool, writer, batch_size=settings.reindex_batch_size)
+    presence = Presence(url, settings.busy_share)
+    presence.start()
     return Services(
         settings=settings,
         tokens=registry,
@@ -205,6 +214,7 @@ def start_services(
         embed_slots=OwnerSlots(settings.per_owner_connections, wait_s=EMBED_WAIT_S),
         budget=SharedBudget(settings.per_owner_connections),
         low_pool=low_pool,
+        presence=presence,
     )
 
 
@@ -245,6 +255,10 @@ def run_search(
     (``WORKBENCH_SEARCH_TIMEOUT_MS``). ``query_vector`` is the query's embedding (made here, in
     the slot, when None); ``low`` (an owner over its share): embed it at a lower CPU priority
     (:func:`embed_query`) and run the statement on a session of the low pool (:mod:`.lanes`).
+    An owner that had to wait for its slot over every process (its requests on another server
+    held them) is over its share too, and embeds at the lower priority. An owner over its share
+    keeps its slot for a pause after its work while another owner within its share is being
+    served (:mod:`.presence`); an owner within its share is stamped present.
 
     Raises
     ------
@@ -259,12 +273,17 @@ def run_search(
         with pool.connection() as conn:
             got = time.perf_counter()
             timing.add("pool", (got - asked) * 1e3)
-            with services.budget.hold(conn, owner):
-                timing.add("budget", (time.perf_counter() - got) * 1e3)
+            with services.budget.hold(conn, owner) as waited:
+                begun = time.perf_counter()
+                timing.add("budget", (begun - got) * 1e3)
+                over = low or waited  # more of the owner's requests than its slots, anywhere
+                presence = services.presence
+                if presence is not None and not over:
+                    presence.seen(owner)
                 if query_vector is None:
-                    query_vector = embed_query(services, query, mode, low=low)
+                    query_vector = embed_query(services, query, mode, low=over)
                 with timing.phase("sql"):
-                    return search(
+                    hits = search(
                         conn,
                         query,
                         owner=owner,
@@ -274,6 +293,9 @@ def run_search(
                         settings=settings,
                         query_vector=query_vector,
                     )
+                if over and presence is not None:
+                    presence.pace(conn, owner, time.perf_counter() - begun)
+                return hits
     except psycopg.errors.QueryCanceled as exc:
         raise ApiError(
             503,

@@ -132,6 +132,9 @@ class ServiceSettings:
         Shortest interval between two database checks of ``/readyz`` [s].
     open_rate : float
         Requests without a token accepted per second, in one process [1/s].
+    busy_share : float
+        Part of the time an owner over its share may hold its database slot while another
+        owner within its share is being served (0 < x <= 1; 1: never paced; :mod:`.presence`).
     search : SearchSettings
         Search tuning of every request (default: the library's defaults).
     """
@@ -154,6 +157,7 @@ class ServiceSettings:
     body_timeout_s: float = 30.0
     ready_interval_s: float = 1.0
     open_rate: float = 50.0
+    busy_share: float = 0.25
     search: SearchSettings = field(default_factory=SearchSettings)
 
     @classmethod
@@ -195,6 +199,7 @@ class ServiceSettings:
             body_timeout_s=_number(env, "WORKBENCH_BODY_TIMEOUT_S", 30.0, minimum=0.1),
             ready_interval_s=_number(env, "WORKBENCH_READY_INTERVAL_S", 1.0, minimum=0.0),
             open_rate=_number(env, "WORKBENCH_OPEN_RATE", 50.0, minimum=1.0),
+            busy_share=min(1.0, _number(env, "WORKBENCH_BUSY_SHARE", 0.25, minimum=0.01)),
         )
 
     @property
