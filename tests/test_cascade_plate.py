@@ -357,7 +357,10 @@ def test_cascade_plate_warnings_name_the_stream_and_the_range(solved):
     result = solved[1]
     plate = [w for w in result.warnings if w.startswith("thermal_couplings[0]")]
     # the hot stream's condensate is slow: Martin's Reynolds range is left there
-    assert any("hot stream subcooled: Martin: Reynolds number" in w for w in plate)
+    subcooled = [w for w in plate if "hot stream subcooled: Martin: Reynolds number" in w]
+    # out at both ends of the zone: one line, with both ends' numbers
+    assert len(subcooled) == 1, plate
+    assert "at the saturated end (" in subcooled[0]
     # the pieces follow the fine profile at the inlet pressures to 1 %: no accuracy warning
     assert not any("fine profile" in w for w in plate)
 

@@ -441,12 +441,22 @@ def cascade_range_warnings(state: CascadeState, sol: CascadeSolution, label: str
         zones = {p.zone_hot if hot else p.zone_cold for p in sol.pieces if p.area > 0.0}
         for zone in sorted(zones - {"two-phase"}):
             near = side.sat.vapour if zone == "superheated" else side.sat.liquid
+            ends = []
             for props in (near, side.far[zone]):
                 re = plate_reynolds(side.mass_flux, spec.hydraulic_diameter_m, props.mu)
-                for text in plate_single_phase_range_warnings(
+                texts = plate_single_phase_range_warnings(
                     re, g.chevron_angle_deg, g.enlargement_factor, spec.single_phase
-                ):
-                    found.append(f"{label}, {name} stream {zone}: {text}")
+                )
+                ends.append((re, texts))
+            (_, at_sat), (re_far, at_far) = ends
+            common = [t for t in at_sat if t in at_far]
+            own_sat = [t for t in at_sat if t not in at_far]
+            own_far = [t for t in at_far if t not in at_sat]
+            if own_sat and own_far:  # the Reynolds number out at both ends: one line, both values
+                own_sat = [f"{t} at the saturated end ({re_far:.4g} at the other)" for t in own_sat]
+                own_far = []
+            for text in common + own_sat + own_far:
+                found.append(f"{label}, {name} stream {zone}: {text}")
         if "two-phase" in zones:
             method = spec.condensation if hot else spec.evaporation
             for text in plate_two_phase_range_warnings(method, g.chevron_angle_deg):
