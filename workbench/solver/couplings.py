@@ -56,6 +56,8 @@ computed, is a warning. The fine profile's smallest difference is reported as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from workbench.components.base import Component, Equation, StepFunction
@@ -242,9 +244,6 @@ class ThermalCoupling:
         (:func:`~workbench.components.exchangers.zones.coupled_jacobian.evaluated_near`: the root's last Newton
         step is not evaluated, and the cuts there cost a property call each).
         """
-        eff = float(self.config.efficiency)
-        hp, cp = self.hot.ports, self.cold.ports
-        cols = self._inlet_cols()
         try:
             key, profile, q = self._solved(x)
             q_at = evaluated_near(profile, q)
@@ -258,9 +257,22 @@ class ThermalCoupling:
         if dq is None:
             return None
         self._linear = (key, q, dq)
+        return self._balance_entries(key, q, dq)
+
+    def _balance_entries(
+        self, key: tuple[float, ...], q: float, dq: Sequence[float]
+    ) -> list[tuple[int, int, float]]:
+        """The two energy balances' entries from ``Q`` [W] and ``dQ/dx`` along the six inlets.
+
+        ``key`` holds the inlets ``(m, p, h)`` hot then cold; the chain rule through
+        ``Q / m_hot`` and ``efficiency * Q / m_cold`` (module docstring).
+        """
+        eff = float(self.config.efficiency)
+        hp, cp = self.hot.ports, self.cold.ports
+        cols = self._inlet_cols()
         m_h, m_c = key[0], key[3]
         entries = [(0, hp["outlet"].h, 1.0), (1, cp["outlet"].h, 1.0)]
-        for col, d_q in zip(cols, dq):
+        for col, d_q in zip(cols, dq, strict=True):
             hot_row = d_q / m_h
             cold_row = -eff * d_q / m_c
             if col == cols[2]:

@@ -237,24 +237,7 @@ class PlateCoupling(ThermalCoupling):
         q, dq, _dh, _dc = lin
         key = self._inlets(x)
         self._linear = (key, q, dq)
-        eff = float(self.config.efficiency)
-        hp, cp = self.hot.ports, self.cold.ports
-        cols = self._inlet_cols()
-        m_h, m_c = key[0], key[3]
-        entries = [(0, hp["outlet"].h, 1.0), (1, cp["outlet"].h, 1.0)]
-        for col, d_q in zip(cols, dq, strict=True):
-            hot_row = d_q / m_h
-            cold_row = -eff * d_q / m_c
-            if col == cols[2]:
-                hot_row -= 1.0
-            if col == cols[5]:
-                cold_row -= 1.0
-            if col == cols[0]:
-                hot_row -= q / (m_h * m_h)
-            if col == cols[3]:
-                cold_row += eff * q / (m_c * m_c)
-            entries += [(0, col, hot_row), (1, col, cold_row)]
-        return entries
+        return self._balance_entries(key, q, dq)
 
     # -- results ----------------------------------------------------------------------------------
     def result(self, x: np.ndarray) -> dict[str, object]:
