@@ -38,7 +38,12 @@ import psycopg
 
 from workbench.notes.service.presence import Presence
 
-__all__ = ["ImportPacing"]
+__all__ = ["PRESENCE_CHECK_S", "ImportPacing"]
+
+PRESENCE_CHECK_S = 0.5
+"""Longest wait for a pooled connection to see the owners present in other processes [s]; the
+check runs before an import's answer ends, and without a connection in time only this
+process's presence counts."""
 
 
 class ImportPacing:
@@ -50,7 +55,8 @@ class ImportPacing:
         Who is present (:mod:`.presence`); its ``share`` and pause rule are used.
     connection : callable or None
         ``connection()``: a context manager giving a database session, to see the owners
-        present in other processes; None: this process only.
+        present in other processes (it should give up after :data:`PRESENCE_CHECK_S`, raising
+        a :class:`psycopg.Error`); None: this process only.
     clock : callable
         Monotonic clock of ``not_before`` [s] (tests give their own). The work of an import is
         measured with :func:`time.perf_counter`.
@@ -117,7 +123,7 @@ class ImportPacing:
         if not self.presence.present_here(owner):
             try:
                 present = await anyio.to_thread.run_sync(self._others_present, owner)
-            except psycopg.Error:  # no database at hand: pace on what this process saw
+            except psycopg.Error:  # no connection in time: only this process's presence counts
                 present = False
             if not present:
                 return 0.0

@@ -23,7 +23,7 @@ from workbench.notes.service.auth import LoadedTokens, TokenRegistry, load_token
 from workbench.notes.service.embedder import BackgroundEmbedder
 from workbench.notes.service.errors import ApiError
 from workbench.notes.service.fairness import OwnerSlots, SharedBudget
-from workbench.notes.service.import_pacing import ImportPacing
+from workbench.notes.service.import_pacing import PRESENCE_CHECK_S, ImportPacing
 from workbench.notes.service.jobs import ReindexJobs
 from workbench.notes.service.lanes import open_low_pool
 from workbench.notes.service.memory import limit_heap_growth
@@ -220,7 +220,7 @@ def start_services(
         budget=SharedBudget(settings.per_owner_connections),
         low_pool=low_pool,
         presence=presence,
-        imports=ImportPacing(presence, pool.connection),
+        imports=ImportPacing(presence, partial(pool.connection, timeout=PRESENCE_CHECK_S)),
     )
 
 
