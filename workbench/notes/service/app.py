@@ -17,6 +17,7 @@ from starlette.types import Scope
 from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import install_error_handlers
 from workbench.notes.service.gate import Gate
+from workbench.notes.service.import_pacing import ImportPacing
 from workbench.notes.service.routers import admin, health, notes
 from workbench.notes.service.services import Services, start_services
 from workbench.notes.service.settings import ServiceSettings
@@ -66,7 +67,8 @@ def create_app(services: Services | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(ServerTiming)  # the whole time in the application
-    app.add_middleware(Gate, settings=settings, tokens=_tokens_of)  # outermost: headers only
+    # outermost: headers only
+    app.add_middleware(Gate, settings=settings, tokens=_tokens_of, imports=_imports_of)
     app.include_router(health.router)
     app.include_router(notes.router)
     app.include_router(admin.router)
@@ -79,3 +81,12 @@ def _tokens_of(scope: Scope) -> TokenRegistry | None:
     if services is None or services.closed:
         return None
     return services.tokens
+
+
+def _imports_of(scope: Scope) -> ImportPacing | None:
+    """The pacing of imports of the running services (None while starting or stopping)."""
+    services = getattr(scope["app"].state, "services", None)
+    if services is None or services.closed:
+        return None
+    pacing: ImportPacing | None = services.imports
+    return pacing

@@ -17,7 +17,8 @@ byte of the body is read and before a slot, a pooled connection or a worker thre
    429 beyond), its imports (``WORKBENCH_OWNER_IMPORTS``) within the process's
    ``WORKBENCH_MAX_IMPORTS`` (429 ``too_many_imports`` beyond), and its creates and replaces
    (as many as its database slots, within ``WORKBENCH_MAX_WRITES``; waiting in the event loop
-   for at most 10 s, then 503 ``busy``).
+   for at most 10 s, then 503 ``busy``); an import of an owner paced beside another owner first
+   waits for its ``not_before`` (:mod:`.import_pacing`), holding its socket only.
 
 Only then is the body read, within ``WORKBENCH_BODY_TIMEOUT_S`` from that moment (a body still
 arriving then answers 408 and the connection is closed: a slowloris costs a socket) and within
@@ -35,13 +36,15 @@ API as ``{"error": CODE, "message": TEXT}``.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from workbench.notes.service.auth import Principal, TokenRegistry
+from workbench.notes.service.import_pacing import ImportPacing
 from workbench.notes.service.pacing import DrainBudget
 from workbench.notes.service.settings import ServiceSettings
 from workbench.notes.service.transfer import (
@@ -233,6 +236,8 @@ class Gate:
         ``tokens(scope)``: the token registry in use, or None while the server starts.
     jsonrpc : bool
         Answer refusals as JSON-RPC error objects (the tool server).
+    imports : callable, optional
+        ``imports(scope)``: the pacing of imports in use (:mod:`.import_pacing`), or None.
     """
 
     def __init__(
@@ -242,11 +247,13 @@ class Gate:
         tokens: Callable[[Scope], TokenRegistry | None],
         *,
         jsonrpc: bool = False,
+        imports: Callable[[Scope], ImportPacing | None] | None = None,
     ) -> None:
         self.app = app
         self.settings = settings
         self.tokens = tokens
         self.jsonrpc = jsonrpc
+        self.imports = imports
         self.admission = Admission(settings)
         self.drains = DrainBudget()
 
@@ -308,12 +315,23 @@ class Gate:
         admission = self.admission
         owner = who.owner
         if kind == "import":
+            pacing = self.imports(scope) if self.imports is not None else None
+            if pacing is not None:  # before the slot and the body's deadline
+                await pacing.wait(owner)
             refusal = admission.enter_import(owner)
             if refusal is not None:
                 await self._refuse(send, refusal, receive, drain=True, sender=owner)
                 return
+            begun = ImportPacing.work_clock()
+
+            async def ending() -> None:  # before the answer ends: the retry sees the pause
+                if pacing is not None:
+                    await pacing.ended(owner, ImportPacing.work_clock() - begun)
+
             try:
-                await self._pass(scope, receive, send, cap, who)
+                await self._pass(
+                    scope, receive, send, cap, who, ending=ending if pacing is not None else None
+                )
             finally:
                 admission.leave_import(owner)
                 if admission.imports_running == 0:
@@ -347,9 +365,20 @@ class Gate:
         await self._pass(scope, receive, send, cap, who)
 
     async def _pass(
-        self, scope: Scope, receive: Receive, send: Send, cap: int, who: Principal
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        cap: int,
+        who: Principal,
+        *,
+        ending: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Read the body within the deadline and the cap, then run the application."""
+        """Read the body within the deadline and the cap, then run the application.
+
+        ``await ending()`` runs before the last message of the application's answer is sent
+        (only when the body was read and the application answered).
+        """
         body = await read_body(receive, cap, time.monotonic() + self.settings.body_timeout_s)
         if isinstance(body, Refusal):
             if body.status:
@@ -365,10 +394,12 @@ class Gate:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        try:
-            await self.app(scope, replay, paced(send, self.settings.body_timeout_s))
-        except ClientTooSlow:
-            return  # uvicorn closes a connection whose answer did not end
+        out = paced(send, self.settings.body_timeout_s)
+        if ending is not None:
+            out = _before_end(out, ending)
+        # uvicorn closes a connection whose answer did not end (ClientTooSlow)
+        with contextlib.suppress(ClientTooSlow):
+            await self.app(scope, replay, out)
 
     async def _refuse(
         self,
@@ -400,6 +431,17 @@ class Gate:
             read = await drain_body(receive, min(DRAIN_BYTES, self.settings.max_body_bytes))
         drains.charge(sender, read)
         await send_error(send, refusal, jsonrpc=self.jsonrpc)
+
+
+def _before_end(send: Send, ending: Callable[[], Awaitable[None]]) -> Send:
+    """``send`` that awaits ``ending()`` before the last message of the answer's body."""
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            await ending()
+        await send(message)
+
+    return wrapped
 
 
 async def _acquire_both(mine: anyio.Semaphore, everyone: anyio.Semaphore) -> bool:

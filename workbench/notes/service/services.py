@@ -23,6 +23,7 @@ from workbench.notes.service.auth import LoadedTokens, TokenRegistry, load_token
 from workbench.notes.service.embedder import BackgroundEmbedder
 from workbench.notes.service.errors import ApiError
 from workbench.notes.service.fairness import OwnerSlots, SharedBudget
+from workbench.notes.service.import_pacing import PRESENCE_CHECK_S, ImportPacing
 from workbench.notes.service.jobs import ReindexJobs
 from workbench.notes.service.lanes import open_low_pool
 from workbench.notes.service.memory import limit_heap_growth
@@ -81,6 +82,9 @@ class Services:
     presence : Presence or None
         Owners within their share served lately, over every process; paces an owner over its
         share beside them (:mod:`.presence`). None: never paced.
+    imports : ImportPacing or None
+        Each owner's ``not_before`` of its next import while another owner is present
+        (:mod:`.import_pacing`). None: imports are never paced.
     """
 
     settings: ServiceSettings
@@ -95,6 +99,7 @@ class Services:
     budget: SharedBudget
     low_pool: object | None = None
     presence: Presence | None = None
+    imports: ImportPacing | None = None
     closed: bool = field(default=False)
 
     def close(self) -> None:
@@ -215,6 +220,7 @@ def start_services(
         budget=SharedBudget(settings.per_owner_connections),
         low_pool=low_pool,
         presence=presence,
+        imports=ImportPacing(presence, partial(pool.connection, timeout=PRESENCE_CHECK_S)),
     )
 
 
