@@ -20,6 +20,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
+from service_gate_helpers import auth, json_error, rpc_error
 
 from workbench.notes.service.app import create_app
 from workbench.notes.service.auth import ADMIN_OWNER, Principal, TokenRegistry
@@ -37,35 +38,10 @@ ALICE, ADMIN = "alice-l-token-0123456789", "admin-l-token-0123456789"
 CAP = 200_000  # bytes
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _tokens() -> TokenRegistry:
     return TokenRegistry(
         [(ALICE, Principal("alice"), "t"), (ADMIN, Principal(ADMIN_OWNER, admin=True), "t")]
     )
-
-
-def json_error(resp: httpx.Response, status: int, code: str) -> dict:
-    assert resp.status_code == status, resp.text
-    assert resp.headers["content-type"].startswith("application/json"), resp.headers
-    body = resp.json()
-    assert body["error"] == code, body
-    assert body["message"]
-    return body
-
-
-def rpc_error(resp: httpx.Response, status: int, code: str) -> dict:
-    """The tool server's errors are JSON-RPC error objects (issue 42, item 9)."""
-    assert resp.status_code == status, resp.text
-    assert resp.headers["content-type"].startswith("application/json"), resp.headers
-    body = resp.json()
-    assert body["jsonrpc"] == "2.0", body
-    assert body["error"]["data"]["error"] == code, body
-    assert isinstance(body["error"]["code"], int), body
-    assert body["error"]["message"], body
-    return body
 
 
 @pytest.fixture(scope="module")

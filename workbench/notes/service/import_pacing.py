@@ -100,13 +100,10 @@ class ImportPacing:
 
     def _others_present(self, owner: str) -> bool:
         """Whether another owner within its share is present anywhere (blocking)."""
-        presence = self.presence
-        if presence.present_here(owner):
-            return True
-        if self.connection is None or presence.url is None:
+        if self.connection is None or self.presence.url is None:
             return False
         with self.connection() as conn:
-            return presence.others_present(conn, owner)
+            return self.presence.others_present(conn, owner)
 
     async def ended(self, owner: str, work_s: float) -> float:
         """An import of ``owner`` that took ``work_s`` [s] ended: set its ``not_before``.

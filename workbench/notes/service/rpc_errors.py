@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from workbench.notes.service.errors import HTTP_CODES
 from workbench.notes.service.transfer import Refusal, send_error
 
-__all__ = ["ERROR_TEXT_BYTES", "MESSAGE_CHARS", "JsonRpcErrors"]
+__all__ = ["ERROR_TEXT_BYTES", "MESSAGE_CHARS", "JsonRpcErrors", "rpc_id_of"]
 
 ERROR_TEXT_BYTES = 64 * 1024
 """Most of an error answer's original body held back to rewrite it [bytes]."""
@@ -31,37 +31,29 @@ _EXTRA_CODES = {403: "forbidden", 406: "not_acceptable", 421: "misdirected_reque
 _DROPPED_HEADERS = {b"content-type", b"content-length", b"connection"}
 
 
-def _rpc_id(body: bytes) -> object:
-    """The ``id`` of a request body, when it is readable and valid, else None."""
-    try:
-        message = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
+def rpc_id_of(message: object) -> str | int | None:
+    """The ``id`` of a JSON-RPC message when it is a valid one (a string or an integer)."""
     rpc_id = message.get("id") if isinstance(message, dict) else None
     if isinstance(rpc_id, bool) or not isinstance(rpc_id, str | int):
         return None
     return rpc_id
 
 
-def _reason(text: bytes) -> tuple[str, str | None]:
-    """The message of an error body, and its service error code when it had one."""
+def _parsed(text: bytes) -> object:
+    """The JSON value of an answer's body, or None when it is not JSON."""
     try:
-        parsed = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError):
-        parsed = None
+        return None
+
+
+def _reason(parsed: object, text: bytes) -> tuple[str, str | None]:
+    """The message of an error body, and its service error code when it had one."""
     if isinstance(parsed, dict) and isinstance(parsed.get("message"), str):
         code = parsed.get("error")
         return parsed["message"][:MESSAGE_CHARS], code if isinstance(code, str) else None
     decoded = text.decode("utf-8", "replace").strip()[:MESSAGE_CHARS]
     return decoded or "the tool server refused the request", None
-
-
-def _is_jsonrpc(text: bytes) -> bool:
-    try:
-        parsed = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(parsed, dict) and parsed.get("jsonrpc") == "2.0"
 
 
 class JsonRpcErrors:
@@ -117,7 +109,8 @@ class JsonRpcErrors:
             for k, v in start.get("headers", ())
             if bytes(k).lower() not in _DROPPED_HEADERS
         )
-        if _is_jsonrpc(text):
+        parsed = _parsed(text)
+        if isinstance(parsed, dict) and parsed.get("jsonrpc") == "2.0":
             await send(
                 {
                     "type": "http.response.start",
@@ -131,11 +124,11 @@ class JsonRpcErrors:
             )
             await send({"type": "http.response.body", "body": text})
             return
-        message, code = _reason(text)
+        message, code = _reason(parsed, text)
         code = code or HTTP_CODES.get(status) or _EXTRA_CODES.get(status, "http_error")
         await send_error(
             send,
             Refusal(status, code, message, headers),
             jsonrpc=True,
-            rpc_id=_rpc_id(request_body),
+            rpc_id=rpc_id_of(_parsed(request_body)),
         )

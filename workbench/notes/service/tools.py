@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from workbench.notes.service.auth import TokenRegistry
 from workbench.notes.service.errors import HTTP_CODES, describe_exception, error_body
 from workbench.notes.service.gate import Gate, Refusal, send_error
-from workbench.notes.service.rpc_errors import JsonRpcErrors
+from workbench.notes.service.rpc_errors import JsonRpcErrors, rpc_id_of
 from workbench.notes.service.schemas import SearchHitOut, SearchResponse
 from workbench.notes.service.services import MAX_RESULTS, Services, query_problem, search_as
 
@@ -296,9 +296,7 @@ class JsonRpcEnvelope:
         message, problem = await anyio.to_thread.run_sync(_parse_envelope, body)
         if problem is not None:
             code, reason = problem
-            rpc_id = message.get("id") if isinstance(message, dict) else None
-            if isinstance(rpc_id, bool) or not isinstance(rpc_id, str | int):
-                rpc_id = None
+            rpc_id = rpc_id_of(message)
             status = 400
             await send_error(
                 send,
