@@ -282,7 +282,13 @@ def test_browser_builder_blend_composition(notebook, lab):
 
 
 @pytest.mark.parametrize(
-    "name", ["02_parameter_sweep", "03_controls_and_couplings", "06_branching_and_exergy"]
+    "name",
+    [
+        "02_parameter_sweep",
+        "03_controls_and_couplings",
+        "06_branching_and_exergy",
+        "13_plate_design",
+    ],
 )
 def test_browser_run_all(notebook, name):
     nb = notebook(f"{name}.ipynb")
